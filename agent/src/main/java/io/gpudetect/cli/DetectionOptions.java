@@ -1,0 +1,37 @@
+package io.gpudetect.cli;
+
+import io.gpudetect.source.BundleException;
+import io.gpudetect.source.BundleSource;
+import io.gpudetect.source.LiveSource;
+import io.gpudetect.source.Source;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** Where detection reads from, shared by every command that detects: this host, or a recorded bundle. */
+public final class DetectionOptions {
+
+    @Option(names = "--replay", paramLabel = "DIR",
+            description = "Detect from a recorded bundle folder (written by 'gpu-detect record') instead of this host.")
+    Path replay;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
+            description = "Time limit for each external tool; a tool still running is killed (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--host-root", paramLabel = "DIR", defaultValue = "/",
+            description = "Where the host's file system is mounted (a container mounting /sys elsewhere); default: ${DEFAULT-VALUE}.")
+    Path hostRoot;
+
+    /** The source to detect from; a bundle that cannot be opened is a one-line error for the user. */
+    public Source source() throws BundleException {
+        if (replay != null) {
+            return BundleSource.open(replay);
+        }
+        return live();
+    }
+
+    public LiveSource live() {
+        return new LiveSource(hostRoot, timeout, LiveSource.DEFAULT_MAX_OUTPUT_BYTES);
+    }
+}

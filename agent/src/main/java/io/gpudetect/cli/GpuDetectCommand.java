@@ -1,0 +1,98 @@
+package io.gpudetect.cli;
+
+import io.gpudetect.inventory.Detector;
+import io.gpudetect.inventory.Inventory;
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.probe.Probes;
+import io.gpudetect.render.InventoryDocument;
+import io.gpudetect.render.InventoryTable;
+import io.gpudetect.render.OutputFormat;
+import io.gpudetect.source.BundleException;
+import io.gpudetect.source.Source;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gpu-detect}: finds every GPU on this host (or in a recorded bundle) and prints it. Exit
+ * status 0 on success, with or without GPUs; 1 when the input cannot be used; 2 on a usage error.
+ */
+@Command(name = "gpu-detect", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Finds every GPU on this host (NVIDIA, AMD, Intel and others) and describes each the same way.",
+        subcommands = {RecordCommand.class},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (unreadable bundle)",
+                "2:usage error"})
+public final class GpuDetectCommand implements Callable<Integer> {
+
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_UNUSABLE_INPUT = 1;
+    public static final int EXIT_USAGE = 2;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DetectionOptions detection;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT",
+            description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
+    OutputFormat output;
+
+    @Option(names = {"-v", "--verbose"}, description = "Also print informational messages (tools not installed, ...).")
+    boolean verbose;
+
+    public static void main(String[] args) {
+        System.exit(newCommandLine().execute(args));
+    }
+
+    /** The command line with its error handling: a message and the usage hint, never a stack trace. */
+    public static CommandLine newCommandLine() {
+        CommandLine cli = new CommandLine(new GpuDetectCommand());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("gpu-detect: " + e.getMessage());
+            return EXIT_UNUSABLE_INPUT;
+        });
+        return cli;
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Source source;
+        try {
+            source = detection.source();
+        } catch (BundleException e) {
+            err.println("gpu-detect: " + e.getMessage());
+            return EXIT_UNUSABLE_INPUT;
+        }
+        Inventory inventory = new Detector(Probes.defaults()).detect(source);
+        switch (output) {
+            case json -> out.print(InventoryDocument.json(inventory));
+            case yaml -> out.print(InventoryDocument.yaml(inventory));
+            default -> {
+                out.print(InventoryTable.render(inventory));
+                printDiagnostics(inventory, err, verbose);
+            }
+        }
+        out.flush();
+        return EXIT_OK;
+    }
+
+    static void printDiagnostics(Inventory inventory, PrintWriter err, boolean verbose) {
+        for (Diagnostic d : inventory.diagnostics()) {
+            if (verbose || d.severity() != Diagnostic.Severity.INFO) {
+                err.println(d.oneLine());
+            }
+        }
+        err.flush();
+    }
+}

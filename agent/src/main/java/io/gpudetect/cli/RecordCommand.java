@@ -1,0 +1,79 @@
+package io.gpudetect.cli;
+
+import io.gpudetect.inventory.Detector;
+import io.gpudetect.inventory.Inventory;
+import io.gpudetect.probe.Probes;
+import io.gpudetect.render.InventoryDocument;
+import io.gpudetect.source.RecordingSource;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gpu-detect record DIR}: runs every probe on this host and writes what they read into a bundle
+ * folder, with {@code bundle.json} and the detection result ({@code detected.json}) beside it.
+ */
+@Command(name = "record", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Run every tool and copy the files the probes read into DIR, to attach to a bug report "
+                + "or replay with --replay DIR.")
+public final class RecordCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DetectionOptions detection;
+
+    @Parameters(paramLabel = "DIR", description = "Folder to write the bundle to (created; must be empty if it exists).")
+    Path dir;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (detection.replay != null) {
+            err.println("gpu-detect record: --replay makes no sense here: record reads this host");
+            return GpuDetectCommand.EXIT_USAGE;
+        }
+        if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmpty(dir))) {
+            err.println("gpu-detect record: " + dir + " exists and is not an empty folder; choose a new folder");
+            return GpuDetectCommand.EXIT_USAGE;
+        }
+        Files.createDirectories(dir);
+        RecordingSource recording = new RecordingSource(detection.live(), dir);
+        Inventory inventory = new Detector(Probes.defaults()).detect(recording);
+        List<String> problems = recording.finish(hostName(), VersionProvider.version());
+        Files.writeString(dir.resolve("detected.json"), InventoryDocument.json(inventory));
+        for (String p : problems) {
+            err.println("gpu-detect record: could not write " + p);
+        }
+        out.println("Recorded " + inventory.realGpus().size() + " GPU(s) into " + dir
+                + "; replay with: gpu-detect --replay " + dir);
+        out.flush();
+        return GpuDetectCommand.EXIT_OK;
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.findAny().isEmpty();
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.gpudetect.inventory;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.probe.ProbeResult;
+import java.util.List;
+
+/**
+ * The result of one detection pass: every GPU once, merged and normalised, sorted by PCI address; what
+ * each probe did; and every diagnostic. {@code complete} is false when a probe that is present failed,
+ * so that nothing downstream withdraws a label on a partial view.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes, List<Diagnostic> diagnostics) {
+
+    /** What one probe did in this pass. */
+    public record ProbeSummary(String name, ProbeResult.Outcome outcome, int gpus) {
+    }
+
+    public Inventory {
+        gpus = List.copyOf(gpus);
+        probes = List.copyOf(probes);
+        diagnostics = List.copyOf(diagnostics);
+    }
+
+    /** True when every probe that is present answered in full. */
+    @com.fasterxml.jackson.annotation.JsonProperty("complete")
+    public boolean complete() {
+        return probes.stream().allMatch(p -> p.outcome() == ProbeResult.Outcome.OK
+                || p.outcome() == ProbeResult.Outcome.ABSENT);
+    }
+
+    /** GPUs to bid with: emulated and management adapters left out. */
+    @JsonIgnore
+    public List<Gpu> realGpus() {
+        return gpus.stream().filter(g -> !Boolean.TRUE.equals(g.emulated())).toList();
+    }
+}

@@ -1,0 +1,164 @@
+package io.gpudetect.inventory;
+
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Vendor;
+import io.gpudetect.probe.ProbeResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Folds what several probes saw into one GPU per card. Observations are grouped by PCI address
+ * (domain included); one without an address joins the group with the same UUID, else, when a probe
+ * saw as many address-less cards of a vendor as there are groups of that vendor it has not joined yet,
+ * they pair in order (tools list cards in PCI bus order). Anything else stays a card of its own: a
+ * card counted twice is visible, a card silently folded into another is not.
+ *
+ * <p>Within a group each field comes from the first probe, in the order the results are given, that
+ * reported it: the caller passes results in precedence order (native library, vendor tool, OpenCL, sysfs).
+ */
+public final class Merger {
+
+    private Merger() {
+    }
+
+    public static List<Gpu> merge(List<ProbeResult> resultsInPrecedenceOrder) {
+        List<List<Gpu>> groups = new ArrayList<>();
+        Map<PciAddress, List<Gpu>> byAddress = new LinkedHashMap<>();
+        for (ProbeResult result : resultsInPrecedenceOrder) {
+            List<Gpu> pending = new ArrayList<>();
+            for (Gpu gpu : result.gpus()) {
+                List<Gpu> group = gpu.pciAddress() != null ? byAddress.get(gpu.pciAddress()) : byUuid(groups, gpu.uuid());
+                if (group == null && gpu.pciAddress() == null) {
+                    pending.add(gpu);
+                    continue;
+                }
+                if (group == null) {
+                    group = new ArrayList<>();
+                    groups.add(group);
+                }
+                group.add(gpu);
+                if (gpu.pciAddress() != null) {
+                    byAddress.putIfAbsent(gpu.pciAddress(), group);
+                }
+            }
+            pairInOrder(groups, pending, result.probe());
+        }
+        return groups.stream().map(Merger::combine).toList();
+    }
+
+    private static List<Gpu> byUuid(List<List<Gpu>> groups, String uuid) {
+        if (uuid == null || uuid.isBlank()) {
+            return null;
+        }
+        String wanted = normaliseUuid(uuid);
+        for (List<Gpu> group : groups) {
+            for (Gpu g : group) {
+                if (g.uuid() != null && normaliseUuid(g.uuid()).equals(wanted)) {
+                    return group;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String normaliseUuid(String uuid) {
+        return uuid.toLowerCase(Locale.ROOT).replaceFirst("^(gpu|mig)-", "");
+    }
+
+    private static void pairInOrder(List<List<Gpu>> groups, List<Gpu> pending, String probe) {
+        Map<Vendor, List<Gpu>> pendingByVendor = new LinkedHashMap<>();
+        for (Gpu g : pending) {
+            pendingByVendor.computeIfAbsent(vendorOf(g), v -> new ArrayList<>()).add(g);
+        }
+        for (Map.Entry<Vendor, List<Gpu>> e : pendingByVendor.entrySet()) {
+            List<List<Gpu>> candidates = groups.stream()
+                    .filter(group -> vendorOf(group.get(0)) == e.getKey())
+                    .filter(group -> group.stream().noneMatch(g -> probe.equals(probeOf(g))))
+                    .sorted(Comparator.comparing((List<Gpu> group) -> addressOf(group),
+                            Comparator.nullsLast(Comparator.naturalOrder())))
+                    .toList();
+            List<Gpu> cards = e.getValue();
+            if (candidates.size() == cards.size()) {
+                for (int i = 0; i < cards.size(); i++) {
+                    candidates.get(i).add(cards.get(i));
+                }
+            } else {
+                for (Gpu card : cards) {
+                    List<Gpu> group = new ArrayList<>();
+                    group.add(card);
+                    groups.add(group);
+                }
+            }
+        }
+    }
+
+    private static PciAddress addressOf(List<Gpu> group) {
+        return group.stream().map(Gpu::pciAddress).filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** The probe that produced an observation: every observation names it as the source of its fields. */
+    private static String probeOf(Gpu g) {
+        return g.sources().values().stream().findFirst().orElse(null);
+    }
+
+    static Vendor vendorOf(Gpu g) {
+        if (g.vendor() != null && g.vendor() != Vendor.OTHER) {
+            return g.vendor();
+        }
+        if (g.pciVendorId() != null) {
+            return Vendor.fromPciVendorId(g.pciVendorId());
+        }
+        return Vendor.fromName(g.name());
+    }
+
+    /** One GPU from a group: each field from the first observation that has it. */
+    static Gpu combine(List<Gpu> group) {
+        Gpu.Builder b = Gpu.builder("merged");
+        take(group, "vendor", Gpu::vendor, b, b::vendor);
+        take(group, "name", Gpu::name, b, b::name);
+        take(group, "model", Gpu::model, b, b::model);
+        take(group, "memoryMiB", Gpu::memoryMiB, b, b::memoryMiB);
+        take(group, "memoryGi", Gpu::memoryGi, b, b::memoryGi);
+        take(group, "sharedMemory", Gpu::sharedMemory, b, b::sharedMemory);
+        take(group, "driverVersion", Gpu::driverVersion, b, b::driverVersion);
+        take(group, "runtimeVersion", Gpu::runtimeVersion, b, b::runtimeVersion);
+        take(group, "pciAddress", Gpu::pciAddress, b, b::pciAddress);
+        take(group, "pciVendorId", Gpu::pciVendorId, b, b::pciVendorId);
+        take(group, "pciDeviceId", Gpu::pciDeviceId, b, b::pciDeviceId);
+        take(group, "pciSubsystemVendorId", Gpu::pciSubsystemVendorId, b, b::pciSubsystemVendorId);
+        take(group, "pciSubsystemDeviceId", Gpu::pciSubsystemDeviceId, b, b::pciSubsystemDeviceId);
+        take(group, "pciRevision", Gpu::pciRevision, b, b::pciRevision);
+        take(group, "uuid", Gpu::uuid, b, b::uuid);
+        take(group, "serial", Gpu::serial, b, b::serial);
+        take(group, "boardPartNumber", Gpu::boardPartNumber, b, b::boardPartNumber);
+        take(group, "interface", Gpu::interfaceType, b, b::interfaceType);
+        take(group, "architecture", Gpu::architecture, b, b::architecture);
+        take(group, "computeCapability", Gpu::computeCapability, b, b::computeCapability);
+        take(group, "computeUnits", Gpu::computeUnits, b, b::computeUnits);
+        take(group, "kernelDriver", Gpu::kernelDriver, b, b::kernelDriver);
+        take(group, "powerLimitWatts", Gpu::powerLimitWatts, b, b::powerLimitWatts);
+        take(group, "partitioning", Gpu::partitioning, b, b::partitioning);
+        take(group, "health", Gpu::health, b, b::health);
+        take(group, "emulated", Gpu::emulated, b, b::emulated);
+        return b.build();
+    }
+
+    private static <T> void take(List<Gpu> group, String field, Function<Gpu, T> get, Gpu.Builder b,
+                                 Function<T, Gpu.Builder> set) {
+        for (Gpu g : group) {
+            T value = get.apply(g);
+            if (value != null) {
+                b.as(g.sources().getOrDefault(field, "unknown"));
+                set.apply(value);
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.gpudetect.inventory;
+
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Vendor;
+import io.gpudetect.tables.AkashGpus;
+import io.gpudetect.tables.MemorySize;
+import io.gpudetect.tables.ModelSlug;
+import io.gpudetect.tables.Tables;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Fills what the tools left out from the tables and from the other fields: vendor from the PCI id,
+ * a name for cards the tool could not name, the Akash model slug, VRAM in GiB, the interface, and the
+ * mark on emulated adapters. Every value set here names its table, or {@code derived}, as its source.
+ */
+public final class Normaliser {
+
+    /** What tools print when they cannot name a card: "Graphics Device", "Device 2684", "10de:2684". */
+    private static final Pattern PLACEHOLDER_NAME = Pattern.compile(
+            "(?i)^(nvidia\\s+)?(graphics device|device [0-9a-f]{4}|unknown|n/a|\\[n/a]|[0-9a-fx:\\s\\[\\]]+)$");
+
+    /** PCI vendors whose display functions are virtual machine or BMC adapters, never compute GPUs. */
+    private static final Set<String> EMULATED_VENDORS = Set.of(
+            "1af4", "1234", "1013", "1b36", "15ad", "1a03", "80ee", "1414", "102b");
+    private static final Set<String> EMULATED_DEVICES = Set.of("19e5:1711");
+
+    /** OAM modules: Instinct MI250/MI300 series are only sold in that form. */
+    private static final Pattern OAM_MODELS = Pattern.compile("^mi(2[05]0x?|3\\d\\dx?|3\\d\\da)$");
+
+    private final Tables tables;
+
+    public Normaliser(Tables tables) {
+        this.tables = tables;
+    }
+
+    public Gpu normalise(Gpu gpu) {
+        Gpu.Builder b = gpu.toBuilder("derived");
+        String vendorId = gpu.pciVendorId();
+        Vendor vendor = gpu.vendor();
+        if ((vendor == null || vendor == Vendor.OTHER) && vendorId != null) {
+            vendor = Vendor.fromPciVendorId(vendorId);
+            b.vendor(vendor);
+        }
+        if (vendor == null) {
+            vendor = Vendor.fromName(gpu.name());
+            b.vendor(vendor);
+        }
+        if (vendorId == null && vendor.pciVendorId() != null) {
+            vendorId = vendor.pciVendorId();
+            b.pciVendorId(vendorId);
+        }
+
+        String name = gpu.name();
+        if (name == null || PLACEHOLDER_NAME.matcher(name.strip()).matches()) {
+            Optional<String> named = tableName(vendor, vendorId, gpu.pciDeviceId(), gpu.pciRevision());
+            if (named.isPresent()) {
+                name = named.get();
+                b.as(vendor == Vendor.AMD && tables.amdGpuIds().name(gpu.pciDeviceId(), gpu.pciRevision()).isPresent()
+                        ? "amdgpu.ids" : "pci.ids").name(name).as("derived");
+            }
+        }
+
+        boolean emulated = vendorId != null && (EMULATED_VENDORS.contains(vendorId)
+                || EMULATED_DEVICES.contains(vendorId + ":" + gpu.pciDeviceId()));
+        if (emulated && gpu.emulated() == null) {
+            b.emulated(true);
+        }
+
+        Optional<AkashGpus.Entry> akash = tables.akash().lookup(vendorId, gpu.pciDeviceId(), gpu.pciSubsystemDeviceId());
+        String model = gpu.model();
+        if (model == null && akash.isPresent() && akash.get().model() != null) {
+            model = akash.get().model();
+            b.as("akash-gpus").model(model).as("derived");
+        } else if (model == null) {
+            model = ModelSlug.fromName(name);
+            b.model(model);
+        }
+
+        Integer tableGi = akash.map(AkashGpus.Entry::memoryGi).orElse(null);
+        if (gpu.memoryGi() == null && !Boolean.TRUE.equals(gpu.sharedMemory())) {
+            if (gpu.memoryMiB() != null) {
+                b.memoryGi(MemorySize.gi(gpu.memoryMiB(), tableGi));
+            } else if (tableGi != null) {
+                b.as("akash-gpus").memoryGi(tableGi).as("derived");
+            }
+        }
+
+        if (gpu.interfaceType() == null) {
+            String lowerName = name == null ? "" : name.toLowerCase(Locale.ROOT);
+            if (akash.isPresent() && akash.get().interfaceType() != null) {
+                b.as("akash-gpus").interfaceType(akash.get().interfaceType()).as("derived");
+            } else if (Boolean.TRUE.equals(gpu.sharedMemory())) {
+                b.interfaceType("integrated");
+            } else if (lowerName.contains("sxm")) {
+                b.interfaceType("sxm");
+            } else if (model != null && vendor == Vendor.AMD && OAM_MODELS.matcher(model).matches()) {
+                b.interfaceType("oam");
+            } else if (!emulated && vendor != Vendor.OTHER) {
+                b.interfaceType("pcie");
+            }
+        }
+
+        if (gpu.architecture() == null && gpu.computeCapability() != null) {
+            b.architecture(nvidiaArchitecture(gpu.computeCapability()));
+        }
+        return b.build();
+    }
+
+    private Optional<String> tableName(Vendor vendor, String vendorId, String deviceId, String revision) {
+        if (vendor == Vendor.AMD) {
+            Optional<String> amd = tables.amdGpuIds().name(deviceId, revision);
+            if (amd.isPresent()) {
+                return amd;
+            }
+        }
+        return tables.pciIds().productName(vendorId, deviceId);
+    }
+
+    /** NVIDIA's architecture from the compute capability's major (and for 8.x, minor) version. */
+    static String nvidiaArchitecture(String computeCapability) {
+        String[] parts = computeCapability.split("\\.");
+        int major;
+        int minor;
+        try {
+            major = Integer.parseInt(parts[0]);
+            minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return switch (major) {
+            case 3 -> "Kepler";
+            case 5 -> "Maxwell";
+            case 6 -> "Pascal";
+            case 7 -> minor >= 5 ? "Turing" : "Volta";
+            case 8 -> minor == 9 ? "Ada Lovelace" : "Ampere";
+            case 9 -> "Hopper";
+            case 10, 11, 12 -> "Blackwell";
+            default -> null;
+        };
+    }
+}

@@ -1,0 +1,129 @@
+package io.gpudetect.probe.nvidia;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reading the values nvidia-smi prints, in all its output forms: {@code N/A}, {@code [N/A]},
+ * {@code [Not Supported]}, {@code [GPU requires reset]}, sizes with units, ids packed as
+ * {@code 0x268410DE}. Shared by the XML, text and CSV parsers so that every form reads the same.
+ */
+public final class NvidiaValues {
+
+    private static final Pattern SIZE = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*(mib|mb|gib|gb|kib|kb)?\\s*$");
+    private static final Pattern WATTS = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*w?\\s*$");
+    private static final Pattern PACKED_ID = Pattern.compile("(?i)^(?:0x)?([0-9a-f]{8})$");
+
+    private NvidiaValues() {
+    }
+
+    /** True for the words nvidia-smi prints instead of a value. */
+    public static boolean isPlaceholder(String v) {
+        if (v == null) {
+            return true;
+        }
+        String s = v.strip();
+        if (s.isEmpty()) {
+            return true;
+        }
+        String l = s.toLowerCase(Locale.ROOT);
+        return l.equals("n/a") || l.equals("[n/a]") || l.startsWith("[not supported") || l.equals("not supported")
+                || l.startsWith("[unknown") || l.equals("unknown error") || l.contains("requires reset")
+                || l.equals("[redacted]") || l.startsWith("[insufficient permissions") || l.equals("none")
+                || l.equals("unknown") || l.contains("gpu is lost");
+    }
+
+    /** True for values that mean the GPU itself is in trouble, not that a field is unsupported. */
+    public static boolean signalsLostGpu(String v) {
+        if (v == null) {
+            return false;
+        }
+        String l = v.toLowerCase(Locale.ROOT);
+        return l.contains("requires reset") || l.contains("unknown error") || l.contains("gpu is lost");
+    }
+
+    /** A value, or null for a placeholder. */
+    public static String value(String v) {
+        return isPlaceholder(v) ? null : v.strip();
+    }
+
+    /** MiB from {@code 24564 MiB}, {@code 24564}, {@code 24 GiB}; null for a placeholder; throws on garbage. */
+    public static Long mib(String v) {
+        if (isPlaceholder(v)) {
+            return null;
+        }
+        Matcher m = SIZE.matcher(v);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is not a size (expected a number of MiB, like '24564 MiB')");
+        }
+        double n = Double.parseDouble(m.group(1));
+        String unit = m.group(2) == null ? "mib" : m.group(2).toLowerCase(Locale.ROOT);
+        return switch (unit) {
+            case "gib", "gb" -> Math.round(n * 1024);
+            case "kib", "kb" -> Math.round(n / 1024);
+            default -> Math.round(n);
+        };
+    }
+
+    /** Watts from {@code 450.00 W}; null for a placeholder; throws on garbage. */
+    public static Double watts(String v) {
+        if (isPlaceholder(v)) {
+            return null;
+        }
+        Matcher m = WATTS.matcher(v);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is not a power (expected watts, like '450.00 W')");
+        }
+        return Double.parseDouble(m.group(1));
+    }
+
+    /** A whole number, or null for a placeholder; throws on garbage. */
+    public static Long count(String v) {
+        if (isPlaceholder(v)) {
+            return null;
+        }
+        try {
+            return Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is not a whole number");
+        }
+    }
+
+    /**
+     * Splits a packed PCI id ({@code 268410DE}: device then vendor; {@code 40BF1458}: subsystem device then
+     * subsystem vendor) into {@code [high, low]} 4-digit lower-case ids. Null for a placeholder or an id of
+     * zeros (masked by the person who recorded it); throws on garbage.
+     */
+    public static String[] packedId(String v) {
+        if (isPlaceholder(v)) {
+            return null;
+        }
+        Matcher m = PACKED_ID.matcher(v.strip());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is not a packed PCI id (expected 8 hex digits, like 0x268410DE)");
+        }
+        String hex = m.group(1).toLowerCase(Locale.ROOT);
+        String high = hex.substring(0, 4);
+        String low = hex.substring(4);
+        return new String[] {high.equals("0000") ? null : high, low.equals("0000") ? null : low};
+    }
+
+    /** {@code Enabled} / {@code Disabled} as a boolean, null for anything else. */
+    public static Boolean enabled(String v) {
+        if (v == null) {
+            return null;
+        }
+        String s = v.strip().toLowerCase(Locale.ROOT);
+        return s.equals("enabled") ? Boolean.TRUE : s.equals("disabled") ? Boolean.FALSE : null;
+    }
+
+    /** Serials and UUIDs masked with zeros by the person who recorded them carry no information. */
+    public static String identifier(String v) {
+        String s = value(v);
+        if (s == null || s.replaceAll("[-0]", "").isEmpty() || s.equalsIgnoreCase("GPU-00000000-0000-0000-0000-000000000000")) {
+            return null;
+        }
+        return s;
+    }
+}

@@ -1,0 +1,174 @@
+package io.gpudetect.source;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A recorded host: a folder holding tool outputs by bundle file name ({@code nvidia-smi.xml}), a
+ * {@code sys/} tree mirroring {@code /sys}, and optionally {@code bundle.json}. Nothing outside the
+ * folder is ever read, even through a symbolic link inside it.
+ */
+public final class BundleSource implements Source {
+
+    private final Path dir;
+    private final Path realDir;
+    private final BundleManifest manifest;
+
+    private BundleSource(Path dir, Path realDir, BundleManifest manifest) {
+        this.dir = dir;
+        this.realDir = realDir;
+        this.manifest = manifest;
+    }
+
+    /** Opens a bundle; fails with a one-line reason when the folder or its {@code bundle.json} is unusable. */
+    public static BundleSource open(Path dir) throws BundleException {
+        if (!Files.isDirectory(dir)) {
+            throw new BundleException(dir + " is not a folder (expected a bundle written by 'gpu-detect record')");
+        }
+        Path realDir;
+        try {
+            realDir = dir.toRealPath();
+        } catch (IOException e) {
+            throw new BundleException("cannot read bundle folder " + dir + ": " + e.getMessage());
+        }
+        Path manifestFile = dir.resolve(BundleManifest.FILE_NAME);
+        BundleManifest manifest = new BundleManifest(null, null, null, null);
+        if (Files.isRegularFile(manifestFile)) {
+            try {
+                manifest = new ObjectMapper().readValue(manifestFile.toFile(), BundleManifest.class);
+            } catch (JsonProcessingException e) {
+                var loc = e.getLocation();
+                throw new BundleException(manifestFile + (loc == null ? "" : ":" + loc.getLineNr())
+                        + ": not a valid bundle manifest: " + e.getOriginalMessage());
+            } catch (IOException e) {
+                throw new BundleException("cannot read " + manifestFile + ": " + e.getMessage());
+            }
+        }
+        return new BundleSource(dir, realDir, manifest);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public BundleManifest manifest() {
+        return manifest;
+    }
+
+    @Override
+    public ToolResult run(ToolCommand command) {
+        BundleManifest.Run run = manifest.commands().get(command.bundleFile());
+        if (run != null && "timed-out".equals(run.status())) {
+            return new ToolResult.TimedOut(Duration.ofMillis(run.durationMs() == null ? 0 : run.durationMs()),
+                    readQuietly(command.bundleFile()));
+        }
+        if (run != null && "failed".equals(run.status())) {
+            return new ToolResult.Failed(run.detail() == null ? "failed when recorded" : run.detail());
+        }
+        Path file = dir.resolve(command.bundleFile());
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            String why = run != null && run.detail() != null ? run.detail() : "the bundle has no " + command.bundleFile();
+            return new ToolResult.Absent(why);
+        }
+        try {
+            Path real = inside(file);
+            byte[] bytes;
+            try (InputStream in = Files.newInputStream(real)) {
+                bytes = in.readNBytes(LiveSource.DEFAULT_MAX_OUTPUT_BYTES + 1);
+            }
+            boolean truncated = bytes.length > LiveSource.DEFAULT_MAX_OUTPUT_BYTES;
+            String text = new String(bytes, 0, Math.min(bytes.length, LiveSource.DEFAULT_MAX_OUTPUT_BYTES),
+                    StandardCharsets.UTF_8);
+            int exit = run != null && run.exitCode() != null ? run.exitCode() : 0;
+            String stderr = run != null && run.stderr() != null ? run.stderr() : "";
+            return new ToolResult.Completed(text, stderr, exit, truncated);
+        } catch (IOException e) {
+            return new ToolResult.Failed("cannot read " + command.bundleFile() + " in the bundle: " + e.getMessage());
+        }
+    }
+
+    private String readQuietly(String name) {
+        try {
+            Path real = inside(dir.resolve(name));
+            return Files.isRegularFile(real) ? Files.readString(real, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** The real path of a bundle entry, refusing anything that resolves outside the bundle. */
+    private Path inside(Path p) throws IOException {
+        Path real = p.toRealPath();
+        if (!real.startsWith(realDir)) {
+            throw new IOException(dir.relativize(p) + " points outside the bundle");
+        }
+        return real;
+    }
+
+    private Path map(String hostPath) {
+        String rel = hostPath.startsWith("/") ? hostPath.substring(1) : hostPath;
+        Path p = dir.resolve(rel).normalize();
+        return p.startsWith(dir.normalize()) ? p : dir.resolve("__outside__");
+    }
+
+    @Override
+    public Optional<String> readFile(String path) throws IOException {
+        Path p = map(path);
+        if (!Files.exists(p)) {
+            return Optional.empty();
+        }
+        Path real = inside(p);
+        if (!Files.isRegularFile(real)) {
+            return Optional.empty();
+        }
+        try (InputStream in = Files.newInputStream(real)) {
+            return Optional.of(new String(in.readNBytes(LiveSource.MAX_FILE_BYTES), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Override
+    public List<String> list(String directory) throws IOException {
+        Path p = map(directory);
+        if (!Files.isDirectory(p)) {
+            return List.of();
+        }
+        inside(p);
+        try (Stream<Path> s = Files.list(p)) {
+            return s.map(x -> x.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Override
+    public Optional<String> readLink(String path) throws IOException {
+        Path p = map(path);
+        if (!Files.isSymbolicLink(p)) {
+            return Optional.empty();
+        }
+        return Optional.of(Files.readSymbolicLink(p).toString());
+    }
+
+    @Override
+    public boolean exists(String path) {
+        return Files.exists(map(path), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    @Override
+    public String describe() {
+        return "bundle " + dir;
+    }
+
+    @Override
+    public boolean isRecorded() {
+        return true;
+    }
+}

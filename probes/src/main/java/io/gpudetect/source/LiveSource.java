@@ -1,0 +1,190 @@
+package io.gpudetect.source;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * This host: runs tools with a time limit and a cap on what is read, and reads files under a root
+ * ({@code /} normally; the folder where a container mounts the host's {@code /sys} otherwise).
+ */
+public final class LiveSource implements Source {
+
+    /** A tool that prints more than this is cut off: a runaway tool must not exhaust the heap. */
+    public static final int DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+    /** Sysfs attributes are a few bytes; anything larger than this is not what we are looking for. */
+    public static final int MAX_FILE_BYTES = 1024 * 1024;
+    /** How long a tool gets to exit after SIGTERM before it is killed outright. */
+    private static final Duration GRACE = Duration.ofMillis(500);
+
+    private final Path root;
+    private final Duration timeout;
+    private final int maxOutputBytes;
+
+    public LiveSource(Path root, Duration timeout, int maxOutputBytes) {
+        this.root = root;
+        this.timeout = timeout;
+        this.maxOutputBytes = maxOutputBytes;
+    }
+
+    public static LiveSource of(Duration timeout) {
+        return new LiveSource(Path.of("/"), timeout, DEFAULT_MAX_OUTPUT_BYTES);
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    @Override
+    public ToolResult run(ToolCommand command) {
+        if (!command.runsOnLiveHost()) {
+            return new ToolResult.Absent(command.bundleFile() + " is only read from a recorded bundle");
+        }
+        Process process;
+        try {
+            process = new ProcessBuilder(command.argv()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            return new ToolResult.Absent(command.argv().get(0) + " is not installed or not on PATH");
+        }
+        CappedReader out = CappedReader.start(process.getInputStream(), maxOutputBytes, "stdout");
+        CappedReader err = CappedReader.start(process.getErrorStream(), 64 * 1024, "stderr");
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                kill(process);
+                return new ToolResult.TimedOut(timeout, out.text(GRACE));
+            }
+            return new ToolResult.Completed(out.text(GRACE), err.text(GRACE), process.exitValue(), out.truncated());
+        } catch (InterruptedException e) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            return new ToolResult.Failed("interrupted while waiting for " + command.commandLine());
+        }
+    }
+
+    private static void kill(Process process) throws InterruptedException {
+        // Children first: a shell wrapper that dies leaves its child holding our pipes open.
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    Path resolve(String hostPath) {
+        return root.resolve(hostPath.startsWith("/") ? hostPath.substring(1) : hostPath);
+    }
+
+    @Override
+    public Optional<String> readFile(String path) throws IOException {
+        Path p = resolve(path);
+        if (!Files.isRegularFile(p)) {
+            return Optional.empty();
+        }
+        try (InputStream in = Files.newInputStream(p)) {
+            return Optional.of(new String(in.readNBytes(MAX_FILE_BYTES), StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public List<String> list(String directory) throws IOException {
+        Path p = resolve(directory);
+        if (!Files.isDirectory(p)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(p)) {
+            return s.map(x -> x.getFileName().toString()).sorted().toList();
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return List.of();
+        }
+    }
+
+    @Override
+    public Optional<String> readLink(String path) throws IOException {
+        Path p = resolve(path);
+        if (!Files.isSymbolicLink(p)) {
+            return Optional.empty();
+        }
+        return Optional.of(Files.readSymbolicLink(p).toString());
+    }
+
+    @Override
+    public boolean exists(String path) {
+        return Files.exists(resolve(path), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    @Override
+    public String describe() {
+        return root.toString().equals("/") ? "this host" : "this host (root " + root + ")";
+    }
+
+    @Override
+    public boolean isRecorded() {
+        return false;
+    }
+
+    /** Drains a stream on its own thread, keeping at most {@code cap} bytes and discarding the rest. */
+    private static final class CappedReader {
+        private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        private final Thread thread;
+        private volatile boolean truncated;
+
+        private CappedReader(InputStream in, int cap, String name) {
+            thread = new Thread(() -> drain(in, cap), "tool-" + name);
+            thread.setDaemon(true);
+        }
+
+        static CappedReader start(InputStream in, int cap, String name) {
+            CappedReader r = new CappedReader(in, cap, name);
+            r.thread.start();
+            return r;
+        }
+
+        private void drain(InputStream in, int cap) {
+            byte[] buf = new byte[8192];
+            try (in) {
+                int n;
+                while ((n = in.read(buf)) >= 0) {
+                    synchronized (kept) {
+                        int room = cap - kept.size();
+                        if (room > 0) {
+                            kept.write(buf, 0, Math.min(room, n));
+                        }
+                        if (n > room) {
+                            truncated = true;
+                        }
+                    }
+                }
+            } catch (IOException ignored) {
+                // The process was killed or closed its end; what was read so far is kept.
+            }
+        }
+
+        String text(Duration wait) throws InterruptedException {
+            thread.join(wait.toMillis());
+            synchronized (kept) {
+                return kept.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        boolean truncated() {
+            return truncated;
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.gpudetect.source;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The only way a probe touches a host. {@link LiveSource} runs tools and reads the real {@code /sys};
+ * {@link BundleSource} answers the same questions from a recorded bundle folder, so a test fixture and a
+ * user's bug report replay exactly as the host they came from.
+ *
+ * <p>Paths are absolute host paths ({@code /sys/bus/pci/devices}); a bundle maps them under its folder.
+ */
+public interface Source {
+
+    /** Runs a tool (live) or returns its recorded output (bundle). Never throws. */
+    ToolResult run(ToolCommand command);
+
+    /** A small text file's content; empty when it does not exist. */
+    Optional<String> readFile(String path) throws IOException;
+
+    /** The names in a directory, sorted; empty when it does not exist. */
+    List<String> list(String directory) throws IOException;
+
+    /** Where a symbolic link points, as the link says it; empty when the path is not a link. */
+    Optional<String> readLink(String path) throws IOException;
+
+    /** True when the path exists as a file, directory or link. */
+    boolean exists(String path);
+
+    /** Words for messages: {@code this host} or {@code bundle /tmp/x}. */
+    String describe();
+
+    /** True for a recorded bundle: tables on the host (pci.ids) are then not consulted. */
+    boolean isRecorded();
+}

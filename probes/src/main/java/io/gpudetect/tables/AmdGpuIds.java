@@ -1,0 +1,65 @@
+package io.gpudetect.tables;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * libdrm's {@code amdgpu.ids}: AMD marketing names by device id and revision
+ * ({@code 73BF, C1, AMD Radeon RX 6900 XT}). One device id covers several products, told apart by the
+ * revision; that is why pci.ids alone names AMD cards poorly.
+ */
+public final class AmdGpuIds {
+
+    private final Map<String, String> byDeviceAndRevision;
+
+    private AmdGpuIds(Map<String, String> byDeviceAndRevision) {
+        this.byDeviceAndRevision = byDeviceAndRevision;
+    }
+
+    public static AmdGpuIds shipped() {
+        try (InputStream in = AmdGpuIds.class.getResourceAsStream("amdgpu.ids")) {
+            if (in == null) {
+                throw new IllegalStateException("amdgpu.ids is missing from the jar");
+            }
+            return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static AmdGpuIds parse(BufferedReader in) throws IOException {
+        Map<String, String> map = new HashMap<>();
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] parts = line.split(",\\s*", 3);
+            if (parts.length == 3 && parts[0].length() == 4 && parts[1].length() == 2) {
+                map.put(parts[0].toLowerCase(Locale.ROOT) + ":" + parts[1].toLowerCase(Locale.ROOT), parts[2].strip());
+            }
+        }
+        return new AmdGpuIds(map);
+    }
+
+    /** The marketing name for a device id and revision (both hex, any case, {@code 0x} allowed). */
+    public Optional<String> name(String deviceId, String revision) {
+        if (deviceId == null || revision == null) {
+            return Optional.empty();
+        }
+        String rev = revision.toLowerCase(Locale.ROOT).replaceFirst("^0x", "");
+        if (rev.length() == 1) {
+            rev = "0" + rev;
+        }
+        return Optional.ofNullable(byDeviceAndRevision.get(
+                deviceId.toLowerCase(Locale.ROOT).replaceFirst("^0x", "") + ":" + rev));
+    }
+}

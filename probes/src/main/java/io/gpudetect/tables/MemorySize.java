@@ -1,0 +1,38 @@
+package io.gpudetect.tables;
+
+/**
+ * VRAM as Akash counts it: the card's marketed size in GiB. Drivers report a little less than the
+ * chips hold (an "80GB" H100 says 81559 MiB, a "16GB" T4 says 15360 MiB), so the reported size is
+ * rounded to the marketed size it is closest to.
+ */
+public final class MemorySize {
+
+    /** Sizes GPUs are sold with, in GiB. */
+    private static final int[] MARKETED = {1, 2, 3, 4, 5, 6, 8, 10, 11, 12, 16, 20, 24, 32, 40, 48, 64, 80, 94,
+            96, 128, 141, 144, 180, 188, 192, 256, 288};
+    /** How far below a marketed size a reported size may fall and still count as it. */
+    private static final double TOLERANCE = 0.08;
+
+    private MemorySize() {
+    }
+
+    /**
+     * @param mib reported VRAM in MiB
+     * @param tableGi the size a table (Akash's) gives for this card, or null
+     */
+    public static Integer gi(Long mib, Integer tableGi) {
+        if (mib == null || mib <= 0) {
+            return tableGi;
+        }
+        double gib = mib / 1024.0;
+        if (tableGi != null && gib <= tableGi * 1.02 && gib >= tableGi * (1 - TOLERANCE)) {
+            return tableGi;
+        }
+        for (int size : MARKETED) {
+            if (gib <= size * 1.02 && gib >= size * (1 - TOLERANCE)) {
+                return size;
+            }
+        }
+        return (int) Math.round(gib);
+    }
+}
