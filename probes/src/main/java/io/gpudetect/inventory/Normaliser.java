@@ -74,7 +74,8 @@ public final class Normaliser {
         if (model == null && akash.isPresent() && akash.get().model() != null) {
             model = akash.get().model();
             b.as("akash-gpus").model(model).as("derived");
-        } else if (model == null && !isTruncated(name)) {
+        } else if (model == null && !isTruncated(name) && !(name != null && PLACEHOLDER_NAME.matcher(name.strip()).matches())) {
+            // "Graphics Device" that no table could name: a slug from it ("device") would be a wrong model.
             model = ModelSlug.fromName(name);
             b.model(model);
         }

@@ -135,14 +135,14 @@ public final class NvidiaSmiCsvParser {
             b.name(name);
         }
         b.pciAddress(firstOf(r.read("pci.bus_id", NvidiaSmiCsvParser::address), r.read("gpu_bus_id", NvidiaSmiCsvParser::address)));
-        b.uuid(NvidiaValues.identifier(firstOf(r.raw("uuid"), r.raw("gpu_uuid"))));
+        b.uuid(firstOf(r.read("uuid", NvidiaValues::uuid), r.read("gpu_uuid", NvidiaValues::uuid)));
         b.serial(NvidiaValues.identifier(firstOf(r.raw("serial"), r.raw("gpu_serial"))));
         Long total = r.read("memory.total", NvidiaValues::mib);
         if (total == null && !r.has("memory.total")) {
             total = totalFromParts(r);
         }
         b.memoryMiB(total);
-        b.driverVersion(firstOf(r.text("kmd_version"), r.text("driver_version")));
+        b.driverVersion(firstOf(r.read("kmd_version", NvidiaValues::driverVersion), r.read("driver_version", NvidiaValues::driverVersion)));
         String[] device = r.read("pci.device_id", NvidiaSmiCsvParser::deviceId);
         if (device != null) {
             b.pciDeviceId(device[0]).pciVendorId(device[1]);

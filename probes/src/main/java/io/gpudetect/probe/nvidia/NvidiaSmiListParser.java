@@ -59,12 +59,12 @@ public final class NvidiaSmiListParser {
                 }
                 String id = gpu.group(3);
                 if (id != null && line.contains("UUID:")) {
-                    current.uuid(NvidiaValues.identifier(id));
+                    current.uuid(readUuid(id, i + 1, file, notes));
                 } else if (id != null) {
                     current.serial(NvidiaValues.identifier(id));
                 }
             } else if (mig.matches() && current != null) {
-                migs.add(new Partition(mig.group(1), null, null, null, null, NvidiaValues.identifier(mig.group(3))));
+                migs.add(new Partition(mig.group(1), null, null, null, null, readUuid(mig.group(3), i + 1, file, notes)));
             } else if (line.strip().equals("No devices were found")) {
                 notes.add(Diagnostic.warning(PROBE, file, i + 1, "nvidia-smi found no devices"));
             } else {
@@ -88,6 +88,15 @@ public final class NvidiaSmiListParser {
             current.partitioning(new Partitioning("mig", true, null, migs));
         }
         gpus.add(current.build());
+    }
+
+    private static String readUuid(String v, int line, String file, List<Diagnostic> notes) {
+        try {
+            return NvidiaValues.uuid(v);
+        } catch (IllegalArgumentException e) {
+            notes.add(Diagnostic.warning(PROBE, file, line, e.getMessage()));
+            return null;
+        }
     }
 
     private static String shorten(String s) {

@@ -42,7 +42,8 @@ public final class NvidiaSmiQueryTextParser {
         IndentedText.Node root = IndentedText.parse(text);
         boolean hasLogTitle = text.contains("NVSMI LOG");
         Fields top = new Fields(root, file, notes);
-        String driver = firstOf(top.text("KMD Version"), top.text("Driver Version"));
+        String driver = firstOf(top.read(NvidiaValues::driverVersion, "KMD Version"),
+                top.read(NvidiaValues::driverVersion, "Driver Version"));
         String cuda = firstOf(top.text("CUDA UMD Version"), top.text("CUDA Version"));
 
         List<Gpu> gpus = new ArrayList<>();
@@ -70,6 +71,9 @@ public final class NvidiaSmiQueryTextParser {
                         + "one 'GPU 00000000:01:00.0' section per card); first line reads '" + firstLine(text) + "'"));
             }
         }
+        lastGpuSection(root).filter(last -> last.child("Processes").isEmpty()).ifPresent(last -> notes.add(
+                Diagnostic.warning(PROBE, file, last.line(), "the last GPU section (starting here) has no 'Processes' entry, "
+                        + "which nvidia-smi -q prints at the end of every GPU: the output looks cut off, later fields are missing")));
         top.node("Attached GPUs").ifPresent(attached -> {
             String v = attached.value();
             if (v != null && v.matches("\\d+") && Integer.parseInt(v) != gpus.size()) {
@@ -78,6 +82,16 @@ public final class NvidiaSmiQueryTextParser {
             }
         });
         return new ParsedOutput(gpus, notes);
+    }
+
+    private static Optional<IndentedText.Node> lastGpuSection(IndentedText.Node root) {
+        IndentedText.Node last = null;
+        for (IndentedText.Node node : root.children()) {
+            if (node.value() == null && GPU_TITLE.matcher(node.key()).matches()) {
+                last = node;
+            }
+        }
+        return Optional.ofNullable(last);
     }
 
     private static Gpu readGpu(IndentedText.Node gpu, PciAddress titleAddress, String driver, String cuda, String file,
@@ -89,7 +103,7 @@ public final class NvidiaSmiQueryTextParser {
         b.name(f.text("Product Name"));
         b.architecture(f.text("Product Architecture"));
         b.serial(f.identifier("Serial Number"));
-        b.uuid(f.identifier("GPU UUID"));
+        b.uuid(f.read(NvidiaValues::uuid, "GPU UUID"));
         b.boardPartNumber(f.text("Board Part Number"));
         String[] device = f.read(NvidiaValues::packedId, "PCI", "Device Id");
         if (device != null) {
@@ -133,7 +147,7 @@ public final class NvidiaSmiQueryTextParser {
                         toInt(mf.read(NvidiaValues::count, "GPU Instance ID")),
                         toInt(mf.read(NvidiaValues::count, "Compute Instance ID")),
                         mf.read(NvidiaValues::mib, "FB Memory Usage", "Total"),
-                        toInt(sms), mf.identifier("UUID")));
+                        toInt(sms), mf.read(NvidiaValues::uuid, "UUID")));
             }
         });
         return new Partitioning("mig", current, pending, instances);

@@ -46,9 +46,13 @@ public final class NvidiaSmiTableParser {
         String cuda = null;
         Integer bannerLine = null;
         for (int i = 0; i < lines.size() && bannerLine == null; i++) {
-            if (lines.get(i).contains("NVIDIA-SMI")) {
+            if (lines.get(i).contains("NVIDIA-SMI") && DRIVER.matcher(lines.get(i)).find()) {
                 bannerLine = i + 1;
                 driver = find(DRIVER, lines.get(i));
+                if (driver != null && !driver.matches("\\d+(\\.\\d+){1,3}")) {
+                    notes.add(Diagnostic.warning(PROBE, file, i + 1, "'" + driver + "' is not a driver version (expected numbers and dots, like 535.86.05)"));
+                    driver = null;
+                }
                 cuda = find(CUDA, lines.get(i));
             }
         }
@@ -163,16 +167,16 @@ public final class NvidiaSmiTableParser {
         b.pciAddress(address);
         // 'Off' when ECC is disabled (GeForce cards): no count, nothing wrong.
         String eccCell = first.cell(2).strip();
-        Long volatileEcc = eccCell.equalsIgnoreCase("Off") || eccCell.equalsIgnoreCase("On") ? null
+        Long volatileEcc = eccCell.equalsIgnoreCase("Off") || eccCell.equalsIgnoreCase("On") || isErr(eccCell) ? null
                 : readValue(NvidiaValues::count, eccCell, first.line(), "Volatile Uncorr. ECC", file, notes);
         if (block.size() > 1) {
             Row second = block.get(1);
             Matcher power = USED_TOTAL.matcher(lastTokens(second.cell(0)));
-            if (power.matches()) {
+            if (power.matches() && !isErr(power.group(2))) {
                 b.powerLimitWatts(readValue(NvidiaValues::watts, power.group(2), second.line(), "power cap", file, notes));
             }
             Matcher memory = USED_TOTAL.matcher(second.cell(1));
-            if (memory.matches()) {
+            if (memory.matches() && !isErr(memory.group(2))) {
                 b.memoryMiB(readValue(NvidiaValues::mib, memory.group(2), second.line(), "memory total", file, notes));
             } else if (NvidiaValues.signalsLostGpu(second.cell(1))) {
                 anyLost = true;
@@ -187,9 +191,9 @@ public final class NvidiaSmiTableParser {
         }
         for (Row r : block) {
             for (String c : r.cells()) {
-                if (!anyLost && NvidiaValues.signalsLostGpu(c)) {
+                if (!anyLost && (NvidiaValues.signalsLostGpu(c) || isErr(c))) {
                     anyLost = true;
-                    problems.add("a cell reads '" + c.strip() + "' (line " + r.line() + ")");
+                    problems.add("a cell reads '" + c.strip() + "' (line " + r.line() + "): nvidia-smi could not read the GPU");
                 }
             }
         }
@@ -224,6 +228,11 @@ public final class NvidiaSmiTableParser {
         migDevices.computeIfAbsent(Integer.parseInt(ids.group(1)), k -> new ArrayList<>()).add(new Partition(null,
                 Integer.parseInt(ids.group(2)), Integer.parseInt(ids.group(3)), total,
                 multiprocessors == null ? null : Math.toIntExact(multiprocessors), null));
+    }
+
+    /** The table prints {@code ERR!} where NVML failed to read a value from the card: a GPU in trouble. */
+    private static boolean isErr(String cell) {
+        return cell.contains("ERR!");
     }
 
     private static <T> T readValue(java.util.function.Function<String, T> reader, String value, int line, String what,
