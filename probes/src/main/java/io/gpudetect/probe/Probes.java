@@ -28,12 +28,14 @@ public final class Probes {
     public static List<Probe> defaults() {
         return List.of(
                 new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, NvidiaSmiXmlParser::parse),
-                // Text forms after the XML, richest first: -q has every field, the CSV most, -L names and
-                // UUIDs, the table cuts long names.
+                // Text forms after the XML, richest first: -q has every field, the CSV most, the table
+                // cuts long names. -L comes last because it prints no PCI address: its cards can only
+                // join cards already placed by address (by UUID, or in bus order); placed first, they
+                // would stand beside the same cards seen by address, and every GPU would count twice.
                 new ToolProbe(NvidiaSmiQueryTextParser.PROBE, NVIDIA_SMI_Q_TEXT, NvidiaSmiQueryTextParser::parse),
                 new ToolProbe(NvidiaSmiCsvParser.PROBE, NVIDIA_SMI_QUERY_CSV, NvidiaSmiCsvParser::parse),
-                new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, NvidiaSmiListParser::parse),
-                new ToolProbe(NvidiaSmiTableParser.PROBE, NVIDIA_SMI_TABLE, NvidiaSmiTableParser::parse));
+                new ToolProbe(NvidiaSmiTableParser.PROBE, NVIDIA_SMI_TABLE, NvidiaSmiTableParser::parse),
+                new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, NvidiaSmiListParser::parse));
     }
 
     /** The bundle file names the default probes read: what a folder must hold to be a bundle. */
