@@ -122,7 +122,10 @@ public final class Merger {
     static Gpu combine(List<Gpu> group) {
         Gpu.Builder b = Gpu.builder("merged");
         take(group, "vendor", Gpu::vendor, b, b::vendor);
-        take(group, "name", Gpu::name, b, b::name);
+        // A name the nvidia-smi table cut short ("NVIDIA GeForce RTX 2080 ...") loses to a full one from any probe.
+        List<Gpu> fullNamesFirst = new ArrayList<>(group);
+        fullNamesFirst.sort(Comparator.comparing((Gpu g) -> Normaliser.isTruncated(g.name())));
+        take(fullNamesFirst, "name", Gpu::name, b, b::name);
         take(group, "model", Gpu::model, b, b::model);
         take(group, "memoryMiB", Gpu::memoryMiB, b, b::memoryMiB);
         take(group, "memoryGi", Gpu::memoryGi, b, b::memoryGi);

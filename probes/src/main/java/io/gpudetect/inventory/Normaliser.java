@@ -54,7 +54,7 @@ public final class Normaliser {
         }
 
         String name = gpu.name();
-        if (name == null || PLACEHOLDER_NAME.matcher(name.strip()).matches()) {
+        if (name == null || PLACEHOLDER_NAME.matcher(name.strip()).matches() || isTruncated(name)) {
             Optional<String> named = tableName(vendor, vendorId, gpu.pciDeviceId(), gpu.pciRevision());
             if (named.isPresent()) {
                 name = named.get();
@@ -74,7 +74,8 @@ public final class Normaliser {
         if (model == null && akash.isPresent() && akash.get().model() != null) {
             model = akash.get().model();
             b.as("akash-gpus").model(model).as("derived");
-        } else if (model == null) {
+        } else if (model == null && !isTruncated(name) && !(name != null && PLACEHOLDER_NAME.matcher(name.strip()).matches())) {
+            // "Graphics Device" that no table could name: a slug from it ("device") would be a wrong model.
             model = ModelSlug.fromName(name);
             b.model(model);
         }
@@ -107,6 +108,15 @@ public final class Normaliser {
             b.architecture(nvidiaArchitecture(gpu.computeCapability()));
         }
         return b.build();
+    }
+
+    /**
+     * The plain nvidia-smi table cuts long names to fit ({@code NVIDIA GeForce RTX 2080 ...}): such a name
+     * is replaced from pci.ids where the ids are known, and never yields a model, which would be wrong
+     * ({@code rtx2080} for a 2080 SUPER).
+     */
+    static boolean isTruncated(String name) {
+        return name != null && name.strip().endsWith("...");
     }
 
     private Optional<String> tableName(Vendor vendor, String vendorId, String deviceId, String revision) {
