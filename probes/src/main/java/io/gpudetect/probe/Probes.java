@@ -1,6 +1,14 @@
 package io.gpudetect.probe;
 
+import io.gpudetect.probe.amd.AmdSmiJsonParser;
+import io.gpudetect.probe.amd.RocmSmiJsonParser;
+import io.gpudetect.probe.amd.RocmSmiTableParser;
+import io.gpudetect.probe.amd.RocminfoParser;
 import io.gpudetect.probe.nvidia.NvidiaSmiXmlParser;
+import io.gpudetect.probe.opencl.ClinfoParser;
+import io.gpudetect.probe.opencl.ClinfoRawParser;
+import io.gpudetect.probe.pci.LspciParser;
+import io.gpudetect.probe.pci.SysfsPciProbe;
 import io.gpudetect.source.ToolCommand;
 import java.util.List;
 
@@ -12,13 +20,31 @@ import java.util.List;
 public final class Probes {
 
     public static final ToolCommand NVIDIA_SMI_XML = ToolCommand.of("nvidia-smi.xml", "nvidia-smi", "-q", "-x");
+    public static final ToolCommand AMD_SMI_STATIC = ToolCommand.of("amd-smi.json", "amd-smi", "static", "--json");
+    public static final ToolCommand ROCM_SMI_JSON = ToolCommand.of("rocm-smi.json", "rocm-smi", "--showallinfo", "--json");
+    public static final ToolCommand ROCMINFO = ToolCommand.of("rocminfo.txt", "rocminfo");
+    /** The table people paste; a live host runs the JSON form instead. */
+    public static final ToolCommand ROCM_SMI_TABLE = ToolCommand.bundleOnly("rocm-smi.txt");
+    public static final ToolCommand CLINFO = ToolCommand.of("clinfo.txt", "clinfo");
+    /** {@code clinfo --raw}; a live host runs the long form instead. */
+    public static final ToolCommand CLINFO_RAW = ToolCommand.bundleOnly("clinfo-raw.txt");
+    /** What people paste; a live host reads the same facts from sysfs. */
+    public static final ToolCommand LSPCI = ToolCommand.bundleOnly("lspci.txt");
 
     private Probes() {
     }
 
     public static List<Probe> defaults() {
         return List.of(
-                new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, NvidiaSmiXmlParser::parse));
+                new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, NvidiaSmiXmlParser::parse),
+                new ToolProbe(AmdSmiJsonParser.PROBE, AMD_SMI_STATIC, AmdSmiJsonParser::parse),
+                new ToolProbe(RocmSmiJsonParser.PROBE, ROCM_SMI_JSON, RocmSmiJsonParser::parse),
+                new ToolProbe(RocminfoParser.PROBE, ROCMINFO, RocminfoParser::parse),
+                new ToolProbe(RocmSmiTableParser.PROBE, ROCM_SMI_TABLE, RocmSmiTableParser::parse),
+                new ToolProbe(ClinfoParser.PROBE, CLINFO, ClinfoParser::parse),
+                new ToolProbe(ClinfoRawParser.PROBE, CLINFO_RAW, ClinfoRawParser::parse),
+                new SysfsPciProbe(),
+                new ToolProbe(LspciParser.PROBE, LSPCI, LspciParser::parse));
     }
 
     /** The bundle file names the default probes read: what a folder must hold to be a bundle. */
