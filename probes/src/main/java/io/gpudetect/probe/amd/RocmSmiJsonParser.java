@@ -78,7 +78,8 @@ public final class RocmSmiJsonParser {
     }
 
     private static Gpu card(String key, JsonNode card, String driver, List<Diagnostic> diagnostics, String file) {
-        Gpu.Builder b = Gpu.builder(PROBE).vendor(Vendor.AMD).driverVersion(driver);
+        // rocm-smi lists only AMD cards.
+        Gpu.Builder b = Gpu.builder(PROBE).vendor(Vendor.AMD).pciVendorId(Vendor.AMD.pciVendorId()).driverVersion(driver);
         String deviceId = hexField(card, key, "Device ID", diagnostics, file);
         if (deviceId == null) {
             deviceId = hexField(card, key, "GPU ID", diagnostics, file);
