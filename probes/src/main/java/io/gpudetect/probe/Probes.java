@@ -1,8 +1,11 @@
 package io.gpudetect.probe;
 
+import io.gpudetect.nvml.JnaNvmlScope;
 import io.gpudetect.probe.nvidia.NvidiaSmiXmlParser;
+import io.gpudetect.probe.nvml.NvmlProbe;
 import io.gpudetect.source.ToolCommand;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Every probe, in merge precedence order: native library, then vendor tools (the richest form of each
@@ -17,13 +20,19 @@ public final class Probes {
     }
 
     public static List<Probe> defaults() {
+        return defaults(ProbeSettings.defaults());
+    }
+
+    public static List<Probe> defaults(ProbeSettings settings) {
         return List.of(
+                new NvmlProbe(new JnaNvmlScope(Optional.ofNullable(settings.driverRoot())), settings.nvmlTimeout()),
                 new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, NvidiaSmiXmlParser::parse));
     }
 
     /** The bundle file names the default probes read: what a folder must hold to be a bundle. */
     public static List<String> bundleFiles(List<Probe> probes) {
-        return probes.stream().filter(ToolProbe.class::isInstance)
-                .map(p -> ((ToolProbe) p).command().bundleFile()).toList();
+        return probes.stream().map(p -> p instanceof ToolProbe t ? t.command().bundleFile()
+                : p instanceof NvmlProbe ? NvmlProbe.SNAPSHOT.bundleFile() : null)
+                .filter(java.util.Objects::nonNull).toList();
     }
 }
