@@ -74,7 +74,8 @@ public final class NvmlLibrary {
         if (s == null) {
             return "could not be loaded";
         }
-        String line = s.strip().lines().findFirst().orElse("");
+        // JNA's message spans lines (one per place it tried); a diagnostic is one line.
+        String line = s.strip().replaceAll("\\s+", " ");
         return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 
