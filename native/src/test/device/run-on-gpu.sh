@@ -3,10 +3,10 @@
 #
 # Prepare on the build machine (from the repository root):
 #   mvn -q -B -DskipTests package
-#   jlink --add-modules java.base,java.xml,java.logging,java.naming,java.management,jdk.unsupported,java.desktop \
+#   jlink --add-modules java.base,java.desktop,java.sql,java.logging,jdk.unsupported \
 #         --output .device/jre --strip-debug --no-header-files --no-man-pages
-# (jdeps on agent/target: java.base, java.xml (nvidia-smi XML), java.desktop (Jackson's java.beans use),
-#  java.logging/java.naming/java.management are pulled by picocli/jackson/snakeyaml; jdk.unsupported for JNA.)
+# (jdeps --print-module-deps on the agent jar and target/lib: java.base, java.desktop (Jackson's java.beans),
+#  java.sql (Jackson's optional java.sql types); java.logging and jdk.unsupported are added for JNA's safety.)
 # Then on the GPU machine, from the repository root:
 #   OUT=/some/folder sh native/src/test/device/run-on-gpu.sh [DRIVER_ROOT]
 # It writes into $OUT: nvml.json/.txt (NVML only), smi.json (nvidia-smi only), all.json/.txt (both,
