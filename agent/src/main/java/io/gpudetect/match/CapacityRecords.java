@@ -1,0 +1,278 @@
+package io.gpudetect.match;
+
+import io.gpudetect.model.Vendor;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The one adapter from {@code GpuCapacity} records (group {@code gpu-detect.io}) to {@link NodeOffer}s. When the
+ * record class is merged, re-point {@link #offer} at it; everything else reads {@link NodeOffer} only.
+ *
+ * <p>A record as read here (fields looked up in {@code spec}, then {@code status}):
+ * <pre>
+ * apiVersion: gpu-detect.io/v1alpha1
+ * kind: GpuCapacity
+ * metadata: {name: node-a}              # the node's name (spec.nodeName wins when given)
+ * spec:
+ *   gpus:                               # one entry per GPU, fields as in the inventory's Gpu
+ *   - {vendor: nvidia, model: a100, memoryGi: 40, interface: sxm,
+ *      partitioning: {kind: mig, enabled: true, instances: [{profile: 3g.20gb}, {profile: 3g.20gb}]}}
+ *   allocatable: {nvidia.com/gpu: 1}    # or {nvidia: 1}; nvidia.com/mig-3g.20gb: 2 for slices
+ * status:
+ *   inUse: {nvidia.com/gpu: 0}
+ *   lastGoodPass: "2026-05-01T10:00:00Z"
+ * </pre>
+ * A file holds records as a list, a Kubernetes {@code List} ({@code kubectl get gpucapacities,nodes -o yaml}),
+ * or {@code ---} separated documents. {@code Node} objects in it name the nodes that should have a record:
+ * those without one are reported as missing.
+ */
+public final class CapacityRecords implements OfferSource {
+
+    /**
+     * Where the objects come from. A file now; a cluster would list {@code GpuCapacity} and {@code Node}
+     * objects with the kubeconfig's client and hand each over as a tree, e.g.
+     * {@code YamlNode.parse(Serialization.asJson(object), "cluster")}.
+     */
+    public interface RecordStore {
+        /** Every object: records, and optionally the cluster's nodes. */
+        List<YamlNode> objects() throws InvalidInputException;
+
+        String describe();
+    }
+
+    /** The objects in a JSON or YAML file. */
+    public static RecordStore file(Path path) {
+        return new RecordStore() {
+            @Override
+            public List<YamlNode> objects() throws InvalidInputException {
+                String text;
+                try {
+                    text = Files.readString(path, StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    throw new InvalidInputException(path.toString(), null, null, "cannot read: " + e.getMessage());
+                }
+                return YamlNode.parseAll(text, path.toString());
+            }
+
+            @Override
+            public String describe() {
+                return path.toString();
+            }
+        };
+    }
+
+    private static final Set<String> KNOWN_VENDORS = Set.of("nvidia", "amd", "intel");
+
+    private final RecordStore store;
+
+    public CapacityRecords(RecordStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public String describe() {
+        return store.describe();
+    }
+
+    @Override
+    public List<NodeOffer> offers() throws InvalidInputException {
+        Map<String, NodeOffer> byNode = new TreeMap<>();
+        Set<String> nodes = new TreeSet<>();
+        List<YamlNode> objects = new ArrayList<>();
+        for (YamlNode doc : store.objects()) {
+            flatten(doc, objects);
+        }
+        for (int i = 0; i < objects.size(); i++) {
+            YamlNode object = objects.get(i);
+            String where = "[" + i + "]";
+            if (!object.isMapping()) {
+                throw error(where, object, "expected a GpuCapacity record (a mapping), found " + object.describe());
+            }
+            YamlNode kind = object.get("kind");
+            if (kind != null && kind.isScalar() && kind.text().equals("Node")) {
+                String name = text(path(object, "metadata", "name"));
+                if (name != null) {
+                    nodes.add(name);
+                }
+                continue;
+            }
+            if (kind != null && !(kind.isScalar() && kind.text().equals("GpuCapacity"))) {
+                continue;   // other objects a kubectl list may carry are no concern of ours
+            }
+            NodeOffer offer = offer(object, where);
+            if (byNode.put(offer.node(), offer) != null) {
+                throw error(where, object, "a second record for node " + offer.node() + "; expected one per node");
+            }
+        }
+        for (String node : nodes) {
+            byNode.putIfAbsent(node, NodeOffer.missing(node));
+        }
+        return List.copyOf(byNode.values());
+    }
+
+    private static void flatten(YamlNode doc, List<YamlNode> into) {
+        if (doc.isSequence()) {
+            into.addAll(doc.items());
+        } else if (doc.isMapping() && doc.get("items") != null && doc.get("items").isSequence()
+                && doc.get("spec") == null) {
+            into.addAll(doc.get("items").items());
+        } else {
+            into.add(doc);
+        }
+    }
+
+    /** One record as a node offer. */
+    NodeOffer offer(YamlNode record, String where) throws InvalidInputException {
+        YamlNode spec = record.get("spec") == null ? record : record.get("spec");
+        YamlNode status = record.get("status");
+        String node = text(spec.get("nodeName"));
+        if (node == null) {
+            node = text(path(record, "metadata", "name"));
+        }
+        if (node == null) {
+            throw error(where + ".metadata.name", record, "missing; expected the node's name");
+        }
+        String at = where + "(" + node + ")";
+        List<OfferedGpu> gpus = new ArrayList<>();
+        YamlNode gpuList = field(spec, status, "gpus");
+        if (gpuList != null && !gpuList.isNull()) {
+            if (!gpuList.isSequence()) {
+                throw error(at + ".gpus", gpuList, "expected a list of GPUs, found " + gpuList.describe());
+            }
+            for (int i = 0; i < gpuList.items().size(); i++) {
+                gpus.add(gpu(gpuList.items().get(i), at + ".gpus[" + i + "]"));
+            }
+        }
+        gpus.sort(Comparator.comparing((OfferedGpu g) -> g.vendor().id())
+                .thenComparing(g -> g.model() == null ? "" : g.model()));
+        return NodeOffer.of(node, gpus, units(field(spec, status, "allocatable"), at + ".allocatable"),
+                units(field(spec, status, "inUse"), at + ".inUse"),
+                time(field(spec, status, "lastGoodPass"), at + ".lastGoodPass"));
+    }
+
+    private OfferedGpu gpu(YamlNode gpu, String at) throws InvalidInputException {
+        if (!gpu.isMapping()) {
+            throw error(at, gpu, "expected a GPU (a mapping with vendor, model, memoryGi, interface)");
+        }
+        String vendor = text(gpu.get("vendor"));
+        if (vendor == null) {
+            throw error(at + ".vendor", gpu, "missing; expected nvidia, amd, intel or other");
+        }
+        Integer memoryGi = null;
+        YamlNode mem = gpu.get("memoryGi");
+        if (mem != null && !mem.isNull()) {
+            memoryGi = whole(mem, at + ".memoryGi");
+        }
+        String iface = text(gpu.get("interface"));
+        if (iface == null) {
+            iface = text(gpu.get("interfaceType"));
+        }
+        YamlNode partitioning = gpu.get("partitioning");
+        boolean split = false;
+        List<String> profiles = new ArrayList<>();
+        if (partitioning != null && partitioning.isMapping()) {
+            split = "true".equals(text(partitioning.get("enabled")));
+            YamlNode instances = partitioning.get("instances");
+            if (split && instances != null && instances.isSequence()) {
+                for (YamlNode instance : instances.items()) {
+                    String profile = text(instance.get("profile"));
+                    if (profile != null) {
+                        profiles.add(profile);
+                    }
+                }
+            }
+        }
+        return new OfferedGpu(Vendor.fromId(vendor), text(gpu.get("model")), memoryGi, iface, split, profiles);
+    }
+
+    /** Units per kind; Kubernetes resource names are read as our kinds ({@code nvidia.com/gpu} is {@code nvidia}). */
+    private Map<String, Integer> units(YamlNode map, String at) throws InvalidInputException {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        if (map == null || map.isNull()) {
+            return out;
+        }
+        if (!map.isMapping()) {
+            throw error(at, map, "expected a mapping of unit kind to count ({nvidia.com/gpu: 8}), found "
+                    + map.describe());
+        }
+        for (Map.Entry<String, YamlNode> e : map.fields().entrySet()) {
+            out.merge(unitKind(e.getKey()), whole(e.getValue(), at + "." + e.getKey()), Integer::sum);
+        }
+        return out;
+    }
+
+    /** {@code nvidia.com/gpu} -> {@code nvidia}, {@code nvidia.com/mig-1g.10gb} -> {@code mig-1g.10gb}, {@code gpu.intel.com/i915} -> intel. */
+    static String unitKind(String resource) {
+        String r = resource.strip();
+        int slash = r.indexOf('/');
+        if (slash < 0) {
+            return r;
+        }
+        String domain = r.substring(0, slash);
+        String name = r.substring(slash + 1);
+        if (name.startsWith("mig-")) {
+            return name;
+        }
+        for (String vendor : KNOWN_VENDORS) {
+            if (domain.equals(vendor + ".com") || domain.equals("gpu." + vendor + ".com")) {
+                return vendor;
+            }
+        }
+        return r;
+    }
+
+    private Instant time(YamlNode node, String at) throws InvalidInputException {
+        String text = text(node);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw error(at, node, "expected a time such as 2026-05-01T10:00:00Z, found " + node.describe());
+        }
+    }
+
+    private int whole(YamlNode node, String at) throws InvalidInputException {
+        if (node.isScalar() && node.text().strip().matches("\\d{1,9}")) {
+            return Integer.parseInt(node.text().strip());
+        }
+        throw error(at, node, "expected a whole number of 0 or more, found " + node.describe());
+    }
+
+    private static YamlNode field(YamlNode spec, YamlNode status, String name) {
+        YamlNode v = spec.get(name);
+        return v != null || status == null ? v : status.get(name);
+    }
+
+    private static YamlNode path(YamlNode node, String... names) {
+        YamlNode n = node;
+        for (String name : names) {
+            if (n == null) {
+                return null;
+            }
+            n = n.get(name);
+        }
+        return n;
+    }
+
+    private static String text(YamlNode node) {
+        return node == null || !node.isScalar() || node.text().isBlank() ? null : node.text().strip();
+    }
+
+    private InvalidInputException error(String path, YamlNode at, String problem) {
+        return new InvalidInputException(store.describe(), path, at == null ? null : at.line(), problem);
+    }
+}
