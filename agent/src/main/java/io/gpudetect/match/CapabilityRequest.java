@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  */
 public final class CapabilityRequest {
 
+    /** The placement name of every request from the command line. */
+    public static final String PLACEMENT = "command line";
+
     private static final Pattern PAIR = Pattern.compile("\\s*([a-z]+)\\s*(>=|=)\\s*(.*?)\\s*");
     private static final Pattern MIG = Pattern.compile("\\d+g\\.\\d+gb(\\+[a-z0-9.]+)?");
     private static final Pattern WHOLE = Pattern.compile("\\d{1,6}");
@@ -102,7 +105,7 @@ public final class CapabilityRequest {
                 choices.add(new GpuChoice(vendor, model.strip(), ramGi, ramAtLeast, iface, mig));
             }
         }
-        return new Placement(name, "command line", name, replicas, new GpuRequest(units, choices));
+        return new Placement(name, PLACEMENT, name, replicas, new GpuRequest(units, choices));
     }
 
     private static Vendor vendor(String value, String name) throws InvalidInputException {

@@ -26,8 +26,7 @@ public final class MatchReport {
         StringBuilder out = new StringBuilder();
         out.append("Matching ").append(result.demand()).append(" against ").append(result.offers()).append("\n\n");
         for (PlacementMatch p : result.placements()) {
-            out.append(p.service()).append('/').append(p.placement()).append(" (profile ").append(p.profile())
-                    .append("): ").append(p.replicas()).append(p.replicas() == 1 ? " replica" : " replicas")
+            out.append(title(p)).append(": ").append(p.replicas()).append(p.replicas() == 1 ? " replica" : " replicas")
                     .append(" of ").append(p.request()).append(": ").append(outcome(p)).append('\n');
             if (p.unitsPerReplica() == 0) {
                 continue;
@@ -46,6 +45,14 @@ public final class MatchReport {
         }
         out.append('\n').append(summary(result)).append('\n');
         return out.toString();
+    }
+
+    /** {@code web/westcoast (profile web)}; a --gpu request is named by its option alone. */
+    private static String title(PlacementMatch p) {
+        if (p.placement().equals(CapabilityRequest.PLACEMENT)) {
+            return p.service();
+        }
+        return p.service() + "/" + p.placement() + " (profile " + p.profile() + ")";
     }
 
     private static String outcome(PlacementMatch p) {
