@@ -22,7 +22,8 @@ import java.util.Map;
  *                 can be told apart where that matters
  * @param fields   a mapping's entries in document order
  * @param items    a sequence's items
- * @param line     1-based line of the value
+ * @param line     1-based line where the value is named: its key's line in a mapping (a block value starts on a
+ *                 later line, a null value has none of its own), else the value's own line
  */
 public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlNode> fields, List<YamlNode> items,
                        int line) {
@@ -77,7 +78,7 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
             if (first == null) {
                 return new YamlNode(Kind.NULL, null, false, null, null, 1);
             }
-            return read(parser, file, "");
+            return read(parser, file, "", parser.currentTokenLocation().getLineNr());
         } catch (JsonProcessingException e) {
             JsonLocation loc = e.getLocation();
             throw new InvalidInputException(file, null, loc == null || loc.getLineNr() < 1 ? null : loc.getLineNr(),
@@ -96,7 +97,7 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
         try (JsonParser parser = new YAMLFactory().createParser(text)) {
             List<YamlNode> documents = new ArrayList<>();
             while (parser.nextToken() != null) {
-                YamlNode doc = read(parser, file, "");
+                YamlNode doc = read(parser, file, "", parser.currentTokenLocation().getLineNr());
                 if (!doc.isNull()) {
                     documents.add(doc);
                 }
@@ -111,8 +112,8 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
         }
     }
 
-    private static YamlNode read(JsonParser p, String file, String path) throws IOException, InvalidInputException {
-        int line = p.currentTokenLocation().getLineNr();
+    private static YamlNode read(JsonParser p, String file, String path, int line)
+            throws IOException, InvalidInputException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.START_OBJECT) {
             Map<String, YamlNode> fields = new LinkedHashMap<>();
@@ -125,7 +126,7 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
                             "key given twice in one mapping (first on line " + fields.get(name).line() + ")");
                 }
                 p.nextToken();
-                fields.put(name, read(p, file, childPath));
+                fields.put(name, read(p, file, childPath, keyLine));
             }
             return new YamlNode(Kind.MAPPING, null, false, fields, null, line);
         }
@@ -133,7 +134,7 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
             List<YamlNode> items = new ArrayList<>();
             int i = 0;
             while (p.nextToken() != JsonToken.END_ARRAY) {
-                items.add(read(p, file, path + "[" + i++ + "]"));
+                items.add(read(p, file, path + "[" + i++ + "]", p.currentTokenLocation().getLineNr()));
             }
             return new YamlNode(Kind.SEQUENCE, null, false, null, items, line);
         }
