@@ -55,6 +55,11 @@ public final class MatchReport {
         return p.service() + "/" + p.placement() + " (profile " + p.profile() + ")";
     }
 
+    /** {@code web/westcoast}, or {@code --gpu[0]}. */
+    private static String shortTitle(PlacementMatch p) {
+        return p.placement().equals(CapabilityRequest.PLACEMENT) ? p.service() : p.service() + "/" + p.placement();
+    }
+
     private static String outcome(PlacementMatch p) {
         if (p.unitsPerReplica() == 0) {
             return "fits (no GPU asked)";
@@ -79,13 +84,13 @@ public final class MatchReport {
         if (result.fits()) {
             return "Fits: every replica has a node with the GPUs it asks for.";
         }
-        List<String> short_ = new ArrayList<>();
+        List<String> unplaced = new ArrayList<>();
         for (PlacementMatch p : result.placements()) {
             if (!p.fits()) {
-                short_.add(p.service() + "/" + p.placement() + " (" + (p.replicas() - p.placed()) + " of " + p.replicas()
+                unplaced.add(shortTitle(p) + " (" + (p.replicas() - p.placed()) + " of " + p.replicas()
                         + " replicas without a node)");
             }
         }
-        return "Does not fit: " + String.join(", ", short_) + ".";
+        return "Does not fit: " + String.join(", ", unplaced) + ".";
     }
 }
