@@ -77,7 +77,7 @@ class MatchCommandTest {
     void doesNotFitIsOne() {
         Run r = run("match", "--records", records.toString(), "--gpu", "vendor=nvidia,model=rtx4090,count=3");
         assertEquals(1, r.exit());
-        assertTrue(r.out().contains("n1  2 nvidia  too few GPUs: 2 matching GPUs (rtx4090 24Gi pcie), 3 asked"), r.out());
+        assertTrue(r.out().contains("  n1    2 nvidia  too few GPUs: 2 matching GPUs (rtx4090 24Gi pcie), 3 asked"), r.out());
         assertTrue(r.out().endsWith("Does not fit: --gpu[0] (1 of 1 replicas without a node).\n"), r.out());
     }
 
