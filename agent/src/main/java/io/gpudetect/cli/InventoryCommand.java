@@ -1,6 +1,6 @@
 package io.gpudetect.cli;
 
-import io.gpudetect.match.CapacityRecords;
+import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.ClusterInventory;
 import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.match.InventoryReport;
@@ -58,7 +58,7 @@ public final class InventoryCommand implements Callable<Integer> {
         ClusterInventory inventory;
         try {
             Instant at = now();
-            CapacityRecords source = new CapacityRecords(CapacityRecords.file(records));
+            CapacityRecordOffers source = new CapacityRecordOffers(CapacityRecordOffers.file(records));
             List<NodeOffer> offers = source.offers();
             inventory = ClusterInventory.of(source.describe(), offers, at, staleAfter);
         } catch (InvalidInputException e) {

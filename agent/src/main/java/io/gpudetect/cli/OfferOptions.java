@@ -2,7 +2,7 @@ package io.gpudetect.cli;
 
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
-import io.gpudetect.match.CapacityRecords;
+import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.match.InventoryOffers;
 import io.gpudetect.match.OfferSource;
@@ -34,7 +34,7 @@ public final class OfferOptions {
             if (detection.replay != null) {
                 throw new InvalidInputException(null, "--records", null, "give --records or --replay, not both");
             }
-            return new CapacityRecords(CapacityRecords.file(records));
+            return new CapacityRecordOffers(CapacityRecordOffers.file(records));
         }
         Source source;
         try {

@@ -17,28 +17,32 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The one adapter from {@code GpuCapacity} records (group {@code gpu-detect.io}) to {@link NodeOffer}s. When the
- * record class is merged, re-point {@link #offer} at it; everything else reads {@link NodeOffer} only.
+ * The one adapter from {@code GpuCapacity} records (group {@code gpu-detect.io}) to {@link NodeOffer}s. It reads the
+ * record's JSON shape, as {@code io.gpudetect.record.GpuCapacitySpec} / {@code GpuCapacityStatus} write it on the
+ * wt-agent branch; when that class is merged, {@link #offer} is the one place to re-point. Everything else reads
+ * {@link NodeOffer} only.
  *
- * <p>A record as read here (fields looked up in {@code spec}, then {@code status}):
  * <pre>
  * apiVersion: gpu-detect.io/v1alpha1
  * kind: GpuCapacity
- * metadata: {name: node-a}              # the node's name (spec.nodeName wins when given)
+ * metadata: {name: node-a}                       # named after the node
  * spec:
- *   gpus:                               # one entry per GPU, fields as in the inventory's Gpu
- *   - {vendor: nvidia, model: a100, memoryGi: 40, interface: sxm,
- *      partitioning: {kind: mig, enabled: true, instances: [{profile: 3g.20gb}, {profile: 3g.20gb}]}}
- *   allocatable: {nvidia.com/gpu: 1}    # or {nvidia: 1}; nvidia.com/mig-3g.20gb: 2 for slices
+ *   gpus:                                        # one entry per GPU
+ *   - {vendor: nvidia, model: a100, memoryGi: 40, interface: sxm, pciAddress: "0000:17:00.0", partitioned: true}
+ *   slices:                                      # MIG instances of partitioned GPUs
+ *   - {gpuPciAddress: "0000:17:00.0", kind: mig, profile: 3g.20gb}
+ *   allocatable: {nvidia.com/gpu: 0, nvidia.com/mig-3g.20gb: 2}   # the Node's extended resources
+ *   requested: {nvidia.com/mig-3g.20gb: 1}                         # what its pods use
  * status:
- *   inUse: {nvidia.com/gpu: 0}
  *   lastGoodPass: "2026-05-01T10:00:00Z"
  * </pre>
- * A file holds records as a list, a Kubernetes {@code List} ({@code kubectl get gpucapacities,nodes -o yaml}),
- * or {@code ---} separated documents. {@code Node} objects in it name the nodes that should have a record:
- * those without one are reported as missing.
+ * Also read, for hand-written files: {@code inUse} for {@code requested}, and a GPU's own
+ * {@code partitioning: {enabled, instances: [{profile}]}} (the inventory's form) for {@code partitioned} and slices.
+ * A file holds records as a list, a Kubernetes {@code List} ({@code kubectl get gpucapacities,nodes -o yaml}), or
+ * {@code ---} separated documents. {@code Node} objects in it name the nodes that should have a record: those
+ * without one are reported as missing.
  */
-public final class CapacityRecords implements OfferSource {
+public final class CapacityRecordOffers implements OfferSource {
 
     /**
      * Where the objects come from. A file now; a cluster would list {@code GpuCapacity} and {@code Node}
@@ -77,7 +81,7 @@ public final class CapacityRecords implements OfferSource {
 
     private final RecordStore store;
 
-    public CapacityRecords(RecordStore store) {
+    public CapacityRecordOffers(RecordStore store) {
         this.store = store;
     }
 
@@ -151,18 +155,20 @@ public final class CapacityRecords implements OfferSource {
             if (!gpuList.isSequence()) {
                 throw error(at + ".gpus", gpuList, "expected a list of GPUs, found " + gpuList.describe());
             }
+            YamlNode slices = field(spec, status, "slices");
             for (int i = 0; i < gpuList.items().size(); i++) {
-                gpus.add(gpu(gpuList.items().get(i), at + ".gpus[" + i + "]"));
+                gpus.add(gpu(gpuList.items().get(i), slices, at + ".gpus[" + i + "]"));
             }
         }
         gpus.sort(Comparator.comparing((OfferedGpu g) -> g.vendor().id())
                 .thenComparing(g -> g.model() == null ? "" : g.model()));
         return NodeOffer.of(node, gpus, units(field(spec, status, "allocatable"), at + ".allocatable"),
-                units(field(spec, status, "inUse"), at + ".inUse"),
+                units(field(spec, status, "requested") != null ? field(spec, status, "requested")
+                        : field(spec, status, "inUse"), at + ".requested"),
                 time(field(spec, status, "lastGoodPass"), at + ".lastGoodPass"));
     }
 
-    private OfferedGpu gpu(YamlNode gpu, String at) throws InvalidInputException {
+    private OfferedGpu gpu(YamlNode gpu, YamlNode slices, String at) throws InvalidInputException {
         if (!gpu.isMapping()) {
             throw error(at, gpu, "expected a GPU (a mapping with vendor, model, memoryGi, interface)");
         }
@@ -176,25 +182,36 @@ public final class CapacityRecords implements OfferSource {
             memoryGi = whole(mem, at + ".memoryGi");
         }
         String iface = text(gpu.get("interface"));
-        if (iface == null) {
-            iface = text(gpu.get("interfaceType"));
-        }
-        YamlNode partitioning = gpu.get("partitioning");
-        boolean split = false;
+        boolean split = "true".equals(text(gpu.get("partitioned")));
         List<String> profiles = new ArrayList<>();
+        YamlNode partitioning = gpu.get("partitioning");
         if (partitioning != null && partitioning.isMapping()) {
-            split = "true".equals(text(partitioning.get("enabled")));
+            split |= "true".equals(text(partitioning.get("enabled")));
             YamlNode instances = partitioning.get("instances");
-            if (split && instances != null && instances.isSequence()) {
-                for (YamlNode instance : instances.items()) {
-                    String profile = text(instance.get("profile"));
-                    if (profile != null) {
-                        profiles.add(profile);
-                    }
+            if (instances != null && instances.isSequence()) {
+                instances.items().forEach(instance -> addProfile(instance, profiles));
+            }
+        }
+        if (split && slices != null && slices.isSequence()) {
+            String address = text(gpu.get("pciAddress"));
+            String uuid = text(gpu.get("uuid"));
+            for (YamlNode slice : slices.items()) {
+                boolean ours = (address != null && address.equals(text(slice.get("gpuPciAddress"))))
+                        || (uuid != null && uuid.equals(text(slice.get("gpuUuid"))));
+                if (ours) {
+                    addProfile(slice, profiles);
                 }
             }
         }
-        return new OfferedGpu(Vendor.fromId(vendor), text(gpu.get("model")), memoryGi, iface, split, profiles);
+        return new OfferedGpu(Vendor.fromId(vendor), text(gpu.get("model")), memoryGi, iface, split,
+                split ? profiles : List.of());
+    }
+
+    private static void addProfile(YamlNode slice, List<String> profiles) {
+        String profile = text(slice.get("profile"));
+        if (profile != null) {
+            profiles.add(profile);
+        }
     }
 
     /** Units per kind; Kubernetes resource names are read as our kinds ({@code nvidia.com/gpu} is {@code nvidia}). */

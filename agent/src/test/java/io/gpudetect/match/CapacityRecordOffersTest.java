@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class CapacityRecordsTest {
+class CapacityRecordOffersTest {
 
-    private static CapacityRecords.RecordStore text(String text) {
-        return new CapacityRecords.RecordStore() {
+    private static CapacityRecordOffers.RecordStore text(String text) {
+        return new CapacityRecordOffers.RecordStore() {
             @Override
             public List<YamlNode> objects() throws InvalidInputException {
                 return YamlNode.parseAll(text, "records.yaml");
@@ -27,7 +27,7 @@ class CapacityRecordsTest {
     }
 
     private static List<NodeOffer> offers(String text) throws InvalidInputException {
-        return new CapacityRecords(text(text)).offers();
+        return new CapacityRecordOffers(text(text)).offers();
     }
 
     @Test
@@ -38,25 +38,40 @@ class CapacityRecordsTest {
                 metadata: {name: node-a}
                 spec:
                   gpus:
-                  - vendor: nvidia
-                    model: A100
-                    memoryGi: 40
-                    interface: SXM4
-                    partitioning: {kind: mig, enabled: true, instances: [{profile: 3g.20gb}, {profile: 3g.20gb}]}
-                  - {vendor: nvidia, model: h100, memoryGi: 80, interface: pcie}
+                  - {vendor: nvidia, model: A100, memoryGi: 40, interface: SXM4, pciAddress: "0000:17:00.0", partitioned: true}
+                  - {vendor: nvidia, model: h100, memoryGi: 80, interface: pcie, pciAddress: "0000:65:00.0", uuid: GPU-1}
+                  slices:
+                  - {gpuPciAddress: "0000:17:00.0", kind: mig, profile: 3g.20gb, gpuInstanceId: 1}
+                  - {gpuPciAddress: "0000:17:00.0", kind: mig, profile: 3g.20gb, gpuInstanceId: 2}
+                  - {gpuPciAddress: "0000:99:00.0", kind: mig, profile: 7g.80gb}
                   allocatable: {nvidia.com/gpu: 1, nvidia.com/mig-3g.20gb: "2"}
+                  requested: {nvidia.com/gpu: 1}
                 status:
-                  inUse: {nvidia.com/gpu: 1}
+                  lastPassOutcome: complete
                   lastGoodPass: 2026-05-01T10:00:00Z
                 """);
         NodeOffer a = offers.get(0);
         assertEquals("node-a", a.node());
         assertEquals(new OfferedGpu(Vendor.NVIDIA, "a100", 40, "sxm", true, List.of("3g.20gb", "3g.20gb")),
-                a.gpus().get(0));
+                a.gpus().get(0), "slices of other cards are not this card's");
+        assertEquals(new OfferedGpu(Vendor.NVIDIA, "h100", 80, "pcie", false, List.of()), a.gpus().get(1));
         assertEquals(Map.of("nvidia", 1, "mig-3g.20gb", 2), a.allocatable());
         assertEquals(0, a.free("nvidia"));
         assertEquals(2, a.free("mig-3g.20gb"));
         assertEquals(Instant.parse("2026-05-01T10:00:00Z"), a.lastGoodPass());
+    }
+
+    @Test
+    void readsTheInventorysOwnPartitioningInHandWrittenFiles() throws InvalidInputException {
+        NodeOffer n = offers("""
+                - metadata: {name: b}
+                  spec:
+                    gpus:
+                    - {vendor: nvidia, model: a100, partitioning: {kind: mig, enabled: true, instances: [{profile: 1g.5gb}]}}
+                    inUse: {nvidia.com/mig-1g.5gb: 1}
+                """).get(0);
+        assertEquals(List.of("1g.5gb"), n.gpus().get(0).profiles());
+        assertEquals(0, n.free("mig-1g.5gb"));
     }
 
     @Test
@@ -93,10 +108,10 @@ class CapacityRecordsTest {
 
     @Test
     void resourceNamesBecomeUnitKinds() {
-        assertEquals("nvidia", CapacityRecords.unitKind("nvidia.com/gpu"));
-        assertEquals("amd", CapacityRecords.unitKind("amd.com/gpu"));
-        assertEquals("intel", CapacityRecords.unitKind("gpu.intel.com/i915"));
-        assertEquals("mig-1g.10gb", CapacityRecords.unitKind("nvidia.com/mig-1g.10gb"));
-        assertEquals("nvidia", CapacityRecords.unitKind("nvidia"));
+        assertEquals("nvidia", CapacityRecordOffers.unitKind("nvidia.com/gpu"));
+        assertEquals("amd", CapacityRecordOffers.unitKind("amd.com/gpu"));
+        assertEquals("intel", CapacityRecordOffers.unitKind("gpu.intel.com/i915"));
+        assertEquals("mig-1g.10gb", CapacityRecordOffers.unitKind("nvidia.com/mig-1g.10gb"));
+        assertEquals("nvidia", CapacityRecordOffers.unitKind("nvidia"));
     }
 }
