@@ -1,5 +1,7 @@
 package io.gpudetect.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.ClusterInventory;
 import io.gpudetect.match.InvalidInputException;
@@ -34,10 +36,15 @@ public final class InventoryCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--records", paramLabel = "FILE", required = true,
+    @Option(names = "--records", paramLabel = "FILE",
             description = "GpuCapacity records, and optionally the cluster's Node objects "
                     + "(kubectl get gpucapacities,nodes -o yaml), so that nodes without a record show as missing.")
     Path records;
+
+    @Option(names = "--cluster",
+            description = "Read GpuCapacity records and Nodes from the cluster of the current kubeconfig context "
+                    + "(KUBECONFIG, ~/.kube/config) or, in a pod, of the service account.")
+    boolean cluster;
 
     @Option(names = "--stale-after", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
             description = "A record whose last good pass is older than this is stale (default: ${DEFAULT-VALUE}).")
@@ -58,9 +65,16 @@ public final class InventoryCommand implements Callable<Integer> {
         ClusterInventory inventory;
         try {
             Instant at = now();
-            CapacityRecordOffers source = new CapacityRecordOffers(CapacityRecordOffers.file(records));
-            List<NodeOffer> offers = source.offers();
-            inventory = ClusterInventory.of(source.describe(), offers, at, staleAfter);
+            if ((records == null) == !cluster) {
+                throw new InvalidInputException(null, null, null, "give --records FILE or --cluster");
+            }
+            if (cluster) {
+                try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+                    inventory = inventory(new CapacityRecordOffers(CapacityRecordOffers.cluster(client)), at);
+                }
+            } else {
+                inventory = inventory(new CapacityRecordOffers(CapacityRecordOffers.file(records)), at);
+            }
         } catch (InvalidInputException e) {
             err.println("gpu-detect inventory: " + e.getMessage());
             err.flush();
@@ -73,6 +87,11 @@ public final class InventoryCommand implements Callable<Integer> {
         }
         out.flush();
         return inventory.flaggedNodes() == 0 ? 0 : 1;
+    }
+
+    private ClusterInventory inventory(CapacityRecordOffers source, Instant at) throws InvalidInputException {
+        List<NodeOffer> offers = source.offers();
+        return ClusterInventory.of(source.describe(), offers, at, staleAfter);
     }
 
     private Instant now() throws InvalidInputException {

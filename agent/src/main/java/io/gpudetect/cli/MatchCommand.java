@@ -64,9 +64,9 @@ public final class MatchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         MatchResult result;
-        try {
+        try (OfferOptions from = offers) {
             Demand demand = demand();
-            OfferSource source = offers.source();
+            OfferSource source = from.source();
             result = Matcher.match(demand, source.describe(), source.offers());
         } catch (InvalidInputException e) {
             err.println("gpu-detect match: " + e.getMessage());

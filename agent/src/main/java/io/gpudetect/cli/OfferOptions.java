@@ -1,5 +1,7 @@
 package io.gpudetect.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.match.CapacityRecordOffers;
@@ -18,23 +20,38 @@ import java.time.format.DateTimeParseException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** The nodes {@code match} compares with: capacity records from a file, a recorded bundle, or this host. */
-public final class OfferOptions {
+/**
+ * The nodes {@code match} compares with: capacity records from a file or from the cluster, a recorded bundle, or
+ * this host. Owns the cluster client when there is one: {@link #close} it after the offers are read.
+ */
+public final class OfferOptions implements AutoCloseable {
 
     @Option(names = "--records", paramLabel = "FILE",
             description = "GpuCapacity records (JSON or YAML: a list, a kubectl List, or --- separated documents).")
     Path records;
 
+    @Option(names = "--cluster",
+            description = "Read GpuCapacity records and Nodes from the cluster of the current kubeconfig context "
+                    + "(KUBECONFIG, ~/.kube/config) or, in a pod, of the service account.")
+    boolean cluster;
+
     @Mixin
     DetectionOptions detection;
 
+    private KubernetesClient client;
+
     /** Where to read offers from; a usage problem (both --records and --replay) is invalid input. */
     OfferSource source() throws InvalidInputException {
+        int given = (records != null ? 1 : 0) + (cluster ? 1 : 0) + (detection.replay != null ? 1 : 0);
+        if (given > 1) {
+            throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
+        }
         if (records != null) {
-            if (detection.replay != null) {
-                throw new InvalidInputException(null, "--records", null, "give --records or --replay, not both");
-            }
             return new CapacityRecordOffers(CapacityRecordOffers.file(records));
+        }
+        if (cluster) {
+            client = new KubernetesClientBuilder().build();
+            return new CapacityRecordOffers(CapacityRecordOffers.cluster(client));
         }
         Source source;
         try {
@@ -49,6 +66,13 @@ public final class OfferOptions {
             return new InventoryOffers(node, inventory, recordedAt(bundle.manifest().recordedAt()));
         }
         return new InventoryOffers(hostName(), inventory, Instant.now());
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
     }
 
     private static String bundleName(Path dir) {

@@ -1,5 +1,13 @@
 package io.gpudetect.match;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.gpudetect.model.Vendor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,16 +52,51 @@ import java.util.TreeSet;
  */
 public final class CapacityRecordOffers implements OfferSource {
 
-    /**
-     * Where the objects come from. A file now; a cluster would list {@code GpuCapacity} and {@code Node}
-     * objects with the kubeconfig's client and hand each over as a tree, e.g.
-     * {@code YamlNode.parse(Serialization.asJson(object), "cluster")}.
-     */
+    /** Where the objects come from: a file ({@link #file}) or a cluster ({@link #cluster}). */
     public interface RecordStore {
         /** Every object: records, and optionally the cluster's nodes. */
         List<YamlNode> objects() throws InvalidInputException;
 
         String describe();
+    }
+
+    /** The custom resource, addressed without API discovery so that no CRD lookup is needed to list it. */
+    public static final ResourceDefinitionContext GPU_CAPACITY = new ResourceDefinitionContext.Builder()
+            .withGroup("gpu-detect.io").withVersion("v1alpha1").withKind("GpuCapacity").withPlural("gpucapacities")
+            .withNamespaced(false).build();
+
+    /**
+     * Every {@code GpuCapacity} record and every Node of the cluster {@code client} talks to. Each record goes through
+     * the same reading as a file's, so a cluster and {@code kubectl get gpucapacities,nodes -o yaml} agree.
+     * The client stays open; its owner closes it.
+     */
+    public static RecordStore cluster(KubernetesClient client) {
+        return new RecordStore() {
+            @Override
+            public List<YamlNode> objects() throws InvalidInputException {
+                List<YamlNode> objects = new ArrayList<>();
+                ObjectMapper json = new ObjectMapper();
+                try {
+                    for (GenericKubernetesResource r : client.genericKubernetesResources(GPU_CAPACITY).list().getItems()) {
+                        objects.add(YamlNode.parse(Serialization.asJson(r), describe()));
+                    }
+                    for (Node n : client.nodes().list().getItems()) {
+                        ObjectNode node = json.createObjectNode().put("kind", "Node");
+                        node.putObject("metadata").put("name", n.getMetadata().getName());
+                        objects.add(YamlNode.parse(node.toString(), describe()));
+                    }
+                } catch (KubernetesClientException e) {
+                    throw new InvalidInputException(describe(), null, null,
+                            "cannot list GpuCapacity records and Nodes: " + e.getMessage());
+                }
+                return objects;
+            }
+
+            @Override
+            public String describe() {
+                return "cluster " + client.getMasterUrl();
+            }
+        };
     }
 
     /** The objects in a JSON or YAML file. */
