@@ -1,5 +1,6 @@
 package io.gpudetect.cli;
 
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.gpudetect.agent.AgentHttpServer;
@@ -121,7 +122,7 @@ public final class AgentCommand implements Callable<Integer> {
         GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
         Supplier<GpuCapacitySpec.HostFacts> hostFacts = () -> host;
         AgentLog log = new AgentLog(err, Clock.systemUTC());
-        try (KubernetesClient client = new KubernetesClientBuilder().build();
+        try (KubernetesClient client = newClient();
              NodeAgent agent = new NodeAgent(settings, () -> detector.detect(source), hostFacts, client, log,
                      new AgentMetrics(), out, Clock.systemUTC())) {
             if (once) {
@@ -131,6 +132,16 @@ public final class AgentCommand implements Callable<Integer> {
             }
             return runForever(agent, settings, log);
         }
+    }
+
+    /**
+     * A client configured like kubectl. The client's own retries are off: the agent's loop already
+     * retries with backoff, and a retrying client would hold a pass for many seconds during an outage.
+     */
+    static KubernetesClient newClient() {
+        Config config = Config.autoConfigure(null);
+        config.setRequestRetryBackoffLimit(0);
+        return new KubernetesClientBuilder().withConfig(config).build();
     }
 
     private int runForever(NodeAgent agent, AgentSettings settings, AgentLog log) throws IOException {

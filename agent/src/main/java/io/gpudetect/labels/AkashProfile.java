@@ -9,14 +9,16 @@ import java.util.TreeMap;
 
 /**
  * Akash provider labels: {@code akash.network/capabilities.gpu.vendor.<vendor>.model.<model>} with the
- * number of such cards, plus {@code .ram.<N>Gi}, {@code .interface.<i>} and {@code .ram.<N>Gi.interface.<i>}
- * under the model key, each counted the same way; {@code akash.network/gpu=true} on a node with any GPU and
+ * number of such cards, plus {@code .ram.<N>Gi} and {@code .interface.<i>} under the model key, each
+ * counted the same way; {@code akash.network/gpu=true} on a node with any GPU and
  * {@code nvidia.com/gpu.present=true} where an NVIDIA card is found (NVIDIA's device plugin DaemonSet
  * selects on it).
  *
  * <p>The first three key forms are the ones Akash's inventory operator writes
  * ({@code operator/inventory/node-discovery.go}, {@code generateLabels}: {@code .interface} hangs off the
- * model key, not off {@code .ram}); the combined form is ours, for selectors that need both at once.
+ * model key, not off {@code .ram}). A combined {@code .ram.<N>Gi.interface.<i>} form is not written: its
+ * name part passes the 63-character limit for most models ({@code ...model.rtx4090.ram.24Gi.interface.pcie}
+ * is 68), and Akash reads neither it nor anything longer.
  * Cards of vendor {@code other} are left out: Akash's GPU table knows only NVIDIA and AMD.
  */
 public final class AkashProfile implements LabelProfile {
@@ -50,9 +52,6 @@ public final class AkashProfile implements LabelProfile {
             }
             if (iface != null) {
                 count(out, model + ".interface." + iface);
-                if (ram != null) {
-                    count(out, ram + ".interface." + iface);
-                }
             }
         }
         return out;
