@@ -253,10 +253,19 @@ public final class NodeAgent implements AutoCloseable {
         if (code == 401 || code == 403) {
             return "forbidden";
         }
-        if (code == 0 || code >= 500) {
+        if (code <= 0 || code >= 500 || causedByIo(e)) {
             return "api-unavailable";
         }
         return "api";
+    }
+
+    private static boolean causedByIo(Throwable e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String firstLine(String s) {

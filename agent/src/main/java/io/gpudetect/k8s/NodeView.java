@@ -55,12 +55,14 @@ public final class NodeView implements AutoCloseable {
         return client.nodes().withName(nodeName).get();
     }
 
-    /** Pods bound to the node. */
+    /**
+     * Pods bound to the node. Filtered here as well as by the field selector: a server that ignores the
+     * selector (fabric8's mock server does) must not make other nodes' pods count.
+     */
     public List<Pod> pods() {
-        if (podInformer != null && podInformer.hasSynced()) {
-            return podInformer.getStore().list();
-        }
-        return client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+        List<Pod> pods = podInformer != null && podInformer.hasSynced() ? podInformer.getStore().list()
+                : client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+        return pods.stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName())).toList();
     }
 
     @Override
