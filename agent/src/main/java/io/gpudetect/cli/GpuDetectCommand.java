@@ -56,6 +56,13 @@ public final class GpuDetectCommand implements Callable<Integer> {
     public static CommandLine newCommandLine() {
         CommandLine cli = new CommandLine(new GpuDetectCommand());
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setParameterExceptionHandler((e, args) -> {
+            CommandLine failed = e.getCommandLine();
+            failed.getErr().println(failed.getCommandName().equals("gpu-detect") ? "gpu-detect: " + e.getMessage()
+                    : "gpu-detect " + failed.getCommandName() + ": " + e.getMessage());
+            failed.getErr().println("Try '" + failed.getCommandSpec().qualifiedName() + " --help' for more information.");
+            return EXIT_USAGE;
+        });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("gpu-detect: " + e.getMessage());
             return EXIT_UNUSABLE_INPUT;

@@ -1,6 +1,18 @@
 package io.gpudetect.probe;
 
+import io.gpudetect.probe.nvidia.NvidiaSmiCsvParser;
+import io.gpudetect.probe.nvidia.NvidiaSmiListParser;
+import io.gpudetect.probe.nvidia.NvidiaSmiQueryTextParser;
+import io.gpudetect.probe.nvidia.NvidiaSmiTableParser;
+import io.gpudetect.probe.amd.AmdSmiJsonParser;
+import io.gpudetect.probe.amd.RocmSmiJsonParser;
+import io.gpudetect.probe.amd.RocmSmiTableParser;
+import io.gpudetect.probe.amd.RocminfoParser;
 import io.gpudetect.probe.nvidia.NvidiaSmiXmlParser;
+import io.gpudetect.probe.opencl.ClinfoParser;
+import io.gpudetect.probe.opencl.ClinfoRawParser;
+import io.gpudetect.probe.pci.LspciParser;
+import io.gpudetect.probe.pci.SysfsPciProbe;
 import io.gpudetect.source.ToolCommand;
 import java.util.List;
 
@@ -12,13 +24,42 @@ import java.util.List;
 public final class Probes {
 
     public static final ToolCommand NVIDIA_SMI_XML = ToolCommand.of("nvidia-smi.xml", "nvidia-smi", "-q", "-x");
+    /** The forms people paste into bug reports; a live host runs the XML form instead, so these exist only in bundles. */
+    public static final ToolCommand NVIDIA_SMI_Q_TEXT = ToolCommand.bundleOnly("nvidia-smi-q.txt");
+    public static final ToolCommand NVIDIA_SMI_QUERY_CSV = ToolCommand.bundleOnly("nvidia-smi-query.csv");
+    public static final ToolCommand NVIDIA_SMI_LIST = ToolCommand.bundleOnly("nvidia-smi-L.txt");
+    public static final ToolCommand NVIDIA_SMI_TABLE = ToolCommand.bundleOnly("nvidia-smi.txt");
+    public static final ToolCommand AMD_SMI_STATIC = ToolCommand.of("amd-smi.json", "amd-smi", "static", "--json");
+    public static final ToolCommand ROCM_SMI_JSON = ToolCommand.of("rocm-smi.json", "rocm-smi", "--showallinfo", "--json");
+    public static final ToolCommand ROCMINFO = ToolCommand.of("rocminfo.txt", "rocminfo");
+    /** The table people paste; a live host runs the JSON form instead. */
+    public static final ToolCommand ROCM_SMI_TABLE = ToolCommand.bundleOnly("rocm-smi.txt");
+    public static final ToolCommand CLINFO = ToolCommand.of("clinfo.txt", "clinfo");
+    /** {@code clinfo --raw}; a live host runs the long form instead. */
+    public static final ToolCommand CLINFO_RAW = ToolCommand.bundleOnly("clinfo-raw.txt");
+    /** What people paste; a live host reads the same facts from sysfs. */
+    public static final ToolCommand LSPCI = ToolCommand.bundleOnly("lspci.txt");
 
     private Probes() {
     }
 
     public static List<Probe> defaults() {
         return List.of(
-                new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, NvidiaSmiXmlParser::parse));
+                new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, NvidiaSmiXmlParser::parse),
+                // Text forms after the XML, richest first: -q has every field, the CSV most, the table
+                // cuts long names, -L has names and UUIDs only.
+                new ToolProbe(NvidiaSmiQueryTextParser.PROBE, NVIDIA_SMI_Q_TEXT, NvidiaSmiQueryTextParser::parse),
+                new ToolProbe(NvidiaSmiCsvParser.PROBE, NVIDIA_SMI_QUERY_CSV, NvidiaSmiCsvParser::parse),
+                new ToolProbe(NvidiaSmiTableParser.PROBE, NVIDIA_SMI_TABLE, NvidiaSmiTableParser::parse),
+                new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, NvidiaSmiListParser::parse),
+                new ToolProbe(AmdSmiJsonParser.PROBE, AMD_SMI_STATIC, AmdSmiJsonParser::parse),
+                new ToolProbe(RocmSmiJsonParser.PROBE, ROCM_SMI_JSON, RocmSmiJsonParser::parse),
+                new ToolProbe(RocminfoParser.PROBE, ROCMINFO, RocminfoParser::parse),
+                new ToolProbe(RocmSmiTableParser.PROBE, ROCM_SMI_TABLE, RocmSmiTableParser::parse),
+                new ToolProbe(ClinfoParser.PROBE, CLINFO, ClinfoParser::parse),
+                new ToolProbe(ClinfoRawParser.PROBE, CLINFO_RAW, ClinfoRawParser::parse),
+                new SysfsPciProbe(),
+                new ToolProbe(LspciParser.PROBE, LSPCI, LspciParser::parse));
     }
 
     /** The bundle file names the default probes read: what a folder must hold to be a bundle. */

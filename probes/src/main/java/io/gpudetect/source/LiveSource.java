@@ -23,8 +23,8 @@ public final class LiveSource implements Source {
 
     /** A tool that prints more than this is cut off: a runaway tool must not exhaust the heap. */
     public static final int DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
-    /** Sysfs attributes are a few bytes; anything larger than this is not what we are looking for. */
-    public static final int MAX_FILE_BYTES = 1024 * 1024;
+    /** Sysfs attributes are a few bytes, the host's pci.ids about 1.4 MB; nothing we read is larger. */
+    public static final int MAX_FILE_BYTES = 4 * 1024 * 1024;
     /** How long a tool gets to exit after SIGTERM before it is killed outright. */
     private static final Duration GRACE = Duration.ofMillis(500);
 

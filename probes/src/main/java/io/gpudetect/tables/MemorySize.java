@@ -28,11 +28,13 @@ public final class MemorySize {
         if (tableGi != null && gib <= tableGi * 1.02 && gib >= tableGi * (1 - TOLERANCE)) {
             return tableGi;
         }
+        Integer nearest = null;
         for (int size : MARKETED) {
-            if (gib <= size * 1.02 && gib >= size * (1 - TOLERANCE)) {
-                return size;
+            boolean fits = gib <= size * 1.02 && gib >= size * (1 - TOLERANCE);
+            if (fits && (nearest == null || Math.abs(gib - size) < Math.abs(gib - nearest))) {
+                nearest = size;
             }
         }
-        return (int) Math.round(gib);
+        return nearest != null ? nearest : (int) Math.round(gib);
     }
 }

@@ -49,7 +49,7 @@ public final class NvidiaSmiXmlParser {
         }
         checkSchema(parsed.doctype(), file, notes);
 
-        String driver = root.child("driver_version").map(e -> NvidiaValues.value(e.text())).orElse(null);
+        String driver = new Field(root, file, notes).read(NvidiaValues::driverVersion, "driver_version");
         String cuda = root.child("cuda_version").map(e -> NvidiaValues.value(e.text())).orElse(null);
         List<Gpu> gpus = new ArrayList<>();
         for (XmlElement gpu : root.all("gpu")) {
@@ -98,7 +98,7 @@ public final class NvidiaSmiXmlParser {
         b.name(f.text("product_name"));
         b.architecture(f.text("product_architecture"));
         b.serial(f.identifier("serial"));
-        b.uuid(f.identifier("uuid"));
+        b.uuid(f.read(NvidiaValues::uuid, "uuid"));
         b.boardPartNumber(f.text("board_part_number"));
 
         String[] device = f.read(NvidiaValues::packedId, "pci", "pci_device_id");
@@ -135,7 +135,7 @@ public final class NvidiaSmiXmlParser {
                         toInt(mf.read(NvidiaValues::count, "compute_instance_id")),
                         mf.read(NvidiaValues::mib, "fb_memory_usage", "total"),
                         toInt(mf.read(NvidiaValues::count, "device_attributes", "shared", "multiprocessor_count")),
-                        mf.identifier("uuid")));
+                        mf.read(NvidiaValues::uuid, "uuid")));
             }
         });
         return new Partitioning("mig", current, pending, instances);

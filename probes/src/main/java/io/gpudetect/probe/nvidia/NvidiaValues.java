@@ -13,6 +13,9 @@ public final class NvidiaValues {
 
     private static final Pattern SIZE = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*(mib|mb|gib|gb|kib|kb)?\\s*$");
     private static final Pattern WATTS = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*w?\\s*$");
+    private static final Pattern DRIVER_VERSION = Pattern.compile("^\\d+(\\.\\d+){1,3}$");
+    private static final Pattern UUID = Pattern.compile(
+            "(?i)^(GPU-|MIG-(GPU-)?)[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}(/\\d+/\\d+)?$");
     private static final Pattern PACKED_ID = Pattern.compile("(?i)^(?:0x)?([0-9a-f]{8})$");
 
     private NvidiaValues() {
@@ -123,6 +126,33 @@ public final class NvidiaValues {
         String s = value(v);
         if (s == null || s.replaceAll("[-0]", "").isEmpty() || s.equalsIgnoreCase("GPU-00000000-0000-0000-0000-000000000000")) {
             return null;
+        }
+        return s;
+    }
+
+    /** A driver version ({@code 535.86.05}, {@code 610.62}); null for a placeholder; throws on anything else. */
+    public static String driverVersion(String v) {
+        String s = value(v);
+        if (s == null) {
+            return null;
+        }
+        if (!DRIVER_VERSION.matcher(s).matches()) {
+            throw new IllegalArgumentException("'" + s + "' is not a driver version (expected numbers and dots, like 535.86.05)");
+        }
+        return s;
+    }
+
+    /**
+     * A GPU or MIG UUID ({@code GPU-27b94a00-ed54-5c24-b1fd-1054085de32a}, {@code MIG-GPU-.../1/0} before R470);
+     * null for a placeholder or a masked one; throws on anything else.
+     */
+    public static String uuid(String v) {
+        String s = identifier(v);
+        if (s == null) {
+            return null;
+        }
+        if (!UUID.matcher(s).matches()) {
+            throw new IllegalArgumentException("'" + s + "' is not a UUID (expected GPU- or MIG- and 32 hex digits, like GPU-27b94a00-ed54-5c24-b1fd-1054085de32a)");
         }
         return s;
     }

@@ -1,0 +1,101 @@
+package io.gpudetect.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class GpuDetectCommandTest {
+
+    @TempDir
+    Path tmp;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = GpuDetectCommand.newCommandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return cli.execute(args);
+    }
+
+    private static final String ONE_GPU = """
+            <?xml version="1.0" ?>
+            <!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v12.dtd">
+            <nvidia_smi_log><driver_version>550.54.15</driver_version><attached_gpus>1</attached_gpus>
+            <gpu id="00000000:01:00.0"><product_name>NVIDIA H100 80GB HBM3</product_name>
+            <pci><pci_device_id>0x233010DE</pci_device_id></pci>
+            <fb_memory_usage><total>81559 MiB</total></fb_memory_usage></gpu></nvidia_smi_log>
+            """;
+
+    @Test
+    void aTableWithASummaryLine() throws Exception {
+        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        assertEquals(0, run("--replay", tmp.toString()));
+        assertTrue(out.toString().contains("0000:01:00.0  nvidia  h100"), out.toString());
+        assertTrue(out.toString().contains("81559 MiB (80Gi)"), out.toString());
+        assertTrue(out.toString().contains("1 GPU: 1 x nvidia h100 (from nvidia-smi-xml)"), out.toString());
+    }
+
+    @Test
+    void jsonHasATopLevelGpusArray() throws Exception {
+        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        assertEquals(0, run("--replay", tmp.toString(), "--output", "JSON"));
+        var doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+        assertEquals("h100", doc.path("gpus").path(0).path("model").asText());
+        assertEquals(80, doc.path("gpus").path(0).path("memoryGi").asInt());
+        assertTrue(doc.path("complete").asBoolean());
+    }
+
+    @Test
+    void noGpusIsSuccessAndSaidPlainly() {
+        assertEquals(0, run("--replay", tmp.toString()));
+        assertTrue(out.toString().startsWith("No GPUs found on bundle "), out.toString());
+    }
+
+    @Test
+    void anUnreadableBundleIsExitOneWithOneLine() {
+        assertEquals(1, run("--replay", tmp.resolve("missing").toString()));
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+        assertTrue(err.toString().startsWith("gpu-detect: "), err.toString());
+    }
+
+    @Test
+    void aUsageErrorIsExitTwoWithAReasonNotTheWholeHelp() {
+        assertEquals(2, run("--output", "xml"));
+        assertTrue(err.toString().contains("expected one of [table, json, yaml]"), err.toString());
+        assertTrue(err.toString().lines().count() <= 2, err.toString());
+        assertEquals(2, run("--timeout", "soon"));
+    }
+
+    @Test
+    void versionAndHelp() {
+        assertEquals(0, run("--version"));
+        assertTrue(out.toString().startsWith("gpu-detect "), out.toString());
+        assertEquals(0, run("--help"));
+        assertTrue(out.toString().contains("--replay"));
+    }
+
+    @Test
+    void recordWritesABundleThatReplaysAndRefusesAFolderInUse() throws Exception {
+        Path hostRoot = Files.createDirectories(tmp.resolve("host"));
+        Path bundle = tmp.resolve("bundle");
+        assertEquals(0, run("record", "--host-root", hostRoot.toString(), bundle.toString()));
+        assertTrue(Files.isRegularFile(bundle.resolve("bundle.json")));
+        assertTrue(Files.isRegularFile(bundle.resolve("detected.json")));
+        assertTrue(out.toString().contains("replay with: gpu-detect --replay " + bundle), out.toString());
+
+        assertEquals(2, run("record", bundle.toString()));
+        assertTrue(err.toString().contains("not an empty folder"), err.toString());
+        assertEquals(0, run("--replay", bundle.toString()));
+        assertFalse(out.toString().isEmpty());
+    }
+}

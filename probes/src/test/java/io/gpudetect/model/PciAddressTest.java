@@ -1,0 +1,36 @@
+package io.gpudetect.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class PciAddressTest {
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+            "00000000:3B:00.0, 0000:3b:00.0",   // nvidia-smi
+            "0000:3b:00.0, 0000:3b:00.0",       // sysfs, lspci -D
+            "3b:00.0, 0000:3b:00.0",            // lspci without -D
+            "0001:c1:00.1, 0001:c1:00.1",       // a second PCI domain stays apart
+            "10000:01:00.0, 10000:01:00.0",     // VMD domains are wider than 4 digits
+            "0000:01:1f.7, 0000:01:1f.7"})
+    void readsEverySpellingToTheSameAddress(String text, String expected) {
+        assertEquals(expected, PciAddress.parse(text).orElseThrow().toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "N/A", "0000:3g:00.0", "0000:01:20.0", "0000:01:00.8", "01:00", "GPU-1234"})
+    void rejectsWhatIsNotAnAddress(String text) {
+        assertTrue(PciAddress.parse(text).isEmpty(), text);
+    }
+
+    @org.junit.jupiter.api.Test
+    void sortsByDomainThenBus() {
+        PciAddress a = PciAddress.of("0000:81:00.0");
+        PciAddress b = PciAddress.of("0001:01:00.0");
+        assertTrue(a.compareTo(b) < 0);
+    }
+}

@@ -1,0 +1,158 @@
+package io.gpudetect.probe.nvidia;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Health;
+import io.gpudetect.model.Partition;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.probe.ParsedOutput;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The text forms, one behaviour each; whole recordings are replayed in the test-fixtures module. */
+class NvidiaTextParsersTest {
+
+    @Test
+    void indentedTextKeepsColonsInValuesAndNestsByIndentation() {
+        IndentedText.Node root = IndentedText.parse("Timestamp    : Tue Jul 14 08:12:38 2026\nGPU 00000000:00:09.0\n"
+                + "    PCI\n        Bus Id     : 00000000:00:09.0\n    Product Name   : NVIDIA L40S\n");
+
+        assertEquals("Tue Jul 14 08:12:38 2026", root.child("Timestamp").orElseThrow().value());
+        IndentedText.Node gpu = root.child("GPU 00000000:00:09.0").orElseThrow();
+        assertNull(gpu.value());
+        assertEquals("00000000:00:09.0", gpu.child("pci", "bus id").orElseThrow().value());
+        assertEquals(4, gpu.child("PCI", "Bus Id").orElseThrow().line());
+        assertEquals("NVIDIA L40S", gpu.child("Product Name").orElseThrow().value());
+    }
+
+    @Test
+    void windowsKmdVersionWinsOverTheDeprecatedDriverVersion() {
+        String q = "\n==============NVSMI LOG==============\n\n"
+                + "Driver Version          : 610.62 [Deprecated; will be removed in CUDA 14.0. Use KMD Version instead]\n"
+                + "CUDA Version            : 13.3 [Deprecated; will be removed in CUDA 14.0. Use CUDA UMD Version instead]\n"
+                + "KMD Version             : 610.63\nCUDA UMD Version        : 13.4\n\n"
+                + "GPU 00000000:0C:00.0\n    Product Name     : NVIDIA GeForce RTX 2080 SUPER\n    Processes    : None\n";
+        Gpu gpu = NvidiaSmiQueryTextParser.parse(q, "nvidia-smi-q.txt").gpus().get(0);
+
+        assertEquals("610.63", gpu.driverVersion());
+        assertEquals("13.4", gpu.runtimeVersion());
+        assertEquals(PciAddress.of("0000:0c:00.0"), gpu.pciAddress());
+    }
+
+    @Test
+    void oldDriversDeprecatedLineAloneStillGivesTheVersion() {
+        String q = "==============NVSMI LOG==============\nDriver Version : 610.62 [Deprecated; use KMD Version]\n"
+                + "GPU 00000000:0C:00.0\n    Product Name     : X\n    Processes    : None\n";
+        assertEquals("610.62", NvidiaSmiQueryTextParser.parse(q, "f").gpus().get(0).driverVersion());
+    }
+
+    @Test
+    void anotherFormatInTheQTextFileIsAnErrorSayingWhatWasExpected() {
+        ParsedOutput out = NvidiaSmiQueryTextParser.parse("<?xml version=\"1.0\" ?>\n<nvidia_smi_log>\n", "nvidia-smi-q.txt");
+
+        assertTrue(out.gpus().isEmpty());
+        Diagnostic d = out.diagnostics().get(0);
+        assertEquals(Diagnostic.Severity.ERROR, d.severity());
+        assertEquals("nvidia-smi-q.txt", d.file());
+        assertTrue(d.message().contains("NVSMI LOG"), d.message());
+    }
+
+    @Test
+    void listReadsGpusAndTheirMigDevicesInBothSpacings() {
+        String l = "GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-27b94a00-ed54-5c24-b1fd-1054085de32a)\n"
+                + "  MIG 1g.5gb      Device  0: (UUID: MIG-6f5b7ff7-4b1d-5a40-9c4b-29c3ac3f0d8a)\n"
+                + "  MIG 2g.10gb Device 1: (UUID: MIG-GPU-27b94a00-ed54-5c24-b1fd-1054085de32a/3/0)\n"
+                + "GPU 1: Tesla K80 (UUID: GPU-5b2f3b3e-8c8e-4d3c-9f4c-2c2b0b1f8a11)\n";
+        List<Gpu> gpus = NvidiaSmiListParser.parse(l, "nvidia-smi-L.txt").gpus();
+
+        assertEquals(2, gpus.size());
+        assertEquals(List.of("1g.5gb", "2g.10gb"), gpus.get(0).partitioning().instances().stream().map(Partition::profile).toList());
+        assertEquals("MIG-GPU-27b94a00-ed54-5c24-b1fd-1054085de32a/3/0", gpus.get(0).partitioning().instances().get(1).uuid());
+        assertNull(gpus.get(1).partitioning());
+        assertEquals("Tesla K80", gpus.get(1).name());
+    }
+
+    @Test
+    void listIgnoresMaskedUuids() {
+        Gpu gpu = NvidiaSmiListParser.parse("GPU 0: NVIDIA L40S (UUID: GPU-00000000-0000-0000-0000-000000000000)\n", "f").gpus().get(0);
+        assertNull(gpu.uuid());
+    }
+
+    @Test
+    void csvColumnsAreFoundByNameInAnyOrderWithOrWithoutUnits() {
+        String withUnits = "pci.bus_id, memory.total [MiB], name\n00000000:01:00.0, 24564 MiB, NVIDIA GeForce RTX 4090\n";
+        String noUnits = "name, memory.total [MiB], pci.bus_id\nNVIDIA GeForce RTX 4090, 24564, 00000000:01:00.0\n";
+        for (String csv : List.of(withUnits, noUnits)) {
+            ParsedOutput out = NvidiaSmiCsvParser.parse(csv, "nvidia-smi-query.csv");
+            assertTrue(out.diagnostics().isEmpty(), out.diagnostics().toString());
+            Gpu gpu = out.gpus().get(0);
+            assertEquals(24564L, gpu.memoryMiB());
+            assertEquals("NVIDIA GeForce RTX 4090", gpu.name());
+            assertEquals(PciAddress.of("0000:01:00.0"), gpu.pciAddress());
+        }
+    }
+
+    @Test
+    void csvDeviceIdInBothWidths() {
+        String csv = "pci.device_id, pci.sub_device_id\n0x1E81, 0x40051458\n0x268410DE, 0x167C10DE\n";
+        List<Gpu> gpus = NvidiaSmiCsvParser.parse(csv, "f").gpus();
+        assertEquals("1e81", gpus.get(0).pciDeviceId());
+        assertNull(gpus.get(0).pciVendorId());
+        assertEquals("4005", gpus.get(0).pciSubsystemDeviceId());
+        assertEquals("2684", gpus.get(1).pciDeviceId());
+        assertEquals("10de", gpus.get(1).pciVendorId());
+    }
+
+    @Test
+    void csvWithoutHeaderReadsOnlySelfDescribingValuesAndSaysSo() {
+        ParsedOutput out = NvidiaSmiCsvParser.parse("Tesla T4, 00000000:00:1E.0, 15360\n", "nvidia-smi-query.csv");
+
+        Gpu gpu = out.gpus().get(0);
+        assertEquals(PciAddress.of("0000:00:1e.0"), gpu.pciAddress());
+        assertNull(gpu.name());
+        assertNull(gpu.memoryMiB());
+        assertEquals(Diagnostic.Severity.WARNING, out.diagnostics().get(0).severity());
+        assertTrue(out.diagnostics().get(0).message().contains("columns are unknown"));
+    }
+
+    @Test
+    void csvAGpuThatNeedsAResetIsLost() {
+        Gpu gpu = NvidiaSmiCsvParser.parse("name, pci.bus_id, memory.total [MiB]\n[GPU requires reset], 00000000:3B:00.0, [GPU requires reset]\n", "f")
+                .gpus().get(0);
+        assertEquals(Health.Status.LOST, gpu.health().status());
+        assertNull(gpu.name());
+    }
+
+    @Test
+    void tableReadsMigDevicesIntoTheirGpu() {
+        String table = String.join("\n",
+                "| NVIDIA-SMI 510.47.03    Driver Version: 510.47.03    CUDA Version: 11.6     |",
+                "|===============================+======================+======================|",
+                "|   0  NVIDIA A100-SXM...  On   | 00000000:00:04.0 Off |                   On |",
+                "| N/A   29C    P0    43W / 400W |      0MiB / 40536MiB |     N/A      Default |",
+                "|                               |                      |              Enabled |",
+                "+-------------------------------+----------------------+----------------------+",
+                "",
+                "| MIG devices:                                                                |",
+                "+------------------+----------------------+-----------+-----------------------+",
+                "|==================+======================+===========+=======================|",
+                "|  0    1   0   0  |      0MiB /  9856MiB | 14      0 |  1   0    0    0    0 |",
+                "|                  |      0MiB / 16383MiB |           |                       |",
+                "+------------------+----------------------+-----------+-----------------------+",
+                "|  0    2   0   1  |      0MiB /  9856MiB | 14      0 |  1   0    0    0    0 |",
+                "+------------------+----------------------+-----------+-----------------------+", "");
+        ParsedOutput out = NvidiaSmiTableParser.parse(table, "nvidia-smi.txt");
+
+        Gpu gpu = out.gpus().get(0);
+        assertEquals(40536L, gpu.memoryMiB());
+        assertEquals(400.0, gpu.powerLimitWatts());
+        assertEquals(List.of(new Partition(null, 1, 0, 9856L, 14, null), new Partition(null, 2, 0, 9856L, 14, null)),
+                gpu.partitioning().instances());
+        assertEquals("NVIDIA A100-SXM...", gpu.name());
+        assertEquals(3, out.diagnostics().get(0).line());
+    }
+}

@@ -1,0 +1,44 @@
+package io.gpudetect.tables;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class PciIdsTest {
+
+    private static final String SMALL = """
+            #\tVersion: 2030.01.01
+            10de  NVIDIA Corporation
+            \t2684  AD102 [GeForce RTX 4090]
+            \t\t1458 40bf  GV-N4090GAMING OC-24GD
+            \tzzzz  not a device line
+            1002  Advanced Micro Devices, Inc. [AMD/ATI]
+            \t740f  Aldebaran/MI200 [Instinct MI210]
+            C 03  Display controller
+            \t00  VGA compatible controller
+            """;
+
+    @Test
+    void namesDevicesSubsystemsAndVendors() {
+        PciIds ids = PciIds.parse(SMALL);
+        assertEquals("2030.01.01", ids.version());
+        assertEquals("GeForce RTX 4090", ids.productName("10de", "2684").orElseThrow());
+        assertEquals("AD102 [GeForce RTX 4090]", ids.device("10de", "2684").orElseThrow());
+        assertEquals("GV-N4090GAMING OC-24GD", ids.subsystem("10de", "2684", "1458", "40bf").orElseThrow());
+        assertEquals("Instinct MI210", ids.productName("1002", "740f").orElseThrow());
+        assertTrue(ids.device("10de", "0000").isEmpty());
+        assertTrue(ids.vendor("03").isEmpty(), "the class section is not read as vendors");
+    }
+
+    @Test
+    void theShippedTableKnowsCommonCardsAndALaterHostTableWins() {
+        PciIds shipped = PciIds.shipped();
+        assertEquals("GeForce RTX 4090", shipped.productName("10de", "2684").orElseThrow());
+        assertTrue(shipped.vendor("1a03").isPresent(), "ASPEED is named");
+        PciIds newer = PciIds.parse(SMALL);
+        assertSame(newer, shipped.newer(newer));
+        assertSame(shipped, shipped.newer(PciIds.parse("#\tVersion: 2001.01.01\n10de  NVIDIA\n")));
+    }
+}
