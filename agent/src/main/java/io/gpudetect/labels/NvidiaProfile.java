@@ -38,7 +38,8 @@ public final class NvidiaProfile implements LabelProfile {
             return out;
         }
         put(out, "gpu.count", String.valueOf(gpus.size()));
-        String product = GpuFacts.mostNumerous(GpuFacts.countBy(gpus, Gpu::name, LabelText::value));
+        // A card no tool could name still counts, as "unknown", so that gpu.product is never missing.
+        String product = GpuFacts.mostNumerous(GpuFacts.countBy(gpus, g -> LabelText.value(g.name()), v -> v));
         List<Gpu> primary = gpus.stream().filter(g -> LabelText.value(g.name()).equals(product)).toList();
         put(out, "gpu.product", product);
         Long mib = GpuFacts.min(primary, Gpu::memoryMiB);
