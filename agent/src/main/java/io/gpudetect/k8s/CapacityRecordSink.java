@@ -26,6 +26,8 @@ public final class CapacityRecordSink {
 
     private final KubernetesClient client;
     private GpuCapacity known;
+    /** True once {@link #known} reflects the server (null then means: there is no record yet). */
+    private boolean loaded;
 
     public CapacityRecordSink(KubernetesClient client) {
         this.client = client;
@@ -43,11 +45,12 @@ public final class CapacityRecordSink {
      * {@code lastGoodPass}; does nothing while the last written version is known.
      */
     public void load(String nodeName) {
-        if (known == null) {
+        if (!loaded) {
             try {
                 known = client.resources(GpuCapacity.class).withName(nodeName).get();
+                loaded = true;
             } catch (RuntimeException e) {
-                known = null;
+                forget();
                 throw e;
             }
         }
@@ -83,9 +86,14 @@ public final class CapacityRecordSink {
             }
             return new Outcome(created, specPatched, statusPatched);
         } catch (RuntimeException e) {
-            known = null;
+            forget();
             throw e;
         }
+    }
+
+    private void forget() {
+        known = null;
+        loaded = false;
     }
 
     /** The status last written or read, to carry {@code lastGoodPass} from pass to pass; null when unknown. */

@@ -119,6 +119,16 @@ class LabelProfilesTest {
                         "gpu-detect.io/gpu.model.t4.memory-gi", "16",
                         "gpu-detect.io/gpu.model.t4.interface", "pcie",
                         "gpu-detect.io/gpu.unhealthy.count", "0")),
+                // AMD, real rocm-smi recording: four MI100 that agree on every property.
+                Arguments.of("hosts/rocm-smi_4x-instinct-mi100_rocm-6.0.2_showallinfo", "amd,akash", map(
+                        "amd.com/gpu.product-name", "AMD_Instinct_MI100",
+                        "amd.com/gpu.vram", "32G",
+                        "amd.com/gpu.device-id", "738c",
+                        "amd.com/gpu.driver-version", "6.3.6",
+                        "akash.network/gpu", "true",
+                        "akash.network/capabilities.gpu.vendor.amd.model.mi100", "4",
+                        "akash.network/capabilities.gpu.vendor.amd.model.mi100.ram.32Gi", "4",
+                        "akash.network/capabilities.gpu.vendor.amd.model.mi100.interface.pcie", "4")),
                 // GPU-less node: our count says 0; no other profile writes anything.
                 Arguments.of("cases/no-gpu", "gpu-detect,nvidia,amd,akash", map("gpu-detect.io/gpu.count", "0")));
     }
