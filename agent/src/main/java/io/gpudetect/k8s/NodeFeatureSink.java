@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +22,10 @@ public final class NodeFeatureSink {
 
     public static final String API_VERSION = "nfd.k8s-sigs.io/v1alpha1";
     public static final String KIND = "NodeFeature";
+    /** Named in full so the client needs no API discovery call (nor the permission for it). */
+    public static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
+            .withGroup("nfd.k8s-sigs.io").withVersion("v1alpha1").withKind(KIND).withPlural("nodefeatures")
+            .withNamespaced(true).build();
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -49,7 +54,7 @@ public final class NodeFeatureSink {
                 .withOwnerReferences(CapacityRecordSink.ownerReference(node)).endMetadata()
                 .addToAdditionalProperties("spec", Map.of("labels", new TreeMap<>(labels))).build();
         try {
-            var ops = client.genericKubernetesResources(API_VERSION, KIND).inNamespace(namespace);
+            var ops = client.genericKubernetesResources(CONTEXT).inNamespace(namespace);
             if (ops.withName(name).get() == null) {
                 ops.resource(feature).create();
             } else {
