@@ -1,20 +1,23 @@
 package io.gpudetect.probe;
 
-import io.gpudetect.probe.nvidia.NvidiaSmiCsvParser;
-import io.gpudetect.probe.nvidia.NvidiaSmiListParser;
-import io.gpudetect.probe.nvidia.NvidiaSmiQueryTextParser;
-import io.gpudetect.probe.nvidia.NvidiaSmiTableParser;
+import io.gpudetect.nvml.JnaNvmlScope;
 import io.gpudetect.probe.amd.AmdSmiJsonParser;
 import io.gpudetect.probe.amd.RocmSmiJsonParser;
 import io.gpudetect.probe.amd.RocmSmiTableParser;
 import io.gpudetect.probe.amd.RocminfoParser;
+import io.gpudetect.probe.nvidia.NvidiaSmiCsvParser;
+import io.gpudetect.probe.nvidia.NvidiaSmiListParser;
+import io.gpudetect.probe.nvidia.NvidiaSmiQueryTextParser;
+import io.gpudetect.probe.nvidia.NvidiaSmiTableParser;
 import io.gpudetect.probe.nvidia.NvidiaSmiXmlParser;
+import io.gpudetect.probe.nvml.NvmlProbe;
 import io.gpudetect.probe.opencl.ClinfoParser;
 import io.gpudetect.probe.opencl.ClinfoRawParser;
 import io.gpudetect.probe.pci.LspciParser;
 import io.gpudetect.probe.pci.SysfsPciProbe;
 import io.gpudetect.source.ToolCommand;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Every probe, in merge precedence order: native library, then vendor tools (the richest form of each
@@ -44,7 +47,12 @@ public final class Probes {
     }
 
     public static List<Probe> defaults() {
+        return defaults(ProbeSettings.defaults());
+    }
+
+    public static List<Probe> defaults(ProbeSettings settings) {
         return List.of(
+                new NvmlProbe(new JnaNvmlScope(Optional.ofNullable(settings.driverRoot())), settings.nvmlTimeout()),
                 new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, NvidiaSmiXmlParser::parse),
                 // Text forms after the XML, richest first: -q has every field, the CSV most, the table
                 // cuts long names, -L has names and UUIDs only.
@@ -64,7 +72,8 @@ public final class Probes {
 
     /** The bundle file names the default probes read: what a folder must hold to be a bundle. */
     public static List<String> bundleFiles(List<Probe> probes) {
-        return probes.stream().filter(ToolProbe.class::isInstance)
-                .map(p -> ((ToolProbe) p).command().bundleFile()).toList();
+        return probes.stream().map(p -> p instanceof ToolProbe t ? t.command().bundleFile()
+                : p instanceof NvmlProbe ? NvmlProbe.SNAPSHOT.bundleFile() : null)
+                .filter(java.util.Objects::nonNull).toList();
     }
 }
