@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
         description = "Finds every GPU on this host (NVIDIA, AMD, Intel and others) and describes each the same way.",
         subcommands = {
                 RecordCommand.class,
+                AgentCommand.class,
                 MatchCommand.class,
                 InventoryCommand.class},
         exitCodeListHeading = "%nExit status:%n",
