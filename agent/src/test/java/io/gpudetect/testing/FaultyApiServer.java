@@ -74,7 +74,7 @@ public final class FaultyApiServer implements AutoCloseable {
                 if (injected != null) {
                     return injected;
                 }
-                MockResponse answer = crud.dispatch(request);
+                MockResponse answer = crud.dispatch(withoutPodNodeSelector(request));
                 if (slow.test(request)) {
                     answer.setBodyDelay(delay);
                 }
@@ -85,6 +85,19 @@ public final class FaultyApiServer implements AutoCloseable {
             }
         }, false);
         server.init();
+    }
+
+    /**
+     * The CRUD server cannot evaluate {@code spec.nodeName} field selectors (it matches nothing), so pod lists
+     * and watches are answered for every pod; the agent filters by node name itself as well.
+     */
+    private static RecordedRequest withoutPodNodeSelector(RecordedRequest r) {
+        String path = r.getPath();
+        if (!path.startsWith("/api/v1/pods") || !path.contains("fieldSelector=spec.nodeName")) {
+            return r;
+        }
+        String rewritten = path.replaceAll("fieldSelector=spec.nodeName[^&]*&?", "").replaceAll("[?&]$", "");
+        return new RecordedRequest(r.getHttpVersion(), r.method(), rewritten, r.getHeaders(), r.getBody());
     }
 
     public int port() {
