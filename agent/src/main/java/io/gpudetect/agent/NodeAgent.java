@@ -104,7 +104,16 @@ public final class NodeAgent implements AutoCloseable {
     /** One full pass. Never throws. */
     public PassReport pass() {
         long started = clock.millis();
-        PassReport report = runPass().withRetryAfter(retryAfter.take());
+        PassReport report;
+        try {
+            report = runPass().withRetryAfter(retryAfter.take());
+        } catch (RuntimeException e) {
+            // Whatever a broken proxy or API server answers (HTML instead of JSON, a body fabric8 cannot read),
+            // the loop must go on: an agent that exits on it crash-loops on every node at once.
+            metrics.error("internal");
+            report = new PassReport("incomplete", 0, new LabelChange.None("pass failed"), 0,
+                    "internal: " + e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()), retryAfter.take());
+        }
         metrics.pass(report.failed() ? "error" : report.outcome(), clock.millis() - started);
         last = report;
         log.info("pass done", "node", settings.nodeName(), "outcome", report.outcome(), "gpus", report.gpus(),

@@ -244,6 +244,41 @@ class AgentFaultTest {
         assertNull(agent.lastPass().error(), agent.lastPass().toString());
     }
 
+    @Test
+    void garbageAnswersFromAProxyNeverStopTheLoop() throws Exception {
+        // A misconfigured proxy answers 200 with an HTML page; the record must be read again to see it.
+        api.failWhen(r -> !isWatch(r), new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(200)
+                .setHeader("Content-Type", "text/html").setBody("<html><body>Gateway login</body></html>"));
+        admin.resources(GpuCapacity.class).withName(NODE).delete();
+        long t0 = System.currentTimeMillis();
+        long passesBefore = agent.metrics().passCount();
+        inventory.set(RTX4090);
+        loop.trigger("test");
+        Thread.sleep(2_000);
+        long passes = agent.metrics().passCount() - passesBefore;
+        Map<String, Integer> during = api.countSince(t0);
+        api.heal();
+        await("converges once real answers come back", () -> "1".equals(label(RTX4090_KEY)) && record() != null
+                && "rtx4090".equals(record().getSpec().gpus().get(0).model()));
+        report("2 s of HTML answers with status 200", during, passes, Map.of());
+        assertTrue(worker.isAlive(), "the loop survived");
+        assertTrue(passes >= 2 && passes <= 6, "backoff applies to these failures too: " + passes);
+    }
+
+    @Test
+    void anUnexpectedExceptionInAPassIsAFailedPassNotADeadAgent() {
+        try (NodeAgent broken = new NodeAgent(AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect"), "test"),
+                inventory::get, () -> {
+                    throw new IllegalArgumentException("OSHI could not parse /proc/cpuinfo");
+                }, client, new RetryAfterHint(), new AgentLog(new PrintWriter(log, true), Clock.systemUTC()),
+                new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
+            PassReport report = broken.pass();
+            assertTrue(report.failed(), report.toString());
+            assertTrue(report.error().startsWith("internal: IllegalArgumentException"), report.error());
+            assertTrue(broken.metrics().render().contains("gpu_detect_errors_total{kind=\"internal\"} 1"));
+        }
+    }
+
     private static Node node(String uid) {
         return new NodeBuilder().withNewMetadata().withName(NODE).withUid(uid).addToLabels("example.com/zone", "a")
                 .endMetadata().withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("1")).endStatus().build();
