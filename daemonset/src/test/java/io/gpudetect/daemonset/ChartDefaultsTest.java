@@ -111,6 +111,8 @@ class ChartDefaultsTest {
         }
         assertEquals(new Quantity("16Mi"), Pods.volume(CHART, mounts.get("/tmp").getName()).getEmptyDir().getSizeLimit());
         assertEquals(List.of("/host"), Pods.arg(CHART, "host-root").stream().toList());
+        // JNA unpacks its native library to java.io.tmpdir: it must be the writable mount.
+        assertTrue(Pods.env(CHART).get("JAVA_TOOL_OPTIONS").getValue().contains("-Djava.io.tmpdir=/tmp"));
     }
 
     @Test
