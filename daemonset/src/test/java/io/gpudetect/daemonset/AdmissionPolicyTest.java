@@ -47,7 +47,8 @@ class AdmissionPolicyTest {
             assertEquals(policy.getMetadata().getName(), binding.getSpec().getPolicyName());
             assertEquals(List.of("Deny"), binding.getSpec().getValidationActions());
         }
-        assertEquals("[\"gpu-detect.io/\",\"akash.network/capabilities.gpu.\"]", variables(NODE_POLICY).get("labelPrefixes"));
+        assertEquals("[\"gpu-detect.io/\",\"akash.network/capabilities.gpu.\",\"akash.network/gpu\",\"nvidia.com/gpu.present\"]",
+                variables(NODE_POLICY).get("labelPrefixes"));
     }
 
     @Test
@@ -82,13 +83,15 @@ class AdmissionPolicyTest {
                 Map.of("gpu-detect.io/gpu.count", "1")).allowed(), "remove");
         // A profile that is switched off is someone else's: the nvidia profile is not enabled by default.
         assertFalse(nodeUpdate("n", "n", Map.of(), Map.of("nvidia.com/gpu.product", "H100")).allowed(), "disabled profile");
+        assertTrue(nodeUpdate("n", "n", Map.of(), Map.of("nvidia.com/gpu.present", "true", "akash.network/gpu", "true")).allowed(),
+                "the akash profile's two marker labels");
         assertTrue(nodeUpdate("n", "n", Map.of("gpu-detect.io/gpu.model", "h100"), Map.of()).allowed(), "withdraw own label");
     }
 
     @Test
     void agentMayWriteOnlyItsOwnAnnotationsAndNeverTheSpec() {
         Map<String, Object> old = node("n", Map.of(), Map.of("node.alpha.kubernetes.io/ttl", "0"));
-        assertTrue(update("n", node("n", Map.of(), Map.of("node.alpha.kubernetes.io/ttl", "0", "gpu-detect.io/owned-labels", "a,b")),
+        assertTrue(update("n", node("n", Map.of(), Map.of("node.alpha.kubernetes.io/ttl", "0", "gpu-detect.io/owned-labels", "gpu-detect.io/gpu.count")),
                 old).allowed());
         assertFalse(update("n", node("n", Map.of(), Map.of("node.alpha.kubernetes.io/ttl", "5")), old).allowed());
         Map<String, Object> tainted = new HashMap<>(node("n", Map.of(), Map.of("node.alpha.kubernetes.io/ttl", "0")));

@@ -46,7 +46,7 @@ class ChartDefaultsTest {
                 "/nodes: get list patch watch",
                 "/pods: get list watch",
                 "gpu-detect.io/gpucapacities: create get patch",
-                "gpu-detect.io/gpucapacities/status: get patch"), rules(role.getRules()));
+                "gpu-detect.io/gpucapacities/status: patch"), rules(role.getRules()));
         assertTrue(CHART.all(Role.class).isEmpty(), "no namespaced role unless NFD NodeFeature output is on");
     }
 
@@ -135,8 +135,9 @@ class ChartDefaultsTest {
         assertEquals("spec.nodeName", Pods.env(CHART).get("NODE_NAME").getValueFrom().getFieldRef().getFieldPath());
         assertEquals("gpu-detect,akash", Pods.env(CHART).get("GPU_DETECT_PROFILES").getValue());
         assertEquals("/host/driver-root", Pods.env(CHART).get("GPU_DETECT_DRIVER_ROOT").getValue());
-        assertEquals("gpu-detect.io", Pods.arg(CHART, "prefix").orElseThrow());
         assertEquals("60s", Pods.arg(CHART, "interval").orElseThrow());
+        assertEquals("5m", Pods.arg(CHART, "heartbeat").orElseThrow());
+        assertEquals("metadata.namespace", Pods.env(CHART).get("POD_NAMESPACE").getValueFrom().getFieldRef().getFieldPath());
         assertEquals("off", Pods.arg(CHART, "nfd-output").orElseThrow());
         assertEquals("ghcr.io/gpu-detect/gpu-detect:0.1.0", agent.getImage());
         assertNull(Pods.pod(CHART).getRuntimeClassName());

@@ -29,6 +29,7 @@ class ChartValuesTest {
               profiles: [nvidia, amd, gpu-detect]
               prefix: gpus.example.com
             interval: 5m
+            heartbeat: 15m
             driverRoot: /run/nvidia/driver
             http:
               port: 9400
@@ -60,8 +61,8 @@ class ChartValuesTest {
         assertEquals("registry.example.com/gpu-detect:9.9.9", Pods.agent(CUSTOM).getImage());
         assertEquals("Always", Pods.agent(CUSTOM).getImagePullPolicy());
         assertEquals("nvidia,amd,gpu-detect", Pods.env(CUSTOM).get("GPU_DETECT_PROFILES").getValue());
-        assertEquals("gpus.example.com", Pods.arg(CUSTOM, "prefix").orElseThrow());
         assertEquals("5m", Pods.arg(CUSTOM, "interval").orElseThrow());
+        assertEquals("15m", Pods.arg(CUSTOM, "heartbeat").orElseThrow());
         assertEquals("9400", Pods.arg(CUSTOM, "port").orElseThrow());
         assertEquals(9400, Pods.agent(CUSTOM).getPorts().get(0).getContainerPort());
         assertEquals("debug", Pods.env(CUSTOM).get("GPU_DETECT_LOG").getValue());
@@ -96,8 +97,8 @@ class ChartValuesTest {
     void admissionPolicyAllowsTheEnabledProfilesPrefixesOnly() {
         ValidatingAdmissionPolicy policy = CUSTOM.the(ValidatingAdmissionPolicy.class, "gpu-detect-own-node");
         Map<String, String> variables = AdmissionPolicyTest.variables(policy);
-        assertEquals("[\"nvidia.com/gpu.\",\"nvidia.com/cuda.\",\"nvidia.com/mig\",\"nvidia.com/vgpu.\","
-                + "\"amd.com/gpu.\",\"beta.amd.com/gpu.\",\"amd.com/compute-\",\"amd.com/memory-\",\"gpus.example.com/\"]",
+        assertEquals("[\"nvidia.com/gpu.\",\"nvidia.com/cuda.\",\"nvidia.com/mig.capable\",\"nvidia.com/mig-\","
+                + "\"amd.com/gpu.\",\"gpus.example.com/\"]",
                 variables.get("labelPrefixes"));
         assertEquals("[\"gpus.example.com/\"]", variables.get("annotationPrefixes"));
     }
@@ -130,7 +131,7 @@ class ChartValuesTest {
         assertFalse(Boolean.TRUE.equals(features.getReadOnly()));
         assertEquals("/etc/kubernetes/node-feature-discovery/features.d",
                 Pods.volume(chart, features.getName()).getHostPath().getPath());
-        assertEquals("/host/nfd-features.d", Pods.arg(chart, "nfd-features-dir").orElseThrow());
+        assertEquals("/host/nfd-features.d/gpu-detect", Pods.arg(chart, "nfd-file").orElseThrow());
         Set<String> writableHostPaths = mounts.values().stream()
                 .filter(m -> !Boolean.TRUE.equals(m.getReadOnly()) && Pods.volume(chart, m.getName()).getHostPath() != null)
                 .map(VolumeMount::getMountPath).collect(Collectors.toSet());
