@@ -42,6 +42,13 @@ public final class LabelProfiles {
      * @throws IllegalArgumentException naming the unknown profile and the known ones
      */
     public static LabelProfiles parse(String selection) {
+        return parse(selection, GpuDetectProfile.PREFIX);
+    }
+
+    /** As {@link #parse(String)}, with our own profile writing under {@code prefix} instead of the default. */
+    public static LabelProfiles parse(String selection, String prefix) {
+        List<LabelProfile> all = ALL.stream()
+                .map(p -> p instanceof GpuDetectProfile ? new GpuDetectProfile(prefix) : p).toList();
         Set<String> wanted = new LinkedHashSet<>();
         for (String part : selection.split("[,\\s]+")) {
             String name = part.strip().toLowerCase(Locale.ROOT);
@@ -55,7 +62,7 @@ public final class LabelProfiles {
             wanted.add(name);
         }
         List<LabelProfile> enabled = new ArrayList<>();
-        for (LabelProfile p : ALL) {
+        for (LabelProfile p : all) {
             if (wanted.contains(p.name())) {
                 enabled.add(p);
             }
