@@ -100,7 +100,9 @@ class ChartValuesTest {
         assertEquals("[\"nvidia.com/gpu.\",\"nvidia.com/cuda.\",\"nvidia.com/mig.capable\",\"nvidia.com/mig-\","
                 + "\"amd.com/gpu.\",\"gpus.example.com/\"]",
                 variables.get("labelPrefixes"));
-        assertEquals("[\"gpus.example.com/\"]", variables.get("annotationPrefixes"));
+        assertEquals("[\"gpu-detect.io/owned-labels\"]", variables.get("annotationPrefixes"),
+                "the ownership annotation keeps its name whatever the label prefix");
+        assertTrue(Pods.agent(CUSTOM).getArgs().contains("--prefix=gpus.example.com"), Pods.agent(CUSTOM).getArgs().toString());
     }
 
     @Test
