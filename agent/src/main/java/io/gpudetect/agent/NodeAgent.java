@@ -230,7 +230,7 @@ public final class NodeAgent implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             Map<String, String> labels = current == null ? Map.of() : current.getMetadata().getLabels();
             Map<String, String> annotations = current == null ? Map.of() : current.getMetadata().getAnnotations();
-            LabelChange change = LabelSync.decide(labels, annotations, desired, complete);
+            LabelChange change = LabelSync.decide(labels, annotations, desired, complete, settings.profiles()::mayRemove);
             if (!(change instanceof LabelChange.Patch patch)) {
                 return new LabelResult(change, 0);
             }

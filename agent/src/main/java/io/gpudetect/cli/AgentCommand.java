@@ -13,6 +13,7 @@ import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.k8s.RetryAfterHint;
+import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.record.GpuCapacitySpec;
@@ -63,8 +64,12 @@ public final class AgentCommand implements Callable<Integer> {
                     + ", else the config file, else gpu-detect).")
     String profiles;
 
+    @Option(names = "--prefix", paramLabel = "DOMAIN",
+            description = "Prefix of our own labels (default: the config file's prefix=, else gpu-detect.io).")
+    String prefix;
+
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A properties file: profiles=, interval=, heartbeat=, nfd-output= (flags win over it).")
+            description = "A properties file: profiles=, prefix=, interval=, heartbeat=, nfd-output= (flags win over it).")
     Path config;
 
     @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -197,7 +202,8 @@ public final class AgentCommand implements Callable<Integer> {
         String selection = profiles != null ? profiles
                 : System.getenv(ENV_PROFILES) != null ? System.getenv(ENV_PROFILES)
                 : file.getProperty("profiles", LabelProfiles.DEFAULT_SELECTION);
-        AgentSettings s = AgentSettings.defaults(node, LabelProfiles.parse(selection), VersionProvider.version());
+        String ownPrefix = prefix != null ? prefix : file.getProperty("prefix", GpuDetectProfile.PREFIX);
+        AgentSettings s = AgentSettings.defaults(node, LabelProfiles.parse(selection, ownPrefix), VersionProvider.version());
         Duration every = interval != null ? interval : duration(file, "interval", s.interval());
         Duration beat = heartbeat != null ? heartbeat : duration(file, "heartbeat", s.heartbeat());
         String mode = nfdOutput != null ? nfdOutput : file.getProperty("nfd-output", "off");

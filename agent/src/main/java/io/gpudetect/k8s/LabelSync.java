@@ -5,6 +5,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The one rule for changing node labels, as a pure function so it can be tested case by case:
@@ -27,8 +28,19 @@ public final class LabelSync {
     private LabelSync() {
     }
 
+    /** As below, with the default prefixes ({@link OwnedLabels#mayRemove}). */
     public static LabelChange decide(Map<String, String> currentLabels, Map<String, String> currentAnnotations,
                                      SortedMap<String, String> desired, boolean passComplete) {
+        return decide(currentLabels, currentAnnotations, desired, passComplete, OwnedLabels::mayRemove);
+    }
+
+    /**
+     * @param mayRemove whether a key the annotation lists is under a prefix the agent writes (with
+     *                  {@code --prefix}, the configured one); keys outside are never removed
+     */
+    public static LabelChange decide(Map<String, String> currentLabels, Map<String, String> currentAnnotations,
+                                     SortedMap<String, String> desired, boolean passComplete,
+                                     Predicate<String> mayRemove) {
         if (!passComplete) {
             return new LabelChange.None("pass incomplete: labels kept as they are");
         }
@@ -51,7 +63,7 @@ public final class LabelSync {
         });
         SortedSet<String> remove = new TreeSet<>();
         for (String k : owned) {
-            if (!desired.containsKey(k) && labels.containsKey(k) && OwnedLabels.mayRemove(k)) {
+            if (!desired.containsKey(k) && labels.containsKey(k) && mayRemove.test(k)) {
                 remove.add(k);
             }
         }

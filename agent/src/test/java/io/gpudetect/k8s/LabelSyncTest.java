@@ -135,6 +135,24 @@ class LabelSyncTest {
     }
 
     @Test
+    void ownedKeysUnderAConfiguredPrefixAreWithdrawnAndGarbageKeysNever() {
+        var profiles = io.gpudetect.labels.LabelProfiles.parse("gpu-detect", "gpus.example.com");
+        Map<String, String> labels = Map.of("gpus.example.com/gpu.model", "t4", "kubernetes.io/hostname", "n1",
+                "gpu-detect.io/gpu.model", "t4");
+        Map<String, String> annotations = Map.of(OwnedLabels.ANNOTATION,
+                "gpu-detect.io/gpu.model,gpus.example.com/gpu.model,kubernetes.io/hostname");
+        SortedMap<String, String> desired = new TreeMap<>(Map.of("gpus.example.com/gpu.count", "0"));
+        LabelChange.Patch p = assertInstanceOf(LabelChange.Patch.class,
+                LabelSync.decide(labels, annotations, desired, true, profiles::mayRemove));
+        assertEquals(new TreeSet<>(List.of("gpu-detect.io/gpu.model", "gpus.example.com/gpu.model")), p.remove(),
+                "the configured and the default prefix are ours; kubernetes.io/hostname, though listed, is not");
+        assertEquals("gpus.example.com/gpu.count", p.ownedAnnotation());
+        LabelChange.Patch defaults = assertInstanceOf(LabelChange.Patch.class,
+                LabelSync.decide(labels, annotations, desired, true));
+        assertEquals(new TreeSet<>(List.of("gpu-detect.io/gpu.model")), defaults.remove());
+    }
+
+    @Test
     void nothingChangedMeansNoPatch() {
         SortedMap<String, String> desired = new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "2"));
         Map<String, String> annotations = Map.of(OwnedLabels.ANNOTATION, "gpu-detect.io/gpu.count");
