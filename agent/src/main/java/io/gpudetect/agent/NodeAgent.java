@@ -84,6 +84,12 @@ public final class NodeAgent implements AutoCloseable {
         this.clock = clock;
     }
 
+    /** The resource version of the Node as this agent's informer last saw it (tests wait on it). */
+    String cachedNodeVersion() {
+        Node node = view.node();
+        return node == null ? null : node.getMetadata().getResourceVersion();
+    }
+
     /** The last pass's report, for {@code /readyz}; null before the first pass ends. */
     public PassReport lastPass() {
         return last;

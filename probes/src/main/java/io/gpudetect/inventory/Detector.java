@@ -10,6 +10,8 @@ import io.gpudetect.tables.Tables;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** One detection pass: every probe in order over one source, merged and normalised into an {@link Inventory}. */
 public final class Detector {
@@ -36,7 +38,9 @@ public final class Detector {
             results.add(runSafely(probe, source));
         }
         Normaliser normaliser = new Normaliser(tables);
-        List<Gpu> gpus = Merger.merge(results).stream().map(normaliser::normalise).sorted(ORDER).toList();
+        Set<String> withoutDomain = probesInPrecedenceOrder.stream().filter(p -> !p.printsPciDomain())
+                .map(Probe::name).collect(Collectors.toSet());
+        List<Gpu> gpus = Merger.merge(results, withoutDomain).stream().map(normaliser::normalise).sorted(ORDER).toList();
         List<Inventory.ProbeSummary> summaries = results.stream()
                 .map(r -> new Inventory.ProbeSummary(r.probe(), r.outcome(), r.gpus().size())).toList();
         List<Diagnostic> diagnostics = results.stream().flatMap(r -> r.diagnostics().stream()).toList();
