@@ -127,6 +127,9 @@ public final class Normaliser {
 
         if (gpu.architecture() == null && gpu.computeCapability() != null) {
             b.architecture(nvidiaArchitecture(gpu.computeCapability()));
+        } else if (gpu.architecture() == null && vendor == Vendor.NVIDIA && gpu.pciDeviceId() != null) {
+            tables.pciIds().device(vendorId, gpu.pciDeviceId()).map(Normaliser::nvidiaArchitectureFromChip)
+                    .ifPresent(arch -> b.as("pci.ids").architecture(arch).as("derived"));
         }
         return b.build();
     }
@@ -155,6 +158,28 @@ public final class Normaliser {
             }
         }
         return tables.pciIds().productName(vendorId, deviceId);
+    }
+
+    /**
+     * NVIDIA's architecture from the chip code that starts its pci.ids entry ({@code TU102 [GeForce RTX
+     * 2080 Ti]}): old nvidia-smi schemas print no architecture, but every chip name says it.
+     */
+    static String nvidiaArchitectureFromChip(String pciIdsEntry) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(GK|GM|GP|GV|TU|GA|AD|GH|GB)\\d{3}").matcher(pciIdsEntry);
+        if (!m.find()) {
+            return null;
+        }
+        return switch (m.group(1)) {
+            case "GK" -> "Kepler";
+            case "GM" -> "Maxwell";
+            case "GP" -> "Pascal";
+            case "GV" -> "Volta";
+            case "TU" -> "Turing";
+            case "GA" -> "Ampere";
+            case "AD" -> "Ada Lovelace";
+            case "GH" -> "Hopper";
+            default -> "Blackwell";
+        };
     }
 
     /** NVIDIA's architecture from the compute capability's major (and for 8.x, minor) version. */
