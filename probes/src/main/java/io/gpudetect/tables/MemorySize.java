@@ -35,6 +35,10 @@ public final class MemorySize {
                 nearest = size;
             }
         }
-        return nearest != null ? nearest : (int) Math.round(gib);
+        if (nearest != null) {
+            return nearest;
+        }
+        // Beyond int the (int) cast would wrap to a small or negative number of Gi: no size is better.
+        return gib < Integer.MAX_VALUE ? (int) Math.round(gib) : tableGi;
     }
 }

@@ -15,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code bundle.json} in any shape: the bundle opens, or {@link BundleSource#open} refuses it with a
@@ -27,7 +26,6 @@ class BundleManifestFuzzTest {
     private static final List<ToolCommand> COMMANDS = Probes.defaults().stream()
             .filter(ToolProbe.class::isInstance).map(p -> ((ToolProbe) p).command()).toList();
 
-    @Timeout(10)
     @FuzzTest
     void manifest(byte[] json) throws IOException {
         Path dir = BundleText.write(new byte[0]);

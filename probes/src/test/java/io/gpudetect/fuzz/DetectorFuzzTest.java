@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The whole pass over a recorded bundle: {@link BundleSource} (manifest, tool files, sys/ tree), every
@@ -31,7 +30,6 @@ class DetectorFuzzTest {
     /** Loaded once: pci.ids takes longer to read than a bundle takes to probe. */
     private static final Tables TABLES = Tables.shipped();
 
-    @Timeout(20)
     @FuzzTest
     void bundle(byte[] input) {
         Path dir = BundleText.write(input);

@@ -19,6 +19,9 @@ import java.util.stream.Stream;
  */
 final class FuzzInvariants {
 
+    /** 16 TiB, as the nvidia-smi parsers bound it; any probe reporting more has read garbage. */
+    private static final long MAX_MIB = 16L * 1024 * 1024;
+
     private FuzzInvariants() {
     }
 
@@ -64,6 +67,14 @@ final class FuzzInvariants {
             assertNoControlCharacters(s);
         });
         gpu.sources().forEach((field, source) -> assertNotNull(source, () -> "no source for " + field));
+        // Numbers a renderer or a label can use as they are: no overflowed sizes, no Infinity in JSON.
+        assertTrue(gpu.memoryMiB() == null || gpu.memoryMiB() >= 0 && gpu.memoryMiB() <= MAX_MIB,
+                () -> "implausible memoryMiB " + gpu.memoryMiB());
+        assertTrue(gpu.memoryGi() == null || gpu.memoryGi() >= 0 && gpu.memoryGi() <= MAX_MIB / 1024,
+                () -> "implausible memoryGi " + gpu.memoryGi());
+        assertTrue(gpu.powerLimitWatts() == null || Double.isFinite(gpu.powerLimitWatts()) && gpu.powerLimitWatts() >= 0,
+                () -> "implausible powerLimitWatts " + gpu.powerLimitWatts());
+        assertTrue(gpu.computeUnits() == null || gpu.computeUnits() >= 0, () -> "negative computeUnits");
     }
 
     private static void assertNoControlCharacters(String s) {

@@ -1,12 +1,10 @@
 package io.gpudetect.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import org.junit.jupiter.api.Timeout;
 
 /** Any output of nvidia-smi -q (text). Seeds: {@code NvidiaSmiQFuzzTestInputs/output/}, from test-fixtures. */
 class NvidiaSmiQFuzzTest {
 
-    @Timeout(10)
     @FuzzTest
     void output(byte[] output) {
         ToolOutputFuzzing.check("nvidia-smi-q", output);

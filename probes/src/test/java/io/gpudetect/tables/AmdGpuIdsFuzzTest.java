@@ -5,7 +5,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * libdrm's amdgpu.ids in any shape: lines that are not {@code id, rev, name} are skipped. Here rather
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.Timeout;
  */
 class AmdGpuIdsFuzzTest {
 
-    @Timeout(10)
     @FuzzTest
     void table(byte[] input) throws IOException {
         AmdGpuIds ids = AmdGpuIds.parse(new BufferedReader(new StringReader(new String(input, StandardCharsets.UTF_8))));

@@ -62,12 +62,24 @@ public final class NvidiaValues {
         }
         double n = Double.parseDouble(m.group(1));
         String unit = m.group(2) == null ? "mib" : m.group(2).toLowerCase(Locale.ROOT);
-        return switch (unit) {
-            case "gib", "gb" -> Math.round(n * 1024);
-            case "kib", "kb" -> Math.round(n / 1024);
-            default -> Math.round(n);
+        double mib = switch (unit) {
+            case "gib", "gb" -> n * 1024;
+            case "kib", "kb" -> n / 1024;
+            default -> n;
         };
+        // Math.round saturates at Long.MAX_VALUE: a garbage number would become 8 EiB of VRAM.
+        if (!(mib <= MAX_PLAUSIBLE_MIB)) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is not a plausible GPU memory size (more than "
+                    + MAX_PLAUSIBLE_MIB / (1024 * 1024) + " TiB)");
+        }
+        return Math.round(mib);
     }
+
+    /** A megawatt: no card draws that; a bigger number is garbage. */
+    public static final double MAX_PLAUSIBLE_WATTS = 1_000_000;
+
+    /** 16 TiB: far above any GPU (the largest carry 288 GB), far below where arithmetic on it overflows. */
+    public static final long MAX_PLAUSIBLE_MIB = 16L * 1024 * 1024;
 
     /** Watts from {@code 450.00 W}; null for a placeholder; throws on garbage. */
     public static Double watts(String v) {
@@ -78,7 +90,13 @@ public final class NvidiaValues {
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + v.strip() + "' is not a power (expected watts, like '450.00 W')");
         }
-        return Double.parseDouble(m.group(1));
+        double watts = Double.parseDouble(m.group(1));
+        if (!(watts <= MAX_PLAUSIBLE_WATTS)) {
+            // Also keeps Infinity, which JSON cannot hold, out of the inventory.
+            throw new IllegalArgumentException("'" + v.strip() + "' is not a plausible power limit (more than "
+                    + (long) MAX_PLAUSIBLE_WATTS + " W)");
+        }
+        return watts;
     }
 
     /** A whole number, or null for a placeholder; throws on garbage. */

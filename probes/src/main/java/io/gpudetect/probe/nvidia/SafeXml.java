@@ -83,13 +83,21 @@ public final class SafeXml {
             }
             return new Parsed(root, doctype, null, null);
         } catch (XMLStreamException e) {
-            Integer line = e.getLocation() == null ? null : e.getLocation().getLineNumber();
-            String message = e.getMessage() == null ? "malformed XML" : e.getMessage().replaceFirst("(?s)^ParseError at \\[row,col]:\\[\\d+,\\d+]\\s*Message:\\s*", "");
+            // The reader reports an end of input it did not expect at row -1: that is the last line.
+            int row = e.getLocation() == null ? 0 : e.getLocation().getLineNumber();
+            Integer line = row > 0 ? row : lineOf(text, text.length());
+            String message = e.getMessage() == null ? "malformed XML" : e.getMessage().replaceFirst("(?s)^ParseError at \\[row,col]:\\[-?\\d+,-?\\d+]\\s*Message:\\s*", "");
             if (!open.isEmpty()) {
                 message = "XML ends or breaks inside <" + open.peek().name() + "> (opened on line " + open.peek().line()
                         + "): " + message.strip();
             }
             return new Parsed(root, doctype, message.strip(), line);
+        } catch (RuntimeException e) {
+            // The JDK's reader has bugs of its own: an odd character inside a DOCTYPE's internal subset
+            // makes it throw MissingResourceException("InvalidCharInDTD") instead of a parse error.
+            int row = reader == null || reader.getLocation() == null ? 0 : reader.getLocation().getLineNumber();
+            return new Parsed(root, doctype, "malformed XML (the XML reader gave up: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : " " + e.getMessage()) + ")", row > 0 ? row : lineOf(text, text.length()));
         } finally {
             if (reader != null) {
                 try {
