@@ -1,5 +1,6 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.probe.ProbeSettings;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.LiveSource;
@@ -22,6 +23,16 @@ public final class DetectionOptions {
     @Option(names = "--host-root", paramLabel = "DIR", defaultValue = "/",
             description = "Where the host's file system is mounted (a container mounting /sys elsewhere); default: ${DEFAULT-VALUE}.")
     Path hostRoot;
+
+    @Option(names = "--driver-root", paramLabel = "DIR",
+            description = "Where the host's NVIDIA driver is mounted (/run/nvidia/driver, /host): libnvidia-ml.so.1 is "
+                    + "looked for under its usr/lib64, usr/lib/x86_64-linux-gnu, ... before the system's library paths.")
+    Path driverRoot;
+
+    /** What the probes are told beyond the source: the driver root. */
+    public ProbeSettings probeSettings() {
+        return ProbeSettings.defaults().withDriverRoot(driverRoot);
+    }
 
     /** The source to detect from; a bundle that cannot be opened is a one-line error for the user. */
     public Source source() throws BundleException {

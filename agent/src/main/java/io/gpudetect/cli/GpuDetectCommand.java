@@ -81,7 +81,7 @@ public final class GpuDetectCommand implements Callable<Integer> {
             err.println("gpu-detect: " + e.getMessage());
             return EXIT_UNUSABLE_INPUT;
         }
-        Inventory inventory = new Detector(Probes.defaults()).detect(source);
+        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source);
         switch (output) {
             case json -> out.print(InventoryDocument.json(inventory));
             case yaml -> out.print(InventoryDocument.yaml(inventory));

@@ -51,7 +51,7 @@ public final class RecordCommand implements Callable<Integer> {
         }
         Files.createDirectories(dir);
         RecordingSource recording = new RecordingSource(detection.live(), dir);
-        Inventory inventory = new Detector(Probes.defaults()).detect(recording);
+        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(recording);
         List<String> problems = recording.finish(hostName(), VersionProvider.version());
         Files.writeString(dir.resolve("detected.json"), InventoryDocument.json(inventory));
         for (String p : problems) {

@@ -6,6 +6,7 @@ import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.ProbeResult;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,28 +30,51 @@ public final class Merger {
     }
 
     public static List<Gpu> merge(List<ProbeResult> resultsInPrecedenceOrder) {
+        Map<Gpu, String> probeOf = new IdentityHashMap<>();
+        Map<Gpu, Integer> rankOf = new IdentityHashMap<>();
+        for (int rank = 0; rank < resultsInPrecedenceOrder.size(); rank++) {
+            ProbeResult result = resultsInPrecedenceOrder.get(rank);
+            for (Gpu gpu : result.gpus()) {
+                probeOf.put(gpu, result.probe());
+                rankOf.put(gpu, rank);
+            }
+        }
         List<List<Gpu>> groups = new ArrayList<>();
+        // Addresses first, from every probe: whichever probe printed it, the address is the surest key.
         Map<PciAddress, List<Gpu>> byAddress = new LinkedHashMap<>();
+        for (ProbeResult result : resultsInPrecedenceOrder) {
+            for (Gpu gpu : result.gpus()) {
+                if (gpu.pciAddress() != null) {
+                    byAddress.computeIfAbsent(gpu.pciAddress(), a -> {
+                        List<Gpu> group = new ArrayList<>();
+                        groups.add(group);
+                        return group;
+                    }).add(gpu);
+                }
+            }
+        }
+        // Then what came without an address, probe by probe, so that its position in the list never
+        // decides whether a card is counted once or twice.
         for (ProbeResult result : resultsInPrecedenceOrder) {
             List<Gpu> pending = new ArrayList<>();
             for (Gpu gpu : result.gpus()) {
-                List<Gpu> group = gpu.pciAddress() != null ? byAddress.get(gpu.pciAddress()) : byUuid(groups, gpu.uuid());
-                if (group == null && gpu.pciAddress() == null) {
-                    pending.add(gpu);
-                    continue;
-                }
-                if (group == null) {
-                    group = new ArrayList<>();
-                    groups.add(group);
-                }
-                group.add(gpu);
-                if (gpu.pciAddress() != null) {
-                    byAddress.putIfAbsent(gpu.pciAddress(), group);
+                if (gpu.pciAddress() == null) {
+                    List<Gpu> group = byUuid(groups, gpu.uuid());
+                    if (group == null) {
+                        pending.add(gpu);
+                    } else {
+                        group.add(gpu);
+                    }
                 }
             }
-            pairInOrder(groups, pending, result.probe());
+            pairInOrder(groups, pending, result.probe(), probeOf);
         }
-        return groups.stream().map(Merger::combine).toList();
+        Comparator<Gpu> precedence = Comparator.comparing(rankOf::get);
+        return groups.stream().map(group -> {
+            List<Gpu> ordered = new ArrayList<>(group);
+            ordered.sort(precedence);
+            return combine(ordered);
+        }).toList();
     }
 
     private static List<Gpu> byUuid(List<List<Gpu>> groups, String uuid) {
@@ -72,7 +96,7 @@ public final class Merger {
         return uuid.toLowerCase(Locale.ROOT).replaceFirst("^(gpu|mig)-", "");
     }
 
-    private static void pairInOrder(List<List<Gpu>> groups, List<Gpu> pending, String probe) {
+    private static void pairInOrder(List<List<Gpu>> groups, List<Gpu> pending, String probe, Map<Gpu, String> probeOf) {
         Map<Vendor, List<Gpu>> pendingByVendor = new LinkedHashMap<>();
         for (Gpu g : pending) {
             pendingByVendor.computeIfAbsent(vendorOf(g), v -> new ArrayList<>()).add(g);
@@ -80,7 +104,7 @@ public final class Merger {
         for (Map.Entry<Vendor, List<Gpu>> e : pendingByVendor.entrySet()) {
             List<List<Gpu>> candidates = groups.stream()
                     .filter(group -> vendorOf(group.get(0)) == e.getKey())
-                    .filter(group -> group.stream().noneMatch(g -> probe.equals(probeOf(g))))
+                    .filter(group -> group.stream().noneMatch(g -> probe.equals(probeOf.get(g))))
                     .sorted(Comparator.comparing((List<Gpu> group) -> addressOf(group),
                             Comparator.nullsLast(Comparator.naturalOrder())))
                     .toList();
@@ -101,11 +125,6 @@ public final class Merger {
 
     private static PciAddress addressOf(List<Gpu> group) {
         return group.stream().map(Gpu::pciAddress).filter(Objects::nonNull).findFirst().orElse(null);
-    }
-
-    /** The probe that produced an observation: every observation names it as the source of its fields. */
-    private static String probeOf(Gpu g) {
-        return g.sources().values().stream().findFirst().orElse(null);
     }
 
     static Vendor vendorOf(Gpu g) {

@@ -22,6 +22,10 @@ public final class Normaliser {
     private static final Pattern PLACEHOLDER_NAME = Pattern.compile(
             "(?i)^(nvidia\\s+)?(graphics device|device [0-9a-f]{4}|unknown|n/a|\\[n/a]|[0-9a-fx:\\s\\[\\]]+)$");
 
+    /** A product name rather than a chip code name: names a line and is not a pci.ids list in brackets. */
+    private static final Pattern AMD_MARKETING_NAME = Pattern.compile(
+            "(?i)^(?!.*\\[)(?=.*\\b(radeon|instinct|firepro|ryzen)\\b)");
+
     /** PCI vendors whose display functions are virtual machine or BMC adapters, never compute GPUs. */
     private static final Set<String> EMULATED_VENDORS = Set.of(
             "1af4", "1234", "1013", "1b36", "15ad", "1a03", "80ee", "1414", "102b");
@@ -54,6 +58,16 @@ public final class Normaliser {
         }
 
         String name = gpu.name();
+        if (vendor == Vendor.AMD && name != null && !PLACEHOLDER_NAME.matcher(name.strip()).matches()
+                && !AMD_MARKETING_NAME.matcher(name).find()) {
+            // A chip code name from pci.ids ("Navi 22 [Radeon RX 6700/6700 XT / 6800M]", "Vega 20"): libdrm's
+            // table names the product exactly when the revision is known, or when the id is one product.
+            Optional<String> exact = amdProductName(gpu.pciDeviceId(), gpu.pciRevision());
+            if (exact.isPresent()) {
+                name = exact.get();
+                b.as("amdgpu.ids").name(name).as("derived");
+            }
+        }
         if (name == null || PLACEHOLDER_NAME.matcher(name.strip()).matches() || isTruncated(name)) {
             Optional<String> named = tableName(vendor, vendorId, gpu.pciDeviceId(), gpu.pciRevision());
             if (named.isPresent()) {
@@ -71,6 +85,13 @@ public final class Normaliser {
 
         Optional<AkashGpus.Entry> akash = tables.akash().lookup(vendorId, gpu.pciDeviceId(), gpu.pciSubsystemDeviceId());
         String model = gpu.model();
+        if (model == null && vendor == Vendor.AMD && akash.isPresent() && name != null
+                && AMD_MARKETING_NAME.matcher(name).find() && tables.amdGpuIds().namesSeveralProducts(gpu.pciDeviceId())) {
+            // Akash keys by device id alone; AMD sells one id as several products (66a1: MI50, MI60, Radeon
+            // Pro VII), so a tool's exact marketing name tells the model better than the table.
+            model = ModelSlug.fromName(name);
+            b.model(model);
+        }
         if (model == null && akash.isPresent() && akash.get().model() != null) {
             model = akash.get().model();
             b.as("akash-gpus").model(model).as("derived");
@@ -117,6 +138,13 @@ public final class Normaliser {
      */
     static boolean isTruncated(String name) {
         return name != null && name.strip().endsWith("...");
+    }
+
+    private Optional<String> amdProductName(String deviceId, String revision) {
+        if (deviceId == null) {
+            return Optional.empty();
+        }
+        return revision != null ? tables.amdGpuIds().name(deviceId, revision) : tables.amdGpuIds().onlyName(deviceId);
     }
 
     private Optional<String> tableName(Vendor vendor, String vendorId, String deviceId, String revision) {

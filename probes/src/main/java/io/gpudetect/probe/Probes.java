@@ -1,12 +1,23 @@
 package io.gpudetect.probe;
 
+import io.gpudetect.nvml.JnaNvmlScope;
+import io.gpudetect.probe.amd.AmdSmiJsonParser;
+import io.gpudetect.probe.amd.RocmSmiJsonParser;
+import io.gpudetect.probe.amd.RocmSmiTableParser;
+import io.gpudetect.probe.amd.RocminfoParser;
 import io.gpudetect.probe.nvidia.NvidiaSmiCsvParser;
 import io.gpudetect.probe.nvidia.NvidiaSmiListParser;
 import io.gpudetect.probe.nvidia.NvidiaSmiQueryTextParser;
 import io.gpudetect.probe.nvidia.NvidiaSmiTableParser;
 import io.gpudetect.probe.nvidia.NvidiaSmiXmlParser;
+import io.gpudetect.probe.nvml.NvmlProbe;
+import io.gpudetect.probe.opencl.ClinfoParser;
+import io.gpudetect.probe.opencl.ClinfoRawParser;
+import io.gpudetect.probe.pci.LspciParser;
+import io.gpudetect.probe.pci.SysfsPciProbe;
 import io.gpudetect.source.ToolCommand;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Every probe, in merge precedence order: native library, then vendor tools (the richest form of each
@@ -21,26 +32,48 @@ public final class Probes {
     public static final ToolCommand NVIDIA_SMI_QUERY_CSV = ToolCommand.bundleOnly("nvidia-smi-query.csv");
     public static final ToolCommand NVIDIA_SMI_LIST = ToolCommand.bundleOnly("nvidia-smi-L.txt");
     public static final ToolCommand NVIDIA_SMI_TABLE = ToolCommand.bundleOnly("nvidia-smi.txt");
+    public static final ToolCommand AMD_SMI_STATIC = ToolCommand.of("amd-smi.json", "amd-smi", "static", "--json");
+    public static final ToolCommand ROCM_SMI_JSON = ToolCommand.of("rocm-smi.json", "rocm-smi", "--showallinfo", "--json");
+    public static final ToolCommand ROCMINFO = ToolCommand.of("rocminfo.txt", "rocminfo");
+    /** The table people paste; a live host runs the JSON form instead. */
+    public static final ToolCommand ROCM_SMI_TABLE = ToolCommand.bundleOnly("rocm-smi.txt");
+    public static final ToolCommand CLINFO = ToolCommand.of("clinfo.txt", "clinfo");
+    /** {@code clinfo --raw}; a live host runs the long form instead. */
+    public static final ToolCommand CLINFO_RAW = ToolCommand.bundleOnly("clinfo-raw.txt");
+    /** What people paste; a live host reads the same facts from sysfs. */
+    public static final ToolCommand LSPCI = ToolCommand.bundleOnly("lspci.txt");
 
     private Probes() {
     }
 
     public static List<Probe> defaults() {
+        return defaults(ProbeSettings.defaults());
+    }
+
+    public static List<Probe> defaults(ProbeSettings settings) {
         return List.of(
+                new NvmlProbe(new JnaNvmlScope(Optional.ofNullable(settings.driverRoot())), settings.nvmlTimeout()),
                 new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, NvidiaSmiXmlParser::parse),
                 // Text forms after the XML, richest first: -q has every field, the CSV most, the table
-                // cuts long names. -L comes last because it prints no PCI address: its cards can only
-                // join cards already placed by address (by UUID, or in bus order); placed first, they
-                // would stand beside the same cards seen by address, and every GPU would count twice.
+                // cuts long names, -L has names and UUIDs only.
                 new ToolProbe(NvidiaSmiQueryTextParser.PROBE, NVIDIA_SMI_Q_TEXT, NvidiaSmiQueryTextParser::parse),
                 new ToolProbe(NvidiaSmiCsvParser.PROBE, NVIDIA_SMI_QUERY_CSV, NvidiaSmiCsvParser::parse),
                 new ToolProbe(NvidiaSmiTableParser.PROBE, NVIDIA_SMI_TABLE, NvidiaSmiTableParser::parse),
-                new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, NvidiaSmiListParser::parse));
+                new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, NvidiaSmiListParser::parse),
+                new ToolProbe(AmdSmiJsonParser.PROBE, AMD_SMI_STATIC, AmdSmiJsonParser::parse),
+                new ToolProbe(RocmSmiJsonParser.PROBE, ROCM_SMI_JSON, RocmSmiJsonParser::parse),
+                new ToolProbe(RocminfoParser.PROBE, ROCMINFO, RocminfoParser::parse),
+                new ToolProbe(RocmSmiTableParser.PROBE, ROCM_SMI_TABLE, RocmSmiTableParser::parse),
+                new ToolProbe(ClinfoParser.PROBE, CLINFO, ClinfoParser::parse),
+                new ToolProbe(ClinfoRawParser.PROBE, CLINFO_RAW, ClinfoRawParser::parse),
+                new SysfsPciProbe(),
+                new ToolProbe(LspciParser.PROBE, LSPCI, LspciParser::parse));
     }
 
     /** The bundle file names the default probes read: what a folder must hold to be a bundle. */
     public static List<String> bundleFiles(List<Probe> probes) {
-        return probes.stream().filter(ToolProbe.class::isInstance)
-                .map(p -> ((ToolProbe) p).command().bundleFile()).toList();
+        return probes.stream().map(p -> p instanceof ToolProbe t ? t.command().bundleFile()
+                : p instanceof NvmlProbe ? NvmlProbe.SNAPSHOT.bundleFile() : null)
+                .filter(java.util.Objects::nonNull).toList();
     }
 }

@@ -35,7 +35,14 @@ public final class RecordingSource implements Source {
     @Override
     public ToolResult run(ToolCommand command) {
         if (!command.runsOnLiveHost()) {
-            return live.run(command);
+            // Noted in the manifest too, so that a replay explains the missing file in the same words.
+            ToolResult result = live.run(command);
+            if (result instanceof ToolResult.Absent absent) {
+                synchronized (runs) {
+                    runs.put(command.bundleFile(), new BundleManifest.Run(null, "absent", null, null, absent.reason(), null, null));
+                }
+            }
+            return result;
         }
         long start = System.nanoTime();
         ToolResult result = live.run(command);

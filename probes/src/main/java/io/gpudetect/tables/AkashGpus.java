@@ -1,12 +1,12 @@
 package io.gpudetect.tables;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -33,26 +33,63 @@ public final class AkashGpus {
             if (in == null) {
                 throw new IllegalStateException("akash-gpus.json is missing from the jar");
             }
-            return parse(new ObjectMapper().readTree(in));
+            return parse(new JsonFactory().createParser(in));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    static AkashGpus parse(JsonNode root) {
+    /**
+     * Reads {@code {"<vendor id>": {"name": ..., "devices": {"<device id>": {"name", "interface",
+     * "memory_size"}}}}} with the streaming parser: a one-shot command should not pay for an object mapper
+     * to read one small table.
+     */
+    static AkashGpus parse(JsonParser p) throws IOException {
         Map<String, Entry> entries = new HashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> vendors = root.fields(); vendors.hasNext(); ) {
-            Map.Entry<String, JsonNode> vendor = vendors.next();
-            String vendorName = vendor.getValue().path("name").asText();
-            for (Iterator<Map.Entry<String, JsonNode>> devices = vendor.getValue().path("devices").fields(); devices.hasNext(); ) {
-                Map.Entry<String, JsonNode> device = devices.next();
-                JsonNode d = device.getValue();
-                entries.put(vendor.getKey().toLowerCase(Locale.ROOT) + device.getKey().toLowerCase(Locale.ROOT),
-                        new Entry(vendorName, d.path("name").asText(null), foldInterface(d.path("interface").asText(null)),
-                                gi(d.path("memory_size").asText(null))));
+        expect(p.nextToken(), JsonToken.START_OBJECT, p);
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String vendorId = p.currentName().toLowerCase(Locale.ROOT);
+            expect(p.nextToken(), JsonToken.START_OBJECT, p);
+            String vendorName = null;
+            Map<String, Map<String, String>> devices = new HashMap<>();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("name") && value == JsonToken.VALUE_STRING) {
+                    vendorName = p.getText();
+                } else if (field.equals("devices") && value == JsonToken.START_OBJECT) {
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String deviceId = p.currentName().toLowerCase(Locale.ROOT);
+                        expect(p.nextToken(), JsonToken.START_OBJECT, p);
+                        Map<String, String> attributes = new HashMap<>();
+                        while (p.nextToken() == JsonToken.FIELD_NAME) {
+                            String key = p.currentName();
+                            if (p.nextToken().isScalarValue()) {
+                                attributes.put(key, p.getText());
+                            } else {
+                                p.skipChildren();
+                            }
+                        }
+                        devices.put(deviceId, attributes);
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+            for (Map.Entry<String, Map<String, String>> d : devices.entrySet()) {
+                Map<String, String> a = d.getValue();
+                entries.put(vendorId + d.getKey(), new Entry(vendorName, a.get("name"),
+                        foldInterface(a.get("interface")), gi(a.get("memory_size"))));
             }
         }
         return new AkashGpus(entries);
+    }
+
+    private static void expect(JsonToken actual, JsonToken expected, JsonParser p) throws IOException {
+        if (actual != expected) {
+            throw new IOException("akash-gpus.json line " + p.currentLocation().getLineNr() + ": expected "
+                    + expected + ", found " + actual);
+        }
     }
 
     /** Akash's rule: any {@code SXM*} is {@code sxm}; everything else lower-cased. */

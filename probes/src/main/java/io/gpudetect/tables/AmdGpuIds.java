@@ -50,6 +50,34 @@ public final class AmdGpuIds {
         return new AmdGpuIds(map);
     }
 
+    /**
+     * The one marketing name every revision of a device id shares ({@code 66AF}: Radeon VII), for when no
+     * revision is known; empty when the id names several products ({@code 66A1}: MI50, MI60, Radeon Pro VII).
+     */
+    public Optional<String> onlyName(String deviceId) {
+        java.util.Set<String> names = names(deviceId);
+        return names.size() == 1 ? Optional.of(names.iterator().next()) : Optional.empty();
+    }
+
+    /** True when one device id is sold as several products, told apart only by the revision. */
+    public boolean namesSeveralProducts(String deviceId) {
+        return names(deviceId).size() > 1;
+    }
+
+    private java.util.Set<String> names(String deviceId) {
+        if (deviceId == null) {
+            return java.util.Set.of();
+        }
+        String prefix = deviceId.toLowerCase(Locale.ROOT).replaceFirst("^0x", "") + ":";
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        byDeviceAndRevision.forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                names.add(v);
+            }
+        });
+        return names;
+    }
+
     /** The marketing name for a device id and revision (both hex, any case, {@code 0x} allowed). */
     public Optional<String> name(String deviceId, String revision) {
         if (deviceId == null || revision == null) {

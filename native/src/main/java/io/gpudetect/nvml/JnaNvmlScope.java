@@ -1,0 +1,103 @@
+package io.gpudetect.nvml;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Takes {@link NvmlSnapshot}s from {@code libnvidia-ml.so.1} through JNA. The library is looked for on the
+ * first snapshot, not before, and again on each later one until it is found: the GPU operator may install
+ * the driver after this agent started.
+ */
+public final class JnaNvmlScope implements NvmlScope {
+
+    private final Optional<Path> driverRoot;
+    private NvmlLibrary library;
+
+    public JnaNvmlScope(Optional<Path> driverRoot) {
+        this.driverRoot = driverRoot;
+    }
+
+    @Override
+    public synchronized NvmlSnapshot snapshot() {
+        try {
+            if (library == null) {
+                library = NvmlLibrary.open(NvmlLocator.candidates(driverRoot));
+            }
+        } catch (NvmlUnavailableException e) {
+            return NvmlSnapshot.unavailable(e.getMessage());
+        } catch (LinkageError e) {
+            // JNA's own native part could not be loaded (no writable temp folder, foreign architecture).
+            return NvmlSnapshot.unavailable("JNA could not load its native support: " + e.getMessage());
+        }
+        return take(library);
+    }
+
+    /** Everything detection reads, between one init and one shutdown; a device that fails does not stop the others. */
+    static NvmlSnapshot take(NvmlLibrary lib) {
+        NvmlCall<Void> init = lib.init();
+        if (!init.ok()) {
+            return new NvmlSnapshot(NvmlSnapshot.FORMAT, lib.path(), null, init, null, null, null, null, List.of(), null);
+        }
+        NvmlCall<String> nvmlVersion = null;
+        NvmlCall<String> driverVersion = null;
+        NvmlCall<Integer> cuda = null;
+        NvmlCall<Integer> count = null;
+        List<NvmlSnapshot.Device> devices = new ArrayList<>();
+        NvmlCall<Void> shutdown;
+        try {
+            nvmlVersion = lib.nvmlVersion();
+            driverVersion = lib.driverVersion();
+            cuda = lib.cudaDriverVersion();
+            count = lib.deviceCount();
+            if (count.ok()) {
+                for (int i = 0; i < count.value(); i++) {
+                    devices.add(device(lib, i));
+                }
+            }
+        } finally {
+            shutdown = lib.shutdown();
+        }
+        return new NvmlSnapshot(NvmlSnapshot.FORMAT, lib.path(), null, init, nvmlVersion, driverVersion, cuda, count,
+                devices, shutdown);
+    }
+
+    private static NvmlSnapshot.Device device(NvmlLibrary lib, int index) {
+        NvmlCall<NvmlDevice> handle = lib.deviceHandle(index);
+        if (!handle.ok()) {
+            return new NvmlSnapshot.Device(index, handle.outcome(), null, null, null, null, null, null, null, null, null,
+                    null, null, null, null, null, List.of());
+        }
+        NvmlDevice d = handle.value();
+        NvmlCall<NvmlSnapshot.Modes> mig = lib.migMode(d);
+        NvmlCall<Integer> maxMig = null;
+        List<NvmlSnapshot.MigDevice> migDevices = new ArrayList<>();
+        if (mig.ok() && mig.value().current()) {
+            maxMig = lib.maxMigDeviceCount(d);
+            if (maxMig.ok()) {
+                for (int j = 0; j < maxMig.value(); j++) {
+                    NvmlCall<NvmlDevice> m = lib.migDeviceHandle(d, j);
+                    if (m.returnCode() == NvmlReturn.ERROR_NOT_FOUND) {
+                        continue; // an empty slot: fewer MIG devices than the GPU could hold
+                    }
+                    migDevices.add(migDevice(lib, j, m));
+                }
+            }
+        }
+        NvmlCall<NvmlSnapshot.Modes> ecc = lib.eccMode(d);
+        return new NvmlSnapshot.Device(index, handle.outcome(), lib.name(d), lib.uuid(d), lib.serial(d),
+                lib.boardPartNumber(d), lib.pciInfo(d), lib.memory(d), lib.computeCapability(d), lib.architecture(d),
+                lib.brand(d), lib.powerManagementLimitMilliwatts(d), ecc,
+                ecc.ok() && ecc.value().current() ? lib.eccUncorrectedAggregate(d) : null, mig, maxMig, migDevices);
+    }
+
+    private static NvmlSnapshot.MigDevice migDevice(NvmlLibrary lib, int index, NvmlCall<NvmlDevice> handle) {
+        if (!handle.ok()) {
+            return new NvmlSnapshot.MigDevice(index, handle.outcome(), null, null, null, null, null, null);
+        }
+        NvmlDevice m = handle.value();
+        return new NvmlSnapshot.MigDevice(index, handle.outcome(), lib.name(m), lib.uuid(m), lib.gpuInstanceId(m),
+                lib.computeInstanceId(m), lib.memory(m), lib.multiprocessorCount(m));
+    }
+}

@@ -1,0 +1,369 @@
+package io.gpudetect.nvml;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.LongByReference;
+import com.sun.jna.ptr.PointerByReference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * A loaded {@code libnvidia-ml.so.1} with Java-named calls, each answering an {@link NvmlCall}. Each call
+ * uses the newest symbol the library exports ({@code nvmlDeviceGetPciInfo_v3}, then {@code _v2}, then the
+ * unversioned one) and records which one answered; a call none of whose symbols exists answers
+ * {@code NVML_ERROR_FUNCTION_NOT_FOUND} instead of throwing {@link UnsatisfiedLinkError}.
+ */
+public final class NvmlLibrary {
+
+    /** {@code RTLD_LAZY} without {@code RTLD_GLOBAL}: NVML's symbols stay out of the process's global scope. */
+    private static final Map<String, Object> OPTIONS = Map.of(Library.OPTION_OPEN_FLAGS, 1);
+
+    private final String path;
+    private final NativeLibrary library;
+    private final NvmlApi api;
+    private final Map<String, Boolean> exported = new HashMap<>();
+
+    private NvmlLibrary(String path, NativeLibrary library, NvmlApi api) {
+        this.path = path;
+        this.library = library;
+        this.api = api;
+    }
+
+    /** Loads the first candidate that is an NVML library; the exception lists every place tried. */
+    public static NvmlLibrary open(List<String> candidates) throws NvmlUnavailableException {
+        List<String> notes = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (String candidate : candidates) {
+            if (candidate.contains("/") && !Files.exists(Path.of(candidate))) {
+                missing.add(Path.of(candidate).getParent().toString());
+                continue;
+            }
+            try {
+                NativeLibrary lib = NativeLibrary.getInstance(candidate, OPTIONS);
+                NvmlLibrary nvml = new NvmlLibrary(lib.getFile() == null ? candidate : lib.getFile().getPath(), lib,
+                        Native.load(candidate, NvmlApi.class, OPTIONS));
+                if (!nvml.exports("nvmlInit_v2") && !nvml.exports("nvmlInit")) {
+                    notes.add(candidate + " exports neither nvmlInit_v2 nor nvmlInit: not an NVML library");
+                    continue;
+                }
+                return nvml;
+            } catch (LinkageError | RuntimeException e) {
+                notes.add(candidate + ": " + firstLine(e.getMessage()));
+            }
+        }
+        StringBuilder why = new StringBuilder(NvmlLocator.LIBRARY_NAME + " not found (NVIDIA driver not installed, or not mounted into this container)");
+        if (!missing.isEmpty()) {
+            why.append("; not in ").append(String.join(", ", missing));
+        }
+        for (String note : notes) {
+            why.append("; ").append(note);
+        }
+        throw new NvmlUnavailableException(why.toString());
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "could not be loaded";
+        }
+        // JNA's message spans lines (one per place it tried); a diagnostic is one line.
+        String line = s.strip().replaceAll("\\s+", " ");
+        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
+    }
+
+    /** The file that was loaded, as the dynamic linker resolved it where JNA knows it. */
+    public String path() {
+        return path;
+    }
+
+    /** True when the library exports {@code symbol}; looked up once. */
+    public synchronized boolean exports(String symbol) {
+        return exported.computeIfAbsent(symbol, s -> {
+            try {
+                library.getFunction(s);
+                return true;
+            } catch (UnsatisfiedLinkError e) {
+                return false;
+            }
+        });
+    }
+
+    private String firstExported(String... symbols) {
+        for (String s : symbols) {
+            if (exports(s)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    public String errorString(int code) {
+        return exports("nvmlErrorString") ? api.nvmlErrorString(code) : null;
+    }
+
+    private <T> NvmlCall<T> answer(String symbol, int code, Supplier<T> value) {
+        return code == NvmlReturn.SUCCESS ? NvmlCall.success(symbol, value.get())
+                : NvmlCall.failure(symbol, code, errorString(code));
+    }
+
+    private <T> NvmlCall<T> missing(String... symbols) {
+        return NvmlCall.failure(String.join(" | ", symbols), NvmlReturn.ERROR_FUNCTION_NOT_FOUND,
+                "not exported by " + path);
+    }
+
+    private static String text(byte[] buffer) {
+        int end = 0;
+        while (end < buffer.length && buffer[end] != 0) {
+            end++;
+        }
+        return new String(buffer, 0, end, StandardCharsets.UTF_8);
+    }
+
+    private static String hex(int packed) {
+        return String.format(Locale.ROOT, "%08x", packed);
+    }
+
+    // --- library and system ---
+
+    public NvmlCall<Void> init() {
+        String s = firstExported("nvmlInit_v2", "nvmlInit");
+        if (s == null) {
+            return missing("nvmlInit_v2", "nvmlInit");
+        }
+        return answer(s, s.equals("nvmlInit_v2") ? api.nvmlInit_v2() : api.nvmlInit(), () -> null);
+    }
+
+    public NvmlCall<Void> shutdown() {
+        return exports("nvmlShutdown") ? answer("nvmlShutdown", api.nvmlShutdown(), () -> null) : missing("nvmlShutdown");
+    }
+
+    public NvmlCall<String> driverVersion() {
+        if (!exports("nvmlSystemGetDriverVersion")) {
+            return missing("nvmlSystemGetDriverVersion");
+        }
+        byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
+        return answer("nvmlSystemGetDriverVersion", api.nvmlSystemGetDriverVersion(b, b.length), () -> text(b));
+    }
+
+    public NvmlCall<String> nvmlVersion() {
+        if (!exports("nvmlSystemGetNVMLVersion")) {
+            return missing("nvmlSystemGetNVMLVersion");
+        }
+        byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
+        return answer("nvmlSystemGetNVMLVersion", api.nvmlSystemGetNVMLVersion(b, b.length), () -> text(b));
+    }
+
+    /** The CUDA version the driver supports, as NVML encodes it: {@code 12040} for 12.4. */
+    public NvmlCall<Integer> cudaDriverVersion() {
+        String s = firstExported("nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion");
+        if (s == null) {
+            return missing("nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion");
+        }
+        IntByReference v = new IntByReference();
+        int rc = s.endsWith("_v2") ? api.nvmlSystemGetCudaDriverVersion_v2(v) : api.nvmlSystemGetCudaDriverVersion(v);
+        return answer(s, rc, v::getValue);
+    }
+
+    public NvmlCall<Integer> deviceCount() {
+        String s = firstExported("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
+        if (s == null) {
+            return missing("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
+        }
+        IntByReference n = new IntByReference();
+        int rc = s.endsWith("_v2") ? api.nvmlDeviceGetCount_v2(n) : api.nvmlDeviceGetCount(n);
+        return answer(s, rc, n::getValue);
+    }
+
+    public NvmlCall<NvmlDevice> deviceHandle(int index) {
+        String s = firstExported("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
+        if (s == null) {
+            return missing("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
+        }
+        PointerByReference ref = new PointerByReference();
+        int rc = s.endsWith("_v2") ? api.nvmlDeviceGetHandleByIndex_v2(index, ref) : api.nvmlDeviceGetHandleByIndex(index, ref);
+        return answer(s, rc, () -> new NvmlDevice(ref.getValue()));
+    }
+
+    // --- one device (a GPU or a MIG device) ---
+
+    public NvmlCall<String> name(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetName")) {
+            return missing("nvmlDeviceGetName");
+        }
+        byte[] b = new byte[NvmlApi.DEVICE_NAME_BUFFER_SIZE];
+        return answer("nvmlDeviceGetName", api.nvmlDeviceGetName(d, b, b.length), () -> text(b));
+    }
+
+    public NvmlCall<String> uuid(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetUUID")) {
+            return missing("nvmlDeviceGetUUID");
+        }
+        byte[] b = new byte[NvmlApi.DEVICE_UUID_BUFFER_SIZE];
+        return answer("nvmlDeviceGetUUID", api.nvmlDeviceGetUUID(d, b, b.length), () -> text(b));
+    }
+
+    public NvmlCall<String> serial(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetSerial")) {
+            return missing("nvmlDeviceGetSerial");
+        }
+        byte[] b = new byte[NvmlApi.DEVICE_SERIAL_BUFFER_SIZE];
+        return answer("nvmlDeviceGetSerial", api.nvmlDeviceGetSerial(d, b, b.length), () -> text(b));
+    }
+
+    public NvmlCall<String> boardPartNumber(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetBoardPartNumber")) {
+            return missing("nvmlDeviceGetBoardPartNumber");
+        }
+        byte[] b = new byte[NvmlApi.DEVICE_PART_NUMBER_BUFFER_SIZE];
+        return answer("nvmlDeviceGetBoardPartNumber", api.nvmlDeviceGetBoardPartNumber(d, b, b.length), () -> text(b));
+    }
+
+    public NvmlCall<NvmlSnapshot.Pci> pciInfo(NvmlDevice d) {
+        String s = firstExported("nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo");
+        if (s == null) {
+            return missing("nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo");
+        }
+        NvmlPciInfo p = new NvmlPciInfo();
+        int rc = s.endsWith("_v3") ? api.nvmlDeviceGetPciInfo_v3(d, p)
+                : s.endsWith("_v2") ? api.nvmlDeviceGetPciInfo_v2(d, p) : api.nvmlDeviceGetPciInfo(d, p);
+        boolean v1 = s.equals("nvmlDeviceGetPciInfo");
+        return answer(s, rc, () -> new NvmlSnapshot.Pci(text(v1 ? p.busIdLegacy : p.busId),
+                Integer.toUnsignedLong(p.domain), p.bus, p.device, hex(p.pciDeviceId), hex(p.pciSubSystemId)));
+    }
+
+    /**
+     * Memory from {@code nvmlDeviceGetMemoryInfo_v2}, or from the v1 call when the library lacks v2 or
+     * refuses its struct version (drivers before R510 export the symbol for some products only).
+     */
+    public NvmlCall<NvmlSnapshot.Memory> memory(NvmlDevice d) {
+        if (exports("nvmlDeviceGetMemoryInfo_v2")) {
+            NvmlMemoryV2 m = new NvmlMemoryV2();
+            int rc = api.nvmlDeviceGetMemoryInfo_v2(d, m);
+            if (rc == NvmlReturn.SUCCESS || !exports("nvmlDeviceGetMemoryInfo")
+                    || (rc != NvmlReturn.ERROR_NOT_SUPPORTED && rc != 25 /* ARGUMENT_VERSION_MISMATCH */)) {
+                return answer("nvmlDeviceGetMemoryInfo_v2", rc, () -> new NvmlSnapshot.Memory(m.total, m.reserved));
+            }
+        }
+        if (!exports("nvmlDeviceGetMemoryInfo")) {
+            return missing("nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetMemoryInfo");
+        }
+        NvmlMemory m = new NvmlMemory();
+        return answer("nvmlDeviceGetMemoryInfo", api.nvmlDeviceGetMemoryInfo(d, m), () -> new NvmlSnapshot.Memory(m.total, null));
+    }
+
+    public NvmlCall<NvmlSnapshot.ComputeCapability> computeCapability(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetCudaComputeCapability")) {
+            return missing("nvmlDeviceGetCudaComputeCapability");
+        }
+        IntByReference major = new IntByReference();
+        IntByReference minor = new IntByReference();
+        return answer("nvmlDeviceGetCudaComputeCapability", api.nvmlDeviceGetCudaComputeCapability(d, major, minor),
+                () -> new NvmlSnapshot.ComputeCapability(major.getValue(), minor.getValue()));
+    }
+
+    public NvmlCall<Long> architecture(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetArchitecture")) {
+            return missing("nvmlDeviceGetArchitecture");
+        }
+        IntByReference v = new IntByReference();
+        return answer("nvmlDeviceGetArchitecture", api.nvmlDeviceGetArchitecture(d, v), () -> Integer.toUnsignedLong(v.getValue()));
+    }
+
+    public NvmlCall<Long> brand(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetBrand")) {
+            return missing("nvmlDeviceGetBrand");
+        }
+        IntByReference v = new IntByReference();
+        return answer("nvmlDeviceGetBrand", api.nvmlDeviceGetBrand(d, v), () -> Integer.toUnsignedLong(v.getValue()));
+    }
+
+    public NvmlCall<Long> powerManagementLimitMilliwatts(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetPowerManagementLimit")) {
+            return missing("nvmlDeviceGetPowerManagementLimit");
+        }
+        IntByReference v = new IntByReference();
+        return answer("nvmlDeviceGetPowerManagementLimit", api.nvmlDeviceGetPowerManagementLimit(d, v),
+                () -> Integer.toUnsignedLong(v.getValue()));
+    }
+
+    public NvmlCall<NvmlSnapshot.Modes> eccMode(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetEccMode")) {
+            return missing("nvmlDeviceGetEccMode");
+        }
+        IntByReference current = new IntByReference();
+        IntByReference pending = new IntByReference();
+        return answer("nvmlDeviceGetEccMode", api.nvmlDeviceGetEccMode(d, current, pending),
+                () -> new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0));
+    }
+
+    /** Uncorrected ECC errors over the GPU's lifetime ({@code NVML_AGGREGATE_ECC}). */
+    public NvmlCall<Long> eccUncorrectedAggregate(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetTotalEccErrors")) {
+            return missing("nvmlDeviceGetTotalEccErrors");
+        }
+        LongByReference n = new LongByReference();
+        return answer("nvmlDeviceGetTotalEccErrors", api.nvmlDeviceGetTotalEccErrors(d,
+                NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.AGGREGATE_ECC, n), n::getValue);
+    }
+
+    public NvmlCall<NvmlSnapshot.Modes> migMode(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetMigMode")) {
+            return missing("nvmlDeviceGetMigMode");
+        }
+        IntByReference current = new IntByReference();
+        IntByReference pending = new IntByReference();
+        return answer("nvmlDeviceGetMigMode", api.nvmlDeviceGetMigMode(d, current, pending),
+                () -> new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0));
+    }
+
+    public NvmlCall<Integer> maxMigDeviceCount(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetMaxMigDeviceCount")) {
+            return missing("nvmlDeviceGetMaxMigDeviceCount");
+        }
+        IntByReference n = new IntByReference();
+        return answer("nvmlDeviceGetMaxMigDeviceCount", api.nvmlDeviceGetMaxMigDeviceCount(d, n), n::getValue);
+    }
+
+    public NvmlCall<NvmlDevice> migDeviceHandle(NvmlDevice d, int index) {
+        if (!exports("nvmlDeviceGetMigDeviceHandleByIndex")) {
+            return missing("nvmlDeviceGetMigDeviceHandleByIndex");
+        }
+        PointerByReference ref = new PointerByReference();
+        return answer("nvmlDeviceGetMigDeviceHandleByIndex", api.nvmlDeviceGetMigDeviceHandleByIndex(d, index, ref),
+                () -> new NvmlDevice(ref.getValue()));
+    }
+
+    public NvmlCall<Long> gpuInstanceId(NvmlDevice mig) {
+        if (!exports("nvmlDeviceGetGpuInstanceId")) {
+            return missing("nvmlDeviceGetGpuInstanceId");
+        }
+        IntByReference v = new IntByReference();
+        return answer("nvmlDeviceGetGpuInstanceId", api.nvmlDeviceGetGpuInstanceId(mig, v), () -> Integer.toUnsignedLong(v.getValue()));
+    }
+
+    public NvmlCall<Long> computeInstanceId(NvmlDevice mig) {
+        if (!exports("nvmlDeviceGetComputeInstanceId")) {
+            return missing("nvmlDeviceGetComputeInstanceId");
+        }
+        IntByReference v = new IntByReference();
+        return answer("nvmlDeviceGetComputeInstanceId", api.nvmlDeviceGetComputeInstanceId(mig, v),
+                () -> Integer.toUnsignedLong(v.getValue()));
+    }
+
+    public NvmlCall<Long> multiprocessorCount(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetAttributes_v2")) {
+            return missing("nvmlDeviceGetAttributes_v2");
+        }
+        NvmlDeviceAttributes a = new NvmlDeviceAttributes();
+        return answer("nvmlDeviceGetAttributes_v2", api.nvmlDeviceGetAttributes_v2(d, a),
+                () -> Integer.toUnsignedLong(a.multiprocessorCount));
+    }
+}

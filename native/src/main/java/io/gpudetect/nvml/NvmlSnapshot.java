@@ -1,0 +1,69 @@
+package io.gpudetect.nvml;
+
+import java.util.List;
+
+/**
+ * One look at NVML: which library was loaded (or why none could be), what {@code nvmlInit} answered, the
+ * system versions and every device with each call's outcome. It is a plain value: the live path fills it
+ * from the library ({@link JnaNvmlScope}), {@code gpu-detect record} writes it to a bundle as {@code nvml.json},
+ * and replay reads it back, so the probe turns the same value into GPUs either way.
+ *
+ * @param format       {@link #FORMAT}; a reader refuses snapshots of a newer format
+ * @param library      the file that was loaded; null when none was
+ * @param unavailable  why no library could be loaded; null when one was
+ */
+public record NvmlSnapshot(int format, String library, String unavailable, NvmlCall<Void> init,
+                           NvmlCall<String> nvmlVersion, NvmlCall<String> driverVersion,
+                           NvmlCall<Integer> cudaDriverVersion, NvmlCall<Integer> deviceCount,
+                           List<Device> devices, NvmlCall<Void> shutdown) {
+
+    public static final int FORMAT = 1;
+
+    public NvmlSnapshot {
+        devices = devices == null ? List.of() : List.copyOf(devices);
+    }
+
+    public static NvmlSnapshot unavailable(String why) {
+        return new NvmlSnapshot(FORMAT, null, why, null, null, null, null, null, List.of(), null);
+    }
+
+    /**
+     * One GPU as {@code nvmlDeviceGetHandleByIndex} numbers it. When the handle call failed every other
+     * call is null: there was nothing to ask.
+     */
+    public record Device(int index, NvmlCall<Void> handle, NvmlCall<String> name, NvmlCall<String> uuid,
+                         NvmlCall<String> serial, NvmlCall<String> boardPartNumber, NvmlCall<Pci> pci,
+                         NvmlCall<Memory> memory, NvmlCall<ComputeCapability> computeCapability,
+                         NvmlCall<Long> architecture, NvmlCall<Long> brand, NvmlCall<Long> powerLimitMilliwatts,
+                         NvmlCall<Modes> eccMode, NvmlCall<Long> eccUncorrectedAggregate, NvmlCall<Modes> migMode,
+                         NvmlCall<Integer> maxMigDevices, List<MigDevice> migDevices) {
+
+        public Device {
+            migDevices = migDevices == null ? List.of() : List.copyOf(migDevices);
+        }
+    }
+
+    /** A MIG device, by its slot in {@code nvmlDeviceGetMigDeviceHandleByIndex}; empty slots are left out. */
+    public record MigDevice(int index, NvmlCall<Void> handle, NvmlCall<String> name, NvmlCall<String> uuid,
+                            NvmlCall<Long> gpuInstanceId, NvmlCall<Long> computeInstanceId, NvmlCall<Memory> memory,
+                            NvmlCall<Long> multiprocessors) {
+    }
+
+    /**
+     * {@code nvmlPciInfo_t}: ids packed as NVML packs them, device (or subsystem device) in the high 16 bits
+     * and vendor in the low 16, written as 8 hex digits.
+     */
+    public record Pci(String busId, long domain, int bus, int device, String pciDeviceId, String pciSubSystemId) {
+    }
+
+    /** Bytes; {@code reserved} only from {@code nvmlDeviceGetMemoryInfo_v2}. */
+    public record Memory(long total, Long reserved) {
+    }
+
+    public record ComputeCapability(int major, int minor) {
+    }
+
+    /** A current and a pending (after the next GPU reset) on/off state: ECC mode, MIG mode. */
+    public record Modes(boolean current, boolean pending) {
+    }
+}

@@ -1,0 +1,512 @@
+/*
+ * A stand-in for libnvidia-ml.so.1 so that the JNA bindings run for real on a machine without a GPU.
+ * It exports the real NVML symbols with the real signatures and struct layouts (nvml.h), and serves
+ * one of several hosts, chosen when nvmlInit runs:
+ *   1. the FAKE_NVML_SCENARIO environment variable, else
+ *   2. the first word of the file "fake-nvml-scenario" beside this library (found with dladdr), so
+ *      that tests in one JVM can give each copy of the library its own host, else
+ *   3. "h100".
+ * Scenarios: h100, 8xa100-mig, mixed, lost, empty, init-error-N (nvmlInit returns N).
+ * Built twice: normally, and with -DOLD_NVML, which leaves out every _v2/_v3 symbol, MIG and
+ * architecture calls, as a pre-R450 library does; its nvmlDeviceGetPciInfo writes the v1 struct.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int nvmlReturn_t;
+#define NVML_SUCCESS 0
+#define NVML_ERROR_UNINITIALIZED 1
+#define NVML_ERROR_INVALID_ARGUMENT 2
+#define NVML_ERROR_NOT_SUPPORTED 3
+#define NVML_ERROR_NOT_FOUND 6
+#define NVML_ERROR_INSUFFICIENT_SIZE 7
+#define NVML_ERROR_GPU_IS_LOST 15
+#define NVML_ERROR_ARGUMENT_VERSION_MISMATCH 25
+#define NVML_ERROR_UNKNOWN 999
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* nvml.h layouts */
+typedef struct nvmlPciInfo_st {
+    char busIdLegacy[16];
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    unsigned int pciDeviceId;
+    unsigned int pciSubSystemId;
+    char busId[32];
+} nvmlPciInfo_t;
+
+/* The struct nvmlDeviceGetPciInfo (v1) fills: a 16-byte busId and four reserved words. */
+typedef struct nvmlPciInfoV1_st {
+    char busId[16];
+    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+    unsigned int reserved0, reserved1, reserved2, reserved3;
+} nvmlPciInfoV1_t;
+
+typedef struct nvmlMemory_st {
+    unsigned long long total;
+    unsigned long long free;
+    unsigned long long used;
+} nvmlMemory_t;
+
+typedef struct nvmlMemory_v2_st {
+    unsigned int version;
+    unsigned long long total;
+    unsigned long long reserved;
+    unsigned long long free;
+    unsigned long long used;
+} nvmlMemory_v2_t;
+#define nvmlMemory_v2 (unsigned int)(sizeof(nvmlMemory_v2_t) | (2 << 24U))
+
+typedef struct nvmlDeviceAttributesV2_st {
+    unsigned int multiprocessorCount;
+    unsigned int sharedCopyEngineCount;
+    unsigned int sharedDecoderCount;
+    unsigned int sharedEncoderCount;
+    unsigned int sharedJpegCount;
+    unsigned int sharedOfaCount;
+    unsigned int gpuInstanceSliceCount;
+    unsigned int computeInstanceSliceCount;
+    unsigned long long memorySizeMB;
+} nvmlDeviceAttributes_t;
+
+typedef struct fake_device *nvmlDevice_t;
+
+#define MIB (1024ULL * 1024ULL)
+#define MAX_DEVICES 16
+#define MAX_MIG 7
+
+struct fake_device {
+    int present;
+    int lost;              /* every call but nvmlDeviceGetPciInfo* answers GPU_IS_LOST */
+    int handle_error;      /* nvmlDeviceGetHandleByIndex answers this */
+    char name[96], uuid[96], serial[30], part[80];
+    unsigned int domain, bus, dev, pci_device_id, pci_subsystem_id;
+    unsigned long long mem_total, mem_reserved;
+    int cc_major, cc_minor;
+    unsigned int arch, brand, power_mw;
+    int ecc_supported; unsigned int ecc_current, ecc_pending; unsigned long long ecc_uncorrected;
+    int mig_supported; unsigned int mig_current, mig_pending;
+    /* MIG devices of a full GPU, or for a MIG device its ids */
+    struct fake_device *migs;
+    int mig_count;
+    int is_mig; unsigned int gi, ci, sm;
+};
+
+static struct fake_device devices[MAX_DEVICES];
+static struct fake_device mig_devices[MAX_DEVICES][MAX_MIG];
+static unsigned int device_count;
+static int initialized;
+static char scenario[64];
+
+static const char *error_string(nvmlReturn_t r) {
+    switch (r) {
+    case 0: return "Success";
+    case 1: return "Uninitialized";
+    case 2: return "Invalid Argument";
+    case 3: return "Not Supported";
+    case 4: return "Insufficient Permissions";
+    case 5: return "Already Initialized";
+    case 6: return "Not Found";
+    case 7: return "Insufficient Size";
+    case 9: return "Driver Not Loaded";
+    case 12: return "NVML Shared Library Not Found";
+    case 13: return "Function Not Found";
+    case 15: return "GPU is lost";
+    case 16: return "GPU requires reset";
+    case 17: return "GPU access blocked by the operating system";
+    case 18: return "RM has detected an NVML/RM version mismatch.";
+    case 25: return "Argument version mismatch";
+    default: return "Unknown Error";
+    }
+}
+
+static void read_scenario(void) {
+    const char *env = getenv("FAKE_NVML_SCENARIO");
+    if (env && *env) {
+        snprintf(scenario, sizeof scenario, "%s", env);
+        return;
+    }
+    snprintf(scenario, sizeof scenario, "h100");
+    Dl_info info;
+    if (dladdr((void *) read_scenario, &info) && info.dli_fname) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s", info.dli_fname);
+        char *slash = strrchr(path, '/');
+        if (slash) {
+            snprintf(slash + 1, sizeof path - (size_t) (slash + 1 - path), "fake-nvml-scenario");
+            FILE *f = fopen(path, "r");
+            if (f) {
+                char word[64];
+                if (fscanf(f, "%63s", word) == 1) {
+                    snprintf(scenario, sizeof scenario, "%s", word);
+                }
+                fclose(f);
+            }
+        }
+    }
+}
+
+static struct fake_device *add(const char *name, unsigned int domain, unsigned int bus, unsigned int dev,
+                               unsigned int pci_device_id, unsigned int pci_subsystem_id, unsigned long long mem_mib) {
+    struct fake_device *d = &devices[device_count];
+    memset(d, 0, sizeof *d);
+    d->present = 1;
+    snprintf(d->name, sizeof d->name, "%s", name);
+    snprintf(d->uuid, sizeof d->uuid, "GPU-%08x-%04x-%04x-%04x-%012x", 0x5e1f0000u + device_count * 0x1111u + bus,
+             dev, domain, pci_device_id >> 16, 0xabc000u + bus);
+    snprintf(d->serial, sizeof d->serial, "16549220%05u", 1000 + device_count * 7 + bus);
+    snprintf(d->part, sizeof d->part, "692-2G520-0200-00%u", device_count);
+    d->domain = domain; d->bus = bus; d->dev = dev;
+    d->pci_device_id = pci_device_id; d->pci_subsystem_id = pci_subsystem_id;
+    d->mem_total = mem_mib * MIB; d->mem_reserved = 328 * MIB;
+    d->ecc_supported = 1; d->ecc_current = 1; d->ecc_pending = 1;
+    d->mig_supported = 1;
+    d->brand = 14; /* NVML_BRAND_NVIDIA */
+    d->migs = mig_devices[device_count];
+    device_count++;
+    return d;
+}
+
+static struct fake_device *hopper(struct fake_device *d) {
+    d->cc_major = 9; d->cc_minor = 0; d->arch = 9; d->power_mw = 700000;
+    return d;
+}
+
+static struct fake_device *ampere(struct fake_device *d) {
+    d->cc_major = 8; d->cc_minor = 0; d->arch = 7; d->power_mw = 400000;
+    return d;
+}
+
+static void add_mig(struct fake_device *parent, const char *profile, unsigned int gi, unsigned int ci,
+                    unsigned long long mem_mib, unsigned int sm) {
+    struct fake_device *m = &parent->migs[parent->mig_count];
+    memset(m, 0, sizeof *m);
+    m->present = 1;
+    m->is_mig = 1;
+    snprintf(m->name, sizeof m->name, "%s MIG %s", parent->name, profile);
+    snprintf(m->uuid, sizeof m->uuid, "MIG-%08x-%04x-%04x-%04x-%012x", 0x3160000u + parent->bus * 16 + gi, gi, ci,
+             parent->bus, 0x77000u + (unsigned) parent->mig_count);
+    m->mem_total = mem_mib * MIB;
+    m->gi = gi; m->ci = ci; m->sm = sm;
+    m->cc_major = parent->cc_major; m->cc_minor = parent->cc_minor;
+    parent->mig_count++;
+}
+
+static void build_scenario(void) {
+    memset(devices, 0, sizeof devices);
+    device_count = 0;
+    if (strcmp(scenario, "h100") == 0) {
+        hopper(add("NVIDIA H100 80GB HBM3", 0, 0x18, 0, 0x233010de, 0x16c110de, 81559));
+    } else if (strcmp(scenario, "8xa100-mig") == 0) {
+        static const unsigned int buses[] = {0x07, 0x0f, 0x47, 0x4e, 0x87, 0x90, 0xb7, 0xbd};
+        for (int i = 0; i < 8; i++) {
+            struct fake_device *d = ampere(add("NVIDIA A100-SXM4-80GB", 0, buses[i], 0, 0x20b210de, 0x147f10de, 81920));
+            d->mem_reserved = 0;
+            if (i == 0) {
+                d->mig_current = 1; d->mig_pending = 1;
+                for (unsigned int gi = 7; gi <= 13; gi++) {
+                    add_mig(d, "1g.10gb", gi, 0, 9728, 14);
+                }
+            } else if (i == 1) {
+                d->mig_current = 1; d->mig_pending = 1;
+                add_mig(d, "3g.40gb", 1, 0, 40192, 42);
+                add_mig(d, "3g.40gb", 2, 0, 40192, 42);
+            } else if (i == 2) {
+                d->mig_pending = 1; /* enabled, takes effect after a reset */
+            }
+        }
+    } else if (strcmp(scenario, "mixed") == 0) {
+        hopper(add("NVIDIA H100 PCIe", 0, 0x01, 0, 0x233110de, 0x162610de, 81559))->power_mw = 350000;
+        struct fake_device *g = add("NVIDIA GeForce RTX 4090", 0, 0x41, 0, 0x268410de, 0x40bf1458, 24564);
+        g->cc_major = 8; g->cc_minor = 9; g->arch = 8; g->power_mw = 450000; g->brand = 15;
+        g->ecc_supported = 0; g->mig_supported = 0; g->serial[0] = '\0'; g->part[0] = '\0';
+        struct fake_device *a = ampere(add("NVIDIA A100-PCIE-40GB", 1, 0x81, 0, 0x20f110de, 0x145f10de, 40960));
+        a->power_mw = 250000; a->ecc_uncorrected = 3;
+    } else if (strcmp(scenario, "lost") == 0) {
+        static const unsigned int buses[] = {0x19, 0x3b, 0x4c, 0x5d};
+        for (int i = 0; i < 4; i++) {
+            hopper(add("NVIDIA H100 80GB HBM3", 0, buses[i], 0, 0x233010de, 0x16c110de, 81559));
+        }
+        devices[1].lost = 1;
+        devices[3].handle_error = NVML_ERROR_UNKNOWN;
+    } else if (strcmp(scenario, "empty") == 0) {
+        /* the driver is loaded and sees no GPU */
+    }
+}
+
+static int fill(char *out, unsigned int length, const char *value) {
+    if (out == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (value[0] == '\0') return NVML_ERROR_NOT_SUPPORTED;
+    if (strlen(value) + 1 > length) return NVML_ERROR_INSUFFICIENT_SIZE;
+    memcpy(out, value, strlen(value) + 1);
+    return NVML_SUCCESS;
+}
+
+/* The checks every device call starts with; 0 when the call may go on. */
+static nvmlReturn_t check(nvmlDevice_t d, const void *out) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    if (d == NULL || !d->present || out == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (d->lost) return NVML_ERROR_GPU_IS_LOST;
+    return NVML_SUCCESS;
+}
+
+static nvmlReturn_t init(void) {
+    if (initialized) {
+        initialized++;
+        return NVML_SUCCESS;
+    }
+    read_scenario();
+    int code;
+    if (sscanf(scenario, "init-error-%d", &code) == 1) {
+        return code;
+    }
+    build_scenario();
+    initialized = 1;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlInit(void) { return init(); }
+#ifndef OLD_NVML
+EXPORT nvmlReturn_t nvmlInit_v2(void) { return init(); }
+#endif
+
+EXPORT nvmlReturn_t nvmlShutdown(void) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    initialized--;
+    return NVML_SUCCESS;
+}
+
+EXPORT const char *nvmlErrorString(nvmlReturn_t result) { return error_string(result); }
+
+EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+#ifdef OLD_NVML
+    return fill(version, length, "418.226.00");
+#else
+    return fill(version, length, "550.54.15");
+#endif
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+#ifdef OLD_NVML
+    return fill(version, length, "10.418.226.00");
+#else
+    return fill(version, length, "12.550.54.15");
+#endif
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *v) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    if (v == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+#ifdef OLD_NVML
+    *v = 10010;
+#else
+    *v = 12040;
+#endif
+    return NVML_SUCCESS;
+}
+
+static nvmlReturn_t count(unsigned int *n) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    if (n == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *n = device_count;
+    return NVML_SUCCESS;
+}
+
+static nvmlReturn_t handle(unsigned int index, nvmlDevice_t *device) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    if (device == NULL || index >= device_count) return NVML_ERROR_INVALID_ARGUMENT;
+    if (devices[index].handle_error) return devices[index].handle_error;
+    *device = &devices[index];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned int *n) { return count(n); }
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int i, nvmlDevice_t *d) { return handle(i, d); }
+#ifndef OLD_NVML
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *v) { return nvmlSystemGetCudaDriverVersion(v); }
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *n) { return count(n); }
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *d) { return handle(i, d); }
+#endif
+
+EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int length) {
+    nvmlReturn_t r = check(d, name);
+    return r ? r : fill(name, length, d->name);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length) {
+    nvmlReturn_t r = check(d, uuid);
+    return r ? r : fill(uuid, length, d->uuid);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t d, char *serial, unsigned int length) {
+    nvmlReturn_t r = check(d, serial);
+    if (r == 0 && d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    return r ? r : fill(serial, length, d->serial);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetBoardPartNumber(nvmlDevice_t d, char *part, unsigned int length) {
+    nvmlReturn_t r = check(d, part);
+    if (r == 0 && d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    return r ? r : fill(part, length, d->part);
+}
+
+/* PCI info survives a lost GPU: the driver keeps the address it enumerated. */
+static nvmlReturn_t pci(nvmlDevice_t d, nvmlPciInfo_t *p, int domain_digits) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    if (d == NULL || !d->present || p == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    memset(p, 0, sizeof *p);
+    snprintf(p->busIdLegacy, sizeof p->busIdLegacy, "%04X:%02X:%02X.0", d->domain, d->bus, d->dev);
+    snprintf(p->busId, sizeof p->busId, domain_digits == 8 ? "%08X:%02X:%02X.0" : "%04X:%02X:%02X.0",
+             d->domain, d->bus, d->dev);
+    p->domain = d->domain; p->bus = d->bus; p->device = d->dev;
+    p->pciDeviceId = d->pci_device_id; p->pciSubSystemId = d->pci_subsystem_id;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t d, nvmlPciInfoV1_t *p) {
+    nvmlPciInfo_t full;
+    nvmlReturn_t r = pci(d, p == NULL ? NULL : &full, 4);
+    if (r) return r;
+    memset(p, 0, sizeof *p);
+    snprintf(p->busId, sizeof p->busId, "%s", full.busIdLegacy);
+    p->domain = full.domain; p->bus = full.bus; p->device = full.device;
+    p->pciDeviceId = full.pciDeviceId; p->pciSubSystemId = full.pciSubSystemId;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m) {
+    nvmlReturn_t r = check(d, m);
+    if (r) return r;
+    m->total = d->mem_total;
+    m->used = d->mem_reserved;
+    m->free = d->mem_total - m->used;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int *major, int *minor) {
+    nvmlReturn_t r = check(d, major);
+    if (r) return r;
+    if (minor == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *major = d->cc_major; *minor = d->cc_minor;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t d, unsigned int *brand) {
+    nvmlReturn_t r = check(d, brand);
+    if (r) return r;
+    *brand = d->brand;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d, unsigned int *limit) {
+    nvmlReturn_t r = check(d, limit);
+    if (r) return r;
+    if (d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    *limit = d->power_mw;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, unsigned int *current, unsigned int *pending) {
+    nvmlReturn_t r = check(d, current);
+    if (r) return r;
+    if (pending == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!d->ecc_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    *current = d->ecc_current; *pending = d->ecc_pending;
+    return NVML_SUCCESS;
+}
+
+/* errorType 1 = NVML_MEMORY_ERROR_TYPE_UNCORRECTED, counterType 1 = NVML_AGGREGATE_ECC */
+EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, unsigned int errorType, unsigned int counterType,
+                                                unsigned long long *n) {
+    nvmlReturn_t r = check(d, n);
+    if (r) return r;
+    if (!d->ecc_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    if (errorType > 1 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
+    *n = errorType == 1 && counterType == 1 ? d->ecc_uncorrected : 0;
+    return NVML_SUCCESS;
+}
+
+#ifndef OLD_NVML
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t d, nvmlPciInfo_t *p) { return pci(d, p, 4); }
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *p) { return pci(d, p, 8); }
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t *m) {
+    nvmlReturn_t r = check(d, m);
+    if (r) return r;
+    if (m->version != nvmlMemory_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    m->total = d->mem_total;
+    m->reserved = d->mem_reserved;
+    m->used = d->mem_reserved;
+    m->free = d->mem_total - m->used;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t d, unsigned int *arch) {
+    nvmlReturn_t r = check(d, arch);
+    if (r) return r;
+    *arch = d->arch;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *current, unsigned int *pending) {
+    nvmlReturn_t r = check(d, current);
+    if (r) return r;
+    if (pending == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!d->mig_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    *current = d->mig_current; *pending = d->mig_pending;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t d, unsigned int *n) {
+    nvmlReturn_t r = check(d, n);
+    if (r) return r;
+    if (!d->mig_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    *n = MAX_MIG;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, unsigned int index, nvmlDevice_t *mig) {
+    nvmlReturn_t r = check(d, mig);
+    if (r) return r;
+    if (!d->mig_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    if (!d->mig_current) return NVML_ERROR_INVALID_ARGUMENT;
+    if (index >= MAX_MIG) return NVML_ERROR_INVALID_ARGUMENT;
+    if ((int) index >= d->mig_count) return NVML_ERROR_NOT_FOUND;
+    *mig = &d->migs[index];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t d, unsigned int *id) {
+    nvmlReturn_t r = check(d, id);
+    if (r) return r;
+    if (!d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    *id = d->gi;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned int *id) {
+    nvmlReturn_t r = check(d, id);
+    if (r) return r;
+    if (!d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    *id = d->ci;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetAttributes_v2(nvmlDevice_t d, nvmlDeviceAttributes_t *a) {
+    nvmlReturn_t r = check(d, a);
+    if (r) return r;
+    if (!d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    memset(a, 0, sizeof *a);
+    a->multiprocessorCount = d->sm;
+    a->memorySizeMB = d->mem_total / MIB;
+    return NVML_SUCCESS;
+}
+#endif

@@ -1,0 +1,200 @@
+package io.gpudetect.nvml;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The JNA bindings against a real compiled shared library (the fake), so struct layouts and symbol fallbacks are exercised. */
+class JnaNvmlScopeTest {
+
+    private static final long MIB = 1024L * 1024L;
+
+    @TempDir
+    Path dir;
+
+    private NvmlSnapshot snapshot(String variant, String scenario) throws IOException {
+        return new JnaNvmlScope(Optional.of(FakeNvml.driverRoot(dir, variant, scenario))).snapshot();
+    }
+
+    @Test
+    void readsOneH100ThroughTheNewestSymbols() throws Exception {
+        NvmlSnapshot s = snapshot("current", "h100");
+
+        assertEquals(dir.resolve("usr/lib64/libnvidia-ml.so.1").toRealPath().toString(), Path.of(s.library()).toRealPath().toString());
+        assertEquals("nvmlInit_v2", s.init().function());
+        assertEquals("550.54.15", s.driverVersion().get());
+        assertEquals("12.550.54.15", s.nvmlVersion().get());
+        assertEquals(12040, s.cudaDriverVersion().get());
+        assertEquals("nvmlSystemGetCudaDriverVersion_v2", s.cudaDriverVersion().function());
+        assertEquals("nvmlDeviceGetCount_v2", s.deviceCount().function());
+        assertEquals(1, s.devices().size());
+        NvmlSnapshot.Device d = s.devices().get(0);
+        assertEquals("nvmlDeviceGetHandleByIndex_v2", d.handle().function());
+        assertEquals("NVIDIA H100 80GB HBM3", d.name().get());
+        assertTrue(d.uuid().get().matches("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"), d.uuid().value());
+        assertEquals("nvmlDeviceGetPciInfo_v3", d.pci().function());
+        assertEquals(new NvmlSnapshot.Pci("00000000:18:00.0", 0, 0x18, 0, "233010de", "16c110de"), d.pci().get());
+        assertEquals("nvmlDeviceGetMemoryInfo_v2", d.memory().function());
+        assertEquals(new NvmlSnapshot.Memory(81559 * MIB, 328 * MIB), d.memory().get());
+        assertEquals(new NvmlSnapshot.ComputeCapability(9, 0), d.computeCapability().get());
+        assertEquals(9L, d.architecture().get());
+        assertEquals(14L, d.brand().get());
+        assertEquals(700000L, d.powerLimitMilliwatts().get());
+        assertEquals(new NvmlSnapshot.Modes(true, true), d.eccMode().get());
+        assertEquals(0L, d.eccUncorrectedAggregate().get());
+        assertEquals(new NvmlSnapshot.Modes(false, false), d.migMode().get());
+        assertTrue(d.migDevices().isEmpty());
+        assertTrue(s.shutdown().ok(), "every init is paired with a shutdown");
+    }
+
+    @Test
+    void enumeratesMigDevicesOnlyWhereMigIsOn() throws Exception {
+        NvmlSnapshot s = snapshot("current", "8xa100-mig");
+
+        assertEquals(8, s.devices().size());
+        List<Integer> buses = s.devices().stream().map(d -> d.pci().value().bus()).toList();
+        assertEquals(List.of(0x07, 0x0f, 0x47, 0x4e, 0x87, 0x90, 0xb7, 0xbd), buses);
+        NvmlSnapshot.Device first = s.devices().get(0);
+        assertEquals(7, first.maxMigDevices().get());
+        assertEquals(7, first.migDevices().size());
+        NvmlSnapshot.MigDevice slice = first.migDevices().get(2);
+        assertEquals("NVIDIA A100-SXM4-80GB MIG 1g.10gb", slice.name().get());
+        assertTrue(slice.uuid().get().startsWith("MIG-"));
+        assertEquals(9L, slice.gpuInstanceId().get());
+        assertEquals(0L, slice.computeInstanceId().get());
+        assertEquals(9728 * MIB, slice.memory().get().total());
+        assertEquals(14L, slice.multiprocessors().get());
+        assertEquals(List.of(1L, 2L), s.devices().get(1).migDevices().stream().map(m -> m.gpuInstanceId().value()).toList());
+        NvmlSnapshot.Device pendingOnly = s.devices().get(2);
+        assertEquals(new NvmlSnapshot.Modes(false, true), pendingOnly.migMode().get());
+        assertNull(pendingOnly.maxMigDevices(), "no MIG enumeration while MIG is off");
+        assertTrue(pendingOnly.migDevices().isEmpty());
+    }
+
+    @Test
+    void unsupportedFeaturesAreReturnCodesNotFailures() throws Exception {
+        NvmlSnapshot s = snapshot("current", "mixed");
+
+        NvmlSnapshot.Device rtx = s.devices().get(1);
+        assertEquals("NVIDIA GeForce RTX 4090", rtx.name().get());
+        assertEquals(NvmlReturn.ERROR_NOT_SUPPORTED, rtx.eccMode().returnCode());
+        assertEquals("Not Supported", rtx.eccMode().error());
+        assertNull(rtx.eccUncorrectedAggregate(), "no ECC counter read where ECC is unsupported");
+        assertEquals(NvmlReturn.ERROR_NOT_SUPPORTED, rtx.migMode().returnCode());
+        assertEquals("268410de", rtx.pci().value().pciDeviceId());
+        assertEquals("40bf1458", rtx.pci().value().pciSubSystemId());
+        NvmlSnapshot.Device a100 = s.devices().get(2);
+        assertEquals(1L, a100.pci().value().domain());
+        assertEquals("00000001:81:00.0", a100.pci().value().busId());
+        assertEquals(3L, a100.eccUncorrectedAggregate().get());
+    }
+
+    @Test
+    void aLostGpuDoesNotHideTheOthers() throws Exception {
+        NvmlSnapshot s = snapshot("current", "lost");
+
+        assertEquals(4, s.devices().size());
+        NvmlSnapshot.Device lost = s.devices().get(1);
+        assertTrue(lost.handle().ok());
+        assertEquals(NvmlReturn.ERROR_GPU_IS_LOST, lost.name().returnCode());
+        assertEquals("GPU is lost", lost.name().error());
+        NvmlException e = assertThrows(NvmlException.class, () -> lost.memory().get());
+        assertEquals(NvmlReturn.ERROR_GPU_IS_LOST, e.returnCode());
+        assertTrue(e.getMessage().contains("NVML_ERROR_GPU_IS_LOST (GPU is lost)"), e.getMessage());
+        assertEquals(0x3b, lost.pci().get().bus(), "the address is still known");
+        NvmlSnapshot.Device noHandle = s.devices().get(3);
+        assertEquals(NvmlReturn.ERROR_UNKNOWN, noHandle.handle().returnCode());
+        assertEquals("Unknown Error", noHandle.handle().error());
+        assertNull(noHandle.name());
+        assertEquals("NVIDIA H100 80GB HBM3", s.devices().get(2).name().get());
+        assertTrue(s.shutdown().ok());
+    }
+
+    @Test
+    void anOldLibraryAnswersThroughTheUnversionedSymbols() throws Exception {
+        NvmlSnapshot s = snapshot("old", "h100");
+
+        assertEquals("nvmlInit", s.init().function());
+        assertEquals("nvmlSystemGetCudaDriverVersion", s.cudaDriverVersion().function());
+        assertEquals(10010, s.cudaDriverVersion().get());
+        assertEquals("nvmlDeviceGetCount", s.deviceCount().function());
+        NvmlSnapshot.Device d = s.devices().get(0);
+        assertEquals("nvmlDeviceGetHandleByIndex", d.handle().function());
+        assertEquals("nvmlDeviceGetPciInfo", d.pci().function());
+        // The v1 struct: bus id in the first 16 bytes, ids at the same offsets as in v3.
+        assertEquals(new NvmlSnapshot.Pci("0000:18:00.0", 0, 0x18, 0, "233010de", "16c110de"), d.pci().get());
+        assertEquals("nvmlDeviceGetMemoryInfo", d.memory().function());
+        assertEquals(new NvmlSnapshot.Memory(81559 * MIB, null), d.memory().get());
+        assertEquals(NvmlReturn.ERROR_FUNCTION_NOT_FOUND, d.architecture().returnCode());
+        assertEquals("nvmlDeviceGetArchitecture", d.architecture().function());
+        assertEquals(NvmlReturn.ERROR_FUNCTION_NOT_FOUND, d.migMode().returnCode());
+        assertEquals(new NvmlSnapshot.ComputeCapability(9, 0), d.computeCapability().get());
+    }
+
+    @ParameterizedTest(name = "nvmlInit returns {0}")
+    @CsvSource({
+            "9, NVML_ERROR_DRIVER_NOT_LOADED, Driver Not Loaded",
+            "4, NVML_ERROR_NO_PERMISSION, Insufficient Permissions",
+            "18, NVML_ERROR_LIB_RM_VERSION_MISMATCH, RM has detected an NVML/RM version mismatch.",
+            "12, NVML_ERROR_LIBRARY_NOT_FOUND, NVML Shared Library Not Found",
+            "999, NVML_ERROR_UNKNOWN, Unknown Error"})
+    void aFailingInitIsRecordedWithItsCode(int code, String name, String text) throws Exception {
+        NvmlSnapshot s = snapshot("current", "init-error-" + code);
+
+        assertEquals(code, s.init().returnCode());
+        assertEquals(name, s.init().status());
+        assertEquals(text, s.init().error());
+        assertNull(s.deviceCount());
+        assertTrue(s.devices().isEmpty());
+        NvmlException e = assertThrows(NvmlException.class, () -> s.init().get());
+        assertEquals("nvmlInit_v2 returned " + name + " (" + text + ")", e.getMessage());
+    }
+
+    @Test
+    void aScopeCanBeAskedAgainAfterShutdown() throws Exception {
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(FakeNvml.driverRoot(dir, "current", "mixed")));
+        NvmlSnapshot first = scope.snapshot();
+        NvmlSnapshot second = scope.snapshot();
+
+        assertEquals(3, first.devices().size());
+        assertEquals(first, second);
+    }
+
+    @Test
+    void aMissingLibraryIsUnavailableWithWhereItWasLooked() {
+        Path nowhere = dir.resolve("driver");
+        NvmlUnavailableException e = assertThrows(NvmlUnavailableException.class,
+                () -> NvmlLibrary.open(List.of(nowhere.resolve("usr/lib64/libnvidia-ml.so.1").toString())));
+        assertTrue(e.getMessage().contains("libnvidia-ml.so.1 not found"), e.getMessage());
+        assertTrue(e.getMessage().contains(nowhere.resolve("usr/lib64").toString()), e.getMessage());
+    }
+
+    @Test
+    void aFileThatIsNotALibraryIsReportedNotThrown() throws Exception {
+        Path fake = dir.resolve("libnvidia-ml.so.1");
+        Files.writeString(fake, "not an ELF file");
+        NvmlUnavailableException e = assertThrows(NvmlUnavailableException.class,
+                () -> NvmlLibrary.open(List.of(fake.toString())));
+        assertTrue(e.getMessage().contains(fake.toString() + ": "), e.getMessage());
+    }
+
+    @Test
+    void theDriverRootIsSearchedBeforeTheSystem() {
+        List<String> c = NvmlLocator.candidates(Optional.of(Path.of("/run/nvidia/driver")));
+        assertEquals("/run/nvidia/driver/usr/lib64/libnvidia-ml.so.1", c.get(0));
+        assertTrue(c.indexOf("libnvidia-ml.so.1") > c.indexOf("/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"));
+        assertFalse(NvmlLocator.candidates(Optional.empty()).get(0).startsWith("/run"));
+    }
+}

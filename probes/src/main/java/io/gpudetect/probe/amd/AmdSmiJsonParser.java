@@ -1,0 +1,175 @@
+package io.gpudetect.probe.amd;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Partitioning;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Vendor;
+import io.gpudetect.probe.HexId;
+import io.gpudetect.probe.ParsedOutput;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code amd-smi static --json}: a list of per-GPU objects ({@code gpu}, {@code asic}, {@code bus},
+ * {@code vram}, {@code driver}, {@code board}, {@code partition}, ...), bare before ROCm 6.4 and wrapped
+ * in {@code {"gpu_data": [...]}} since. Sizes are {@code {"value": 196592, "unit": "MB"}} in newer
+ * releases and {@code "196592 MB"} strings in older ones; both are read. amd-smi's "MB" is MiB.
+ */
+public final class AmdSmiJsonParser {
+
+    public static final String PROBE = "amd-smi";
+
+    private static final Pattern SIZE = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*(B|KB|MB|GB|KiB|MiB|GiB)?\\s*$");
+
+    private AmdSmiJsonParser() {
+    }
+
+    public static ParsedOutput parse(String text, String file) {
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            var loc = e.getLocation();
+            return new ParsedOutput(List.of(), List.of(Diagnostic.error(PROBE, file, loc == null ? null : loc.getLineNr(),
+                    "not valid JSON (" + e.getOriginalMessage() + "); expected 'amd-smi static --json' output")));
+        }
+        JsonNode list = root != null && root.isObject() && root.has("gpu_data") ? root.get("gpu_data") : root;
+        if (list == null || !list.isArray()) {
+            return new ParsedOutput(List.of(), List.of(Diagnostic.error(PROBE, file, null,
+                    "expected a JSON list of GPUs or an object with a 'gpu_data' list, found "
+                            + (list == null ? "nothing" : list.getNodeType()))));
+        }
+        List<Gpu> gpus = new ArrayList<>();
+        int index = 0;
+        for (JsonNode gpu : list) {
+            String where = "gpu_data[" + index++ + "]";
+            if (!gpu.isObject()) {
+                diagnostics.add(Diagnostic.warning(PROBE, file, null, where + " is not an object; skipped"));
+                continue;
+            }
+            gpus.add(gpu(where, gpu, diagnostics, file));
+        }
+        return new ParsedOutput(gpus, diagnostics);
+    }
+
+    private static Gpu gpu(String where, JsonNode gpu, List<Diagnostic> diagnostics, String file) {
+        Gpu.Builder b = Gpu.builder(PROBE);
+        JsonNode asic = gpu.path("asic");
+        String vendorId = id(asic, "vendor_id", where, diagnostics, file);
+        b.pciVendorId(vendorId);
+        b.vendor(vendorId == null ? Vendor.AMD : Vendor.fromPciVendorId(vendorId));
+        b.name(text(asic, "market_name").orElse(null));
+        b.pciDeviceId(id(asic, "device_id", where, diagnostics, file));
+        b.pciSubsystemVendorId(id(asic, "subvendor_id", where, diagnostics, file));
+        b.pciSubsystemDeviceId(id(asic, "subsystem_id", where, diagnostics, file));
+        text(asic, "rev_id").map(HexId::revision).ifPresent(b::pciRevision);
+        text(asic, "target_graphics_version").filter(v -> v.matches("gfx[0-9a-f]+")).ifPresent(b::architecture);
+        JsonNode cu = asic.path("num_compute_units");
+        if (cu.canConvertToInt() && cu.asInt() > 0) {
+            b.computeUnits(cu.asInt());
+        }
+        text(asic, "asic_serial").map(AmdIds::uuidFromHex).ifPresent(b::uuid);
+        Optional<String> bdf = text(gpu.path("bus"), "bdf").or(() -> text(gpu, "bdf"));
+        if (bdf.isPresent()) {
+            Optional<PciAddress> address = PciAddress.parse(bdf.get());
+            if (address.isEmpty()) {
+                diagnostics.add(Diagnostic.warning(PROBE, file, null,
+                        where + ".bus.bdf '" + bdf.get() + "' is not a PCI address (expected 0000:03:00.0)"));
+            }
+            address.ifPresent(b::pciAddress);
+        }
+        text(gpu.path("bus"), "slot_type").map(AmdSmiJsonParser::slotType).ifPresent(b::interfaceType);
+        JsonNode driver = gpu.path("driver");
+        b.driverVersion(text(driver, "version").or(() -> text(driver, "driver_version")).orElse(null));
+        JsonNode board = gpu.path("board");
+        text(board, "product_serial").ifPresent(b::serial);
+        text(board, "model_number").ifPresent(b::boardPartNumber);
+        JsonNode vram = gpu.path("vram");
+        JsonNode size = vram.has("size") ? vram.get("size") : vram.path("vram_size");
+        if (!size.isMissingNode()) {
+            Long mib = mib(size);
+            if (mib == null) {
+                diagnostics.add(Diagnostic.warning(PROBE, file, null,
+                        where + ".vram.size '" + size + "' is not a size (expected {\"value\": N, \"unit\": \"MB\"} or \"N MB\")"));
+            }
+            b.memoryMiB(mib);
+        }
+        text(gpu.path("partition"), "compute_partition")
+                .map(p -> new Partitioning(p.toLowerCase(Locale.ROOT), !p.equalsIgnoreCase("SPX"), null, List.of()))
+                .ifPresent(b::partitioning);
+        return b.build();
+    }
+
+    private static String slotType(String slot) {
+        String s = slot.toLowerCase(Locale.ROOT);
+        if (s.contains("oam")) {
+            return "oam";
+        }
+        if (s.contains("pcie") || s.contains("cem")) {
+            return "pcie";
+        }
+        return null;
+    }
+
+    private static Long mib(JsonNode size) {
+        String number;
+        String unit;
+        if (size.isObject()) {
+            number = size.path("value").asText("");
+            unit = size.path("unit").asText("MB");
+        } else {
+            Matcher m = SIZE.matcher(size.asText(""));
+            if (!m.matches()) {
+                return null;
+            }
+            number = m.group(1);
+            unit = m.group(2) == null ? "MB" : m.group(2);
+        }
+        double value;
+        try {
+            value = Double.parseDouble(number);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        double factor = switch (unit.toUpperCase(Locale.ROOT)) {
+            case "B" -> 1.0 / (1024 * 1024);
+            case "KB", "KIB" -> 1.0 / 1024;
+            case "MB", "MIB" -> 1;
+            case "GB", "GIB" -> 1024;
+            default -> -1;
+        };
+        return factor < 0 || value <= 0 ? null : Math.round(value * factor);
+    }
+
+    private static String id(JsonNode node, String name, String where, List<Diagnostic> diagnostics, String file) {
+        Optional<String> raw = text(node, name);
+        if (raw.isEmpty()) {
+            return null;
+        }
+        String id = HexId.id16(raw.get());
+        if (id == null) {
+            diagnostics.add(Diagnostic.warning(PROBE, file, null,
+                    where + ".asic." + name + " '" + raw.get() + "' is not a hex id (expected 0x74a1)"));
+        }
+        return id;
+    }
+
+    private static Optional<String> text(JsonNode node, String name) {
+        JsonNode v = node.path(name);
+        if (!v.isValueNode()) {
+            return Optional.empty();
+        }
+        String s = v.asText().strip();
+        String l = s.toLowerCase(Locale.ROOT);
+        return s.isEmpty() || l.equals("n/a") || l.equals("unknown") ? Optional.empty() : Optional.of(s);
+    }
+}

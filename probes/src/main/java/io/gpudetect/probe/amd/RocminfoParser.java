@@ -1,0 +1,180 @@
+package io.gpudetect.probe.amd;
+
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Vendor;
+import io.gpudetect.probe.HexId;
+import io.gpudetect.probe.ParsedOutput;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code rocminfo}'s text: one block per HSA agent ({@code Agent 2} between star lines). Only agents with
+ * {@code Device Type: GPU} are GPUs; the CPU agents (one per NUMA node) are not. The GPU's VRAM is its
+ * first {@code GLOBAL} pool (coarse grained); {@code BDFID} packs bus, device and function
+ * ({@code bus << 8 | device << 3 | function}) without the PCI domain, which rocminfo does not print.
+ */
+public final class RocminfoParser {
+
+    public static final String PROBE = "rocminfo";
+
+    private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
+    private static final Pattern AGENT = Pattern.compile("^Agent\\s+(\\d+)\\s*$");
+    private static final Pattern FIELD = Pattern.compile("^(\\s*)([^:]+?):\\s*(.*?)\\s*$");
+    private static final Pattern SIZE_KB = Pattern.compile("^(\\d+)(?:\\(0x[0-9a-fA-F]+\\))?\\s*KB$");
+
+    private RocminfoParser() {
+    }
+
+    public static ParsedOutput parse(String text, String file) {
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        List<Gpu> gpus = new ArrayList<>();
+        String[] lines = ANSI.matcher(text).replaceAll("").split("\r?\n", -1);
+        Agent agent = null;
+        boolean sawAgents = false;
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i];
+            int lineNo = i + 1;
+            Matcher a = AGENT.matcher(line.strip());
+            if (a.matches()) {
+                finish(agent, gpus, diagnostics, file);
+                agent = new Agent(lineNo, a.group(1));
+                sawAgents = true;
+                continue;
+            }
+            if (line.strip().startsWith("*** Done")) {
+                finish(agent, gpus, diagnostics, file);
+                agent = null;
+                continue;
+            }
+            Matcher f = FIELD.matcher(line);
+            if (!f.matches()) {
+                continue;
+            }
+            String key = f.group(2).strip();
+            String value = f.group(3);
+            if (agent == null) {
+                continue;
+            }
+            int indent = f.group(1).length();
+            if (indent <= 2) {
+                agent.fields.putIfAbsent(key, new Value(value, lineNo));
+            } else if (key.equals("Segment")) {
+                agent.pools.add(new Pool(value, null, lineNo));
+            } else if (key.equals("Size") && !agent.pools.isEmpty() && agent.pools.get(agent.pools.size() - 1).size == null) {
+                Pool last = agent.pools.remove(agent.pools.size() - 1);
+                agent.pools.add(new Pool(last.segment, value, last.line));
+            }
+        }
+        finish(agent, gpus, diagnostics, file);
+        if (!sawAgents) {
+            diagnostics.add(Diagnostic.error(PROBE, file, null,
+                    "no 'Agent N' blocks found; expected rocminfo output listing HSA agents"));
+        }
+        return new ParsedOutput(gpus, diagnostics);
+    }
+
+    private static void finish(Agent agent, List<Gpu> gpus, List<Diagnostic> diagnostics, String file) {
+        if (agent == null) {
+            return;
+        }
+        Value type = agent.fields.get("Device Type");
+        if (type == null) {
+            diagnostics.add(Diagnostic.warning(PROBE, file, agent.line,
+                    "agent " + agent.number + " has no 'Device Type' line (expected CPU, GPU or DSP); skipped"));
+            return;
+        }
+        if (!type.text.equals("GPU")) {
+            return;
+        }
+        Gpu.Builder b = Gpu.builder(PROBE).vendor(vendorOf(agent));
+        String marketing = text(agent, "Marketing Name");
+        String name = text(agent, "Name");
+        b.name(marketing != null ? marketing : name);
+        if (name != null && name.matches("gfx[0-9a-f]+")) {
+            b.architecture(name);
+        }
+        Value chip = agent.fields.get("Chip ID");
+        if (chip != null) {
+            String id = HexId.id16FromParenthesised(chip.text);
+            if (id == null) {
+                diagnostics.add(Diagnostic.warning(PROBE, file, chip.line,
+                        "Chip ID '" + chip.text + "' is not 'decimal(0xhex)'; device id left out"));
+            } else if (!id.equals("0000")) {
+                b.pciDeviceId(id);
+            }
+        }
+        Value bdf = agent.fields.get("BDFID");
+        if (bdf != null) {
+            Long packed = HexId.parseLong(bdf.text);
+            if (packed == null || packed < 0 || packed > 0xffff) {
+                diagnostics.add(Diagnostic.warning(PROBE, file, bdf.line,
+                        "BDFID '" + bdf.text + "' is not a 16-bit number; PCI address left out"));
+            } else if (packed != 0) {
+                b.pciAddress(new PciAddress(0, (int) (packed >> 8), (int) ((packed >> 3) & 0x1f), (int) (packed & 7)));
+            }
+        }
+        Value cu = agent.fields.get("Compute Unit");
+        if (cu != null) {
+            Integer n = HexId.leadingInt(cu.text);
+            if (n == null) {
+                diagnostics.add(Diagnostic.warning(PROBE, file, cu.line,
+                        "Compute Unit '" + cu.text + "' is not a number"));
+            }
+            b.computeUnits(n);
+        }
+        b.uuid(AmdIds.uuidFromHex(text(agent, "Uuid")));
+        b.memoryMiB(vram(agent, diagnostics, file));
+        gpus.add(b.build());
+    }
+
+    /** The first coarse-grained GLOBAL pool is the card's own memory; fine-grained ones are host memory. */
+    private static Long vram(Agent agent, List<Diagnostic> diagnostics, String file) {
+        for (Pool pool : agent.pools) {
+            if (pool.segment.startsWith("GLOBAL") && pool.segment.contains("COARSE GRAINED") && pool.size != null) {
+                Matcher m = SIZE_KB.matcher(pool.size.strip());
+                if (!m.matches()) {
+                    diagnostics.add(Diagnostic.warning(PROBE, file, pool.line,
+                            "GLOBAL pool size '" + pool.size + "' is not 'N(0xhex) KB'; VRAM left out"));
+                    return null;
+                }
+                return Long.parseLong(m.group(1)) / 1024;
+            }
+        }
+        return null;
+    }
+
+    private static Vendor vendorOf(Agent agent) {
+        String vendor = text(agent, "Vendor Name");
+        Vendor v = Vendor.fromName(vendor);
+        return v == Vendor.OTHER ? Vendor.AMD : v;
+    }
+
+    private static String text(Agent agent, String key) {
+        Value v = agent.fields.get(key);
+        return v == null || v.text.isBlank() ? null : v.text;
+    }
+
+    private record Value(String text, int line) {
+    }
+
+    private record Pool(String segment, String size, int line) {
+    }
+
+    private static final class Agent {
+        final int line;
+        final String number;
+        final Map<String, Value> fields = new LinkedHashMap<>();
+        final List<Pool> pools = new ArrayList<>();
+
+        Agent(int line, String number) {
+            this.line = line;
+            this.number = number;
+        }
+    }
+}

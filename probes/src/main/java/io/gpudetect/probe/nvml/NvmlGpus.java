@@ -1,0 +1,237 @@
+package io.gpudetect.probe.nvml;
+
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Health;
+import io.gpudetect.model.Partition;
+import io.gpudetect.model.Partitioning;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Vendor;
+import io.gpudetect.nvml.NvmlCall;
+import io.gpudetect.nvml.NvmlReturn;
+import io.gpudetect.nvml.NvmlSnapshot;
+import io.gpudetect.probe.ProbeResult;
+import io.gpudetect.probe.nvidia.NvidiaValues;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns an {@link NvmlSnapshot} into GPUs and diagnostics: a pure function, the same for a live library
+ * and a replayed {@code nvml.json}. A call that answered {@code NOT_SUPPORTED} is a fact the GPU does not
+ * have; a symbol the library lacks is a fact this driver cannot give (one note per symbol); a GPU that
+ * answers {@code GPU_IS_LOST}, {@code UNKNOWN} or {@code RESET_REQUIRED} is reported lost, with its PCI
+ * address when NVML still had it; any other failure is a warning naming the GPU and the call.
+ */
+public final class NvmlGpus {
+
+    private static final long MIB = 1024L * 1024L;
+    /** "NVIDIA A100-SXM4-40GB MIG 1g.5gb" -> "1g.5gb"; also "... MIG 1c.2g.20gb" for a compute instance. */
+    private static final Pattern MIG_PROFILE = Pattern.compile("\\bMIG\\s+(\\S+)\\s*$");
+
+    private NvmlGpus() {
+    }
+
+    public static ProbeResult interpret(NvmlSnapshot s, String file) {
+        String probe = NvmlProbe.PROBE;
+        if (s.unavailable() != null) {
+            return ProbeResult.absent(probe, Diagnostic.info(probe, file, "NVML unavailable: " + s.unavailable()));
+        }
+        if (s.format() > NvmlSnapshot.FORMAT) {
+            return ProbeResult.failed(probe, Diagnostic.error(probe, file, null, "snapshot format " + s.format()
+                    + " is newer than this gpu-detect reads (" + NvmlSnapshot.FORMAT + "); upgrade gpu-detect"));
+        }
+        if (s.init() == null) {
+            return ProbeResult.failed(probe, Diagnostic.error(probe, file, null,
+                    "the snapshot has neither 'init' nor 'unavailable': not written by 'gpu-detect record'"));
+        }
+        if (!s.init().ok()) {
+            return ProbeResult.failed(probe, Diagnostic.error(probe, file, null,
+                    describe(s.init()) + " for " + s.library() + hint(s.init().returnCode())));
+        }
+        if (s.deviceCount() == null || !s.deviceCount().ok()) {
+            return ProbeResult.failed(probe, Diagnostic.error(probe, file, null, s.deviceCount() == null
+                    ? "the snapshot has no device count" : describe(s.deviceCount()) + ": no GPU could be listed"));
+        }
+        Context c = new Context(file);
+        String driver = c.fact(s.driverVersion(), "the driver version", null);
+        Integer cuda = c.fact(s.cudaDriverVersion(), "the CUDA version", null);
+        String runtime = cuda == null || cuda <= 0 ? null : (cuda / 1000) + "." + (cuda % 1000) / 10;
+        List<Gpu> gpus = new ArrayList<>();
+        for (NvmlSnapshot.Device d : s.devices()) {
+            Gpu gpu = c.gpu(d, driver, runtime);
+            if (gpu != null) {
+                gpus.add(gpu);
+            }
+        }
+        if (s.devices().size() != s.deviceCount().value()) {
+            c.notes.add(Diagnostic.warning(probe, file, null, "NVML counted " + s.deviceCount().value()
+                    + " GPUs but the snapshot describes " + s.devices().size()));
+        }
+        for (String symbol : c.missingSymbols) {
+            c.notes.add(Diagnostic.info(probe, file, "this libnvidia-ml does not export " + symbol
+                    + " (an older driver); that fact comes from another probe if any"));
+        }
+        return ProbeResult.of(probe, gpus, c.notes);
+    }
+
+    private static String describe(NvmlCall<?> call) {
+        return call.function() + " returned " + call.status() + (call.error() == null ? "" : " (" + call.error() + ")");
+    }
+
+    /** What a person can do about an init failure. */
+    private static String hint(int code) {
+        return switch (code) {
+            case NvmlReturn.ERROR_DRIVER_NOT_LOADED -> ": the NVIDIA kernel module is not loaded (driver not installed, or it failed to load: see dmesg)";
+            case NvmlReturn.ERROR_NO_PERMISSION -> ": no access to /dev/nvidia* (give the container the NVIDIA devices or run it privileged)";
+            case NvmlReturn.ERROR_LIB_RM_VERSION_MISMATCH -> ": libnvidia-ml and the loaded kernel module are different driver versions (driver upgraded without a reboot, or the wrong driver root mounted)";
+            case NvmlReturn.ERROR_LIBRARY_NOT_FOUND -> ": NVML could not load the driver's other libraries";
+            default -> "";
+        };
+    }
+
+    /** The state of one interpretation: its notes and the symbols found missing so far. */
+    private static final class Context {
+        private final String file;
+        private final List<Diagnostic> notes = new ArrayList<>();
+        private final Set<String> missingSymbols = new TreeSet<>();
+        /** Why the device being read is lost; null while it answers. */
+        private String lostBecause;
+
+        Context(String file) {
+            this.file = file;
+        }
+
+        /** The value of a call, or null with the failure noted the way its code deserves. */
+        <T> T fact(NvmlCall<T> call, String what, String gpu) {
+            if (call == null) {
+                return null;
+            }
+            if (call.ok()) {
+                return call.value();
+            }
+            int code = call.returnCode();
+            if (code == NvmlReturn.ERROR_NOT_SUPPORTED) {
+                return null;
+            }
+            if (code == NvmlReturn.ERROR_FUNCTION_NOT_FOUND) {
+                missingSymbols.add(call.function());
+                return null;
+            }
+            if (gpu != null && NvmlReturn.meansGpuLost(code)) {
+                if (lostBecause == null) {
+                    lostBecause = describe(call);
+                }
+                return null;
+            }
+            notes.add(Diagnostic.warning(NvmlProbe.PROBE, file, null,
+                    (gpu == null ? "" : gpu + ": ") + what + " not read: " + describe(call)));
+            return null;
+        }
+
+        Gpu gpu(NvmlSnapshot.Device d, String driver, String runtime) {
+            String label = "GPU " + d.index();
+            lostBecause = null;
+            if (d.handle() == null || !d.handle().ok()) {
+                if (d.handle() != null && NvmlReturn.meansGpuLost(d.handle().returnCode())) {
+                    String why = describe(d.handle());
+                    notes.add(Diagnostic.warning(NvmlProbe.PROBE, file, null, label + " is lost: " + why
+                            + "; it needs a reset or has fallen off the bus"));
+                    return Gpu.builder(NvmlProbe.PROBE).vendor(Vendor.NVIDIA)
+                            .health(new Health(Health.Status.LOST, null, List.of(why))).build();
+                }
+                fact(d.handle(), "the handle", label);
+                return null;
+            }
+            Gpu.Builder b = Gpu.builder(NvmlProbe.PROBE).vendor(Vendor.NVIDIA).driverVersion(driver).runtimeVersion(runtime);
+            NvmlSnapshot.Pci pci = fact(d.pci(), "the PCI address", label);
+            if (pci != null) {
+                try {
+                    PciAddress address = new PciAddress(Math.toIntExact(pci.domain()), pci.bus(), pci.device(), 0);
+                    b.pciAddress(address);
+                    label += " (" + address + ")";
+                } catch (IllegalArgumentException | ArithmeticException e) {
+                    notes.add(Diagnostic.warning(NvmlProbe.PROBE, file, null, label + ": PCI domain " + pci.domain()
+                            + ", bus " + pci.bus() + ", device " + pci.device() + " is not a PCI address"));
+                }
+                ids(b, pci, label);
+            }
+            b.name(NvidiaValues.value(fact(d.name(), "the name", label)));
+            b.uuid(NvidiaValues.identifier(fact(d.uuid(), "the UUID", label)));
+            b.serial(NvidiaValues.identifier(fact(d.serial(), "the serial number", label)));
+            b.boardPartNumber(NvidiaValues.value(fact(d.boardPartNumber(), "the board part number", label)));
+            NvmlSnapshot.Memory memory = fact(d.memory(), "the memory size", label);
+            b.memoryMiB(memory == null ? null : memory.total() / MIB);
+            NvmlSnapshot.ComputeCapability cc = fact(d.computeCapability(), "the compute capability", label);
+            b.computeCapability(cc == null ? null : cc.major() + "." + cc.minor());
+            Long arch = fact(d.architecture(), "the architecture", label);
+            b.architecture(arch == null ? null : NvmlArchitecture.name(arch));
+            fact(d.brand(), "the brand", label);
+            Long milliwatts = fact(d.powerLimitMilliwatts(), "the power limit", label);
+            b.powerLimitWatts(milliwatts == null ? null : milliwatts / 1000.0);
+            NvmlSnapshot.Modes ecc = fact(d.eccMode(), "the ECC mode", label);
+            Long uncorrected = ecc != null && ecc.current()
+                    ? fact(d.eccUncorrectedAggregate(), "the uncorrected ECC count", label) : null;
+            b.partitioning(mig(d, label));
+            if (lostBecause != null) {
+                notes.add(Diagnostic.warning(NvmlProbe.PROBE, file, null, label + " is lost: " + lostBecause
+                        + "; it needs a reset or has fallen off the bus"));
+                return b.health(new Health(Health.Status.LOST, uncorrected, List.of(lostBecause))).build();
+            }
+            List<String> problems = new ArrayList<>();
+            if (uncorrected != null && uncorrected > 0) {
+                problems.add(uncorrected + " uncorrected ECC errors over the GPU's lifetime (aggregate)");
+            }
+            return b.health(new Health(problems.isEmpty() ? Health.Status.OK : Health.Status.DEGRADED, uncorrected,
+                    problems)).build();
+        }
+
+        private void ids(Gpu.Builder b, NvmlSnapshot.Pci pci, String label) {
+            try {
+                String[] device = NvidiaValues.packedId(pci.pciDeviceId());
+                if (device != null) {
+                    b.pciDeviceId(device[0]).pciVendorId(device[1]);
+                }
+                String[] subsystem = NvidiaValues.packedId(pci.pciSubSystemId());
+                if (subsystem != null) {
+                    b.pciSubsystemDeviceId(subsystem[0]).pciSubsystemVendorId(subsystem[1]);
+                }
+            } catch (IllegalArgumentException e) {
+                notes.add(Diagnostic.warning(NvmlProbe.PROBE, file, null, label + ": " + e.getMessage()));
+            }
+        }
+
+        private Partitioning mig(NvmlSnapshot.Device d, String label) {
+            NvmlSnapshot.Modes mode = fact(d.migMode(), "the MIG mode", label);
+            if (mode == null) {
+                return null;
+            }
+            fact(d.maxMigDevices(), "the MIG device count", label);
+            List<Partition> instances = new ArrayList<>();
+            for (NvmlSnapshot.MigDevice m : d.migDevices()) {
+                String slice = label + " MIG device " + m.index();
+                if (m.handle() == null || !m.handle().ok()) {
+                    fact(m.handle(), "the handle", slice);
+                    continue;
+                }
+                String name = fact(m.name(), "the name", slice);
+                Matcher profile = name == null ? null : MIG_PROFILE.matcher(name);
+                NvmlSnapshot.Memory memory = fact(m.memory(), "the memory size", slice);
+                instances.add(new Partition(profile != null && profile.find() ? profile.group(1) : null,
+                        toInt(fact(m.gpuInstanceId(), "the GPU instance id", slice)),
+                        toInt(fact(m.computeInstanceId(), "the compute instance id", slice)),
+                        memory == null ? null : memory.total() / MIB,
+                        toInt(fact(m.multiprocessors(), "the multiprocessor count", slice)),
+                        NvidiaValues.identifier(fact(m.uuid(), "the UUID", slice))));
+            }
+            return new Partitioning("mig", mode.current(), mode.pending(), instances);
+        }
+
+        private static Integer toInt(Long v) {
+            return v == null ? null : Math.toIntExact(v);
+        }
+    }
+}

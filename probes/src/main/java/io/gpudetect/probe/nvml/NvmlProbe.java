@@ -1,0 +1,102 @@
+package io.gpudetect.probe.nvml;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.nvml.NvmlScope;
+import io.gpudetect.nvml.NvmlSnapshot;
+import io.gpudetect.probe.Probe;
+import io.gpudetect.probe.ProbeResult;
+import io.gpudetect.source.RecordingSource;
+import io.gpudetect.source.Source;
+import io.gpudetect.source.ToolCommand;
+import io.gpudetect.source.ToolResult;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * NVIDIA GPUs as NVML sees them: the richest and fastest source, first in merge precedence. On a live
+ * host it asks the library through an {@link NvmlScope} (and, when recording, writes the answer to the
+ * bundle as {@code nvml.json}); on a recorded bundle it reads {@code nvml.json}. Either way the same
+ * {@link NvmlGpus#interpret} turns the snapshot into GPUs, so a replay shows what the host showed.
+ */
+public final class NvmlProbe implements Probe {
+
+    public static final String PROBE = "nvml";
+    /** Exists only in bundles: a live host is asked through the library, not a command. */
+    public static final ToolCommand SNAPSHOT = ToolCommand.bundleOnly("nvml.json");
+
+    private final NvmlScope live;
+    private final Duration timeout;
+
+    public NvmlProbe(NvmlScope live, Duration timeout) {
+        this.live = live;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public String name() {
+        return PROBE;
+    }
+
+    @Override
+    public ProbeResult probe(Source source) {
+        String file = SNAPSHOT.bundleFile();
+        if (source.isRecorded()) {
+            return replay(source, file);
+        }
+        NvmlSnapshot snapshot;
+        try {
+            snapshot = withTimeout();
+        } catch (TimeoutException e) {
+            return ProbeResult.failed(PROBE, Diagnostic.error(PROBE, file, null, "NVML did not answer within "
+                    + timeout.toMillis() + " ms (a GPU may be wedged); nothing read from it"));
+        } catch (ExecutionException e) {
+            return ProbeResult.failed(PROBE, Diagnostic.error(PROBE, file, null, "reading NVML failed: " + e.getCause()));
+        }
+        if (source instanceof RecordingSource recording) {
+            recording.writeBundleFile(file, NvmlSnapshotJson.write(snapshot));
+        }
+        return NvmlGpus.interpret(snapshot, file);
+    }
+
+    /**
+     * A native call cannot be interrupted, so a hung NVML keeps its thread: a daemon thread, left behind,
+     * and the scope's lock makes the next pass time out too instead of piling up calls.
+     */
+    private NvmlSnapshot withTimeout() throws TimeoutException, ExecutionException {
+        FutureTask<NvmlSnapshot> task = new FutureTask<>(live::snapshot);
+        Thread thread = new Thread(task, "nvml-probe");
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            return task.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TimeoutException("interrupted");
+        }
+    }
+
+    private static ProbeResult replay(Source source, String file) {
+        ToolResult result = source.run(SNAPSHOT);
+        if (result instanceof ToolResult.Absent absent) {
+            return ProbeResult.absent(PROBE, Diagnostic.info(PROBE, file, absent.reason()));
+        }
+        if (!(result instanceof ToolResult.Completed done)) {
+            String why = result instanceof ToolResult.Failed f ? f.reason() : "recorded as timed out";
+            return ProbeResult.failed(PROBE, Diagnostic.error(PROBE, file, null, why));
+        }
+        NvmlSnapshot snapshot;
+        try {
+            snapshot = NvmlSnapshotJson.read(done.stdout());
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            return ProbeResult.failed(PROBE, Diagnostic.error(PROBE, file, at == null ? null : at.getLineNr(),
+                    "not an NVML snapshot as 'gpu-detect record' writes it: " + e.getOriginalMessage()));
+        }
+        return NvmlGpus.interpret(snapshot, file);
+    }
+}

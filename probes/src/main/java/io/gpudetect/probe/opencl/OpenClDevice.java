@@ -1,0 +1,113 @@
+package io.gpudetect.probe.opencl;
+
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Vendor;
+import io.gpudetect.probe.HexId;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One OpenCL device's properties, under clinfo's long-form names ({@code Device Name}), whichever form
+ * they were read from; turns a GPU device into a {@link Gpu}. Both clinfo forms end here, so the two
+ * parsers cannot disagree on what a field means.
+ */
+record OpenClDevice(String platform, Map<String, String> fields, int line) {
+
+    static final String NAME = "Device Name";
+    static final String BOARD_NAME = "Device Board Name (AMD)";
+    static final String VENDOR = "Device Vendor";
+    static final String VENDOR_ID = "Device Vendor ID";
+    static final String TYPE = "Device Type";
+    static final String TOPOLOGY_NV = "Device Topology (NV)";
+    static final String TOPOLOGY_AMD = "Device Topology (AMD)";
+    static final String PCI_BUS_KHR = "Device PCI bus info (KHR)";
+    static final String UUID = "Device UUID";
+    static final String DRIVER = "Driver Version";
+    static final String COMPUTE_UNITS = "Max compute units";
+    static final String GLOBAL_MEMORY = "Global memory size";
+    static final String UNIFIED_MEMORY = "Unified memory for Host and Device";
+
+    private static final Pattern LEADING_NUMBER = Pattern.compile("^(\\d+)");
+    private static final Pattern PCI_E = Pattern.compile("(?i)PCI-?E,\\s*(\\S+)");
+
+    boolean isGpu() {
+        String type = fields.get(TYPE);
+        return type != null && type.toUpperCase(Locale.ROOT).contains("GPU");
+    }
+
+    /** The device as a GPU observation; problems with single fields go to {@code diagnostics}. */
+    Gpu toGpu(String probe, String file, List<Diagnostic> diagnostics) {
+        Gpu.Builder b = Gpu.builder(probe);
+        String rawVendorId = fields.get(VENDOR_ID);
+        String vendorId = rawVendorId == null ? null : HexId.id16(rawVendorId);
+        Vendor vendor = vendorId == null ? Vendor.OTHER : Vendor.fromPciVendorId(vendorId);
+        if (vendor == Vendor.OTHER) {
+            Vendor byName = Vendor.fromName(fields.get(VENDOR));
+            vendor = byName == Vendor.OTHER ? Vendor.fromName(platform) : byName;
+        }
+        b.vendor(vendor);
+        if (vendor != Vendor.OTHER) {
+            // Apple and ARM print ids that are not PCI vendor ids (0x1027f00); keep only the ones we know.
+            b.pciVendorId(vendorId);
+        }
+        String name = fields.get(NAME);
+        String board = fields.get(BOARD_NAME);
+        b.name(board != null && !board.isBlank() ? board : name);
+        if (name != null && name.matches("gfx[0-9a-f]+(:.*)?")) {
+            b.architecture(name.replaceFirst(":.*", ""));
+        }
+        address().ifPresent(b::pciAddress);
+        if (vendor == Vendor.NVIDIA && fields.get(UUID) != null && fields.get(UUID).matches("[0-9a-fA-F-]{36}")) {
+            // NVIDIA's OpenCL UUID is the driver's GPU UUID, which lets this card merge with nvidia-smi's view.
+            b.uuid("GPU-" + fields.get(UUID).toLowerCase(Locale.ROOT));
+        }
+        b.driverVersion(blankToNull(fields.get(DRIVER)));
+        b.computeUnits(HexId.leadingInt(fields.get(COMPUTE_UNITS)));
+        String memory = fields.get(GLOBAL_MEMORY);
+        if (memory != null) {
+            Matcher m = LEADING_NUMBER.matcher(memory.strip());
+            if (m.find()) {
+                b.memoryMiB(Long.parseLong(m.group(1)) / (1024 * 1024));
+            } else {
+                diagnostics.add(Diagnostic.warning(probe, file, line,
+                        "device '" + name + "': " + GLOBAL_MEMORY + " '" + memory + "' is not a number of bytes"));
+            }
+        }
+        String unified = fields.get(UNIFIED_MEMORY);
+        if (unified != null) {
+            String u = unified.strip().toLowerCase(Locale.ROOT);
+            if (u.equals("yes") || u.equals("cl_true")) {
+                b.sharedMemory(true);
+            } else if (u.equals("no") || u.equals("cl_false")) {
+                b.sharedMemory(null);
+            }
+        }
+        return b.build();
+    }
+
+    private Optional<PciAddress> address() {
+        for (String key : List.of(PCI_BUS_KHR, TOPOLOGY_NV, TOPOLOGY_AMD)) {
+            String v = fields.get(key);
+            if (v != null) {
+                Matcher m = PCI_E.matcher(v);
+                if (m.find()) {
+                    Optional<PciAddress> a = PciAddress.parse(m.group(1));
+                    if (a.isPresent()) {
+                        return a;
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+}
