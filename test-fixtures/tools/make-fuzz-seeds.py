@@ -12,14 +12,27 @@ TESTS = ROOT / 'probes' / 'src' / 'test' / 'resources' / 'io' / 'gpudetect'
 TABLES = ROOT / 'probes' / 'src' / 'main' / 'resources' / 'io' / 'gpudetect' / 'tables'
 NOT_BUNDLE = {'expected.json', 'README.md'}
 
-# Bundle file name -> the fuzz test whose seeds are every fixture copy of that file. One line per tool.
+# Bundle file name -> the fuzz tests whose seeds are every fixture copy of that file. One line per tool.
 TOOL_TARGETS = {
     'nvidia-smi.xml': ['fuzz/NvidiaSmiXmlFuzzTestInputs/output', 'fuzz/SafeXmlFuzzTestInputs/document'],
     'nvidia-smi-q.txt': ['fuzz/NvidiaSmiQFuzzTestInputs/output'],
     'nvidia-smi-query.csv': ['fuzz/NvidiaSmiCsvFuzzTestInputs/output'],
     'nvidia-smi.txt': ['fuzz/NvidiaSmiTableFuzzTestInputs/output'],
     'nvidia-smi-L.txt': ['fuzz/NvidiaSmiListFuzzTestInputs/output'],
+    'amd-smi.json': ['fuzz/AmdSmiFuzzTestInputs/output'],
+    'rocm-smi.json': ['fuzz/RocmSmiJsonFuzzTestInputs/output'],
+    'rocminfo.txt': ['fuzz/RocminfoFuzzTestInputs/output'],
+    'rocm-smi.txt': ['fuzz/RocmSmiTableFuzzTestInputs/output'],
+    'clinfo.txt': ['fuzz/ClinfoFuzzTestInputs/output'],
+    'clinfo-raw.txt': ['fuzz/ClinfoRawFuzzTestInputs/output'],
+    'lspci.txt': ['fuzz/LspciFuzzTestInputs/output'],
     'bundle.json': ['fuzz/BundleManifestFuzzTestInputs/manifest'],
+}
+# Probes that read more than one file: their seeds are the part of each fixture bundle they read, in the
+# BundleText form ('=== path' sections). Path prefix -> fuzz test.
+BUNDLE_TARGETS = {
+    'nvml.json': 'fuzz/NvmlFuzzTestInputs/bundle',
+    'sys/': 'fuzz/SysfsPciFuzzTestInputs/bundle',
 }
 WHOLE_BUNDLES = 'fuzz/DetectorFuzzTestInputs/bundle'
 
@@ -31,9 +44,23 @@ def fixture_folders():
 
 
 def bundle_files(folder):
-    for f in sorted(folder.rglob('*')):
-        if f.is_file() and f.name not in NOT_BUNDLE:
-            yield f.relative_to(folder).as_posix(), f.read_bytes()
+    """(relative path, bytes, link target or None) for every file and link, links not followed."""
+    entries = []
+    for here, dirs, files in os.walk(folder, followlinks=False):
+        for name in dirs + files:
+            p = pathlib.Path(here) / name
+            rel = p.relative_to(folder).as_posix()
+            if p.is_symlink():
+                entries.append((rel, b'', os.readlink(p)))
+            elif p.is_file() and name not in NOT_BUNDLE:
+                entries.append((rel, p.read_bytes(), None))
+    return sorted(entries)
+
+
+def section(rel, data, link):
+    if link is not None:
+        return b'=== ' + rel.encode() + b' -> ' + link.encode() + b'\n'
+    return b'=== ' + rel.encode() + b'\n' + data
 
 
 def write(corpus, name, data, written):
@@ -48,12 +75,19 @@ def main():
     for folder in fixture_folders():
         seed = f'fixture-{folder.name}'
         sections = []
-        for rel, data in bundle_files(folder):
-            for corpus in TOOL_TARGETS.get(os.path.basename(rel), []):
-                write(corpus, seed, data, written)
-            sections.append(b'=== ' + rel.encode() + b'\n' + data)
+        partial = {}
+        for rel, data, link in bundle_files(folder):
+            if link is None:
+                for corpus in TOOL_TARGETS.get(os.path.basename(rel), []):
+                    write(corpus, seed, data, written)
+            sections.append(section(rel, data, link))
+            for prefix, corpus in BUNDLE_TARGETS.items():
+                if rel.startswith(prefix):
+                    partial.setdefault(corpus, []).append(section(rel, data, link))
         if sections:
             write(WHOLE_BUNDLES, seed, b'\n'.join(sections), written)
+        for corpus, parts in partial.items():
+            write(corpus, seed, b'\n'.join(parts), written)
     # Table seeds: the head of each shipped table and the NVIDIA / AMD entries a lookup hits.
     pci = (TABLES / 'pci.ids').read_bytes().split(b'\n')
     head = pci[:40]

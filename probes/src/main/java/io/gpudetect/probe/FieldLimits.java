@@ -49,6 +49,25 @@ public final class FieldLimits {
         return new Bounded(out, notes);
     }
 
+    /**
+     * A probe's result with its GPUs and diagnostics bounded. Warnings about cut values name the file of
+     * the probe's own diagnostics, or the probe when it gave none.
+     */
+    public static ProbeResult apply(ProbeResult result) {
+        String file = result.diagnostics().stream().map(Diagnostic::file).filter(f -> f != null)
+                .findFirst().orElse(result.probe());
+        Bounded bounded = apply(result.gpus(), result.probe(), file);
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        result.diagnostics().stream().map(FieldLimits::bound).forEach(diagnostics::add);
+        diagnostics.addAll(bounded.diagnostics());
+        if (bounded.diagnostics().isEmpty() && diagnostics.equals(result.diagnostics())) {
+            return result;
+        }
+        ProbeResult.Outcome outcome = result.outcome() == ProbeResult.Outcome.OK && !bounded.diagnostics().isEmpty()
+                ? ProbeResult.Outcome.PARTIAL : result.outcome();
+        return new ProbeResult(result.probe(), outcome, bounded.gpus(), diagnostics);
+    }
+
     /** The diagnostic with its message cut to {@link #MAX_MESSAGE_CHARS} and control characters replaced. */
     public static Diagnostic bound(Diagnostic d) {
         String message = clean(d.message(), MAX_MESSAGE_CHARS);

@@ -12,15 +12,18 @@ import java.util.stream.Stream;
 
 /**
  * A whole bundle folder as one fuzz input, so that the fuzzer can change any file of it: sections that
- * start with a line {@code === relative/path}, the rest of the section being the file's bytes. A path
- * may go below {@code sys/}; unusable paths (absolute, {@code ..}, odd characters) are skipped, since a
- * real bundle cannot hold them either. {@code test-fixtures/tools/make-fuzz-seeds.py} writes every
+ * start with a line {@code === relative/path}, the rest of the section being the file's bytes, or
+ * {@code === relative/path -> target} for a symbolic link (sysfs is made of them; a target may point
+ * anywhere, out of the bundle too, which the bundle must refuse). A path may go below {@code sys/};
+ * unusable paths (absolute, {@code ..}, odd characters) are skipped, since a real bundle cannot hold
+ * them either. {@code test-fixtures/tools/make-fuzz-seeds.py} writes every
  * fixture folder in this form.
  */
 final class BundleText {
 
     static final String HEADER = "=== ";
     private static final Pattern SECTION = Pattern.compile("(?m)^=== ([^\\n]*)\\n?");
+    private static final String LINK = " -> ";
     private static final Pattern SAFE_PATH = Pattern.compile("[A-Za-z0-9_.:+-]+(/[A-Za-z0-9_.:+-]+){0,15}");
     private static final int MAX_FILES = 64;
     /** tmpfs when there is one: a fuzzer writes thousands of bundles a second. */
@@ -47,8 +50,16 @@ final class BundleText {
             String name = m.group(1);
             int start = m.end();
             found = m.find();
-            int end = found ? m.start() : text.length();
-            if (usable(name) && writeQuietly(dir.resolve(name), text.substring(start, end))) {
+            // The line break before the next header separates sections; it is not part of the file.
+            int end = found ? Math.max(start, m.start() - 1) : text.length();
+            int arrow = name.indexOf(LINK);
+            if (arrow > 0) {
+                String target = name.substring(arrow + LINK.length());
+                name = name.substring(0, arrow);
+                if (usable(name) && !target.isEmpty() && linkQuietly(dir.resolve(name), target)) {
+                    files++;
+                }
+            } else if (usable(name) && writeQuietly(dir.resolve(name), text.substring(start, end))) {
                 files++;
             }
         }
@@ -65,6 +76,17 @@ final class BundleText {
             Files.write(file, content.getBytes(StandardCharsets.ISO_8859_1));
             return true;
         } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean linkQuietly(Path link, String target) {
+        try {
+            Files.createDirectories(link.getParent());
+            Files.createSymbolicLink(link, Path.of(target));
+            return true;
+        } catch (IOException | RuntimeException e) {
+            // InvalidPathException for a NUL in the target: no file system can hold such a link.
             return false;
         }
     }
