@@ -75,6 +75,12 @@ final class FuzzInvariants {
         assertTrue(gpu.powerLimitWatts() == null || Double.isFinite(gpu.powerLimitWatts()) && gpu.powerLimitWatts() >= 0,
                 () -> "implausible powerLimitWatts " + gpu.powerLimitWatts());
         assertTrue(gpu.computeUnits() == null || gpu.computeUnits() >= 0, () -> "negative computeUnits");
+        assertTrue(gpu.health() == null || gpu.health().eccUncorrectedErrors() == null
+                || gpu.health().eccUncorrectedErrors() >= 0, () -> "negative ECC count " + gpu.health());
+        if (gpu.partitioning() != null) {
+            gpu.partitioning().instances().forEach(p -> assertTrue(p.memoryMiB() == null
+                    || p.memoryMiB() >= 0 && p.memoryMiB() <= MAX_MIB, () -> "implausible partition memory " + p));
+        }
     }
 
     private static void assertNoControlCharacters(String s) {

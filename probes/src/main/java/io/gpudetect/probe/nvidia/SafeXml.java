@@ -12,8 +12,8 @@ import javax.xml.stream.XMLStreamReader;
 
 /**
  * Parses tool XML without ever loading a DTD or expanding an entity: a {@code DOCTYPE} naming
- * {@code nvsmi_device_v12.dtd} is skipped, an entity declaration (the way to build an "XML bomb") is
- * refused. Reading stops at the first error; everything closed before it is kept, so a truncated file
+ * {@code nvsmi_device_v12.dtd} is skipped, an entity declaration (the way to build an "XML bomb") and
+ * an internal DTD subset are refused. Reading stops at the first error; everything closed before it is kept, so a truncated file
  * still yields the GPUs it finished describing.
  */
 public final class SafeXml {
@@ -32,6 +32,17 @@ public final class SafeXml {
         if (text.contains("<!ENTITY")) {
             return new Parsed(null, null, "entity declarations are not accepted (nvidia-smi never writes them)",
                     lineOf(text, text.indexOf("<!ENTITY")));
+        }
+        int doctype = text.indexOf("<!DOCTYPE");
+        if (doctype >= 0) {
+            int end = text.indexOf('>', doctype);
+            int subset = text.indexOf('[', doctype);
+            if (subset >= 0 && (end < 0 || subset < end)) {
+                // The JDK's reader mishandles odd characters in an internal subset (it throws
+                // MissingResourceException and prints to stdout, which would corrupt --output json).
+                return new Parsed(null, null, "a DOCTYPE with an internal subset ('[...]') is not accepted"
+                        + " (nvidia-smi never writes one)", lineOf(text, subset));
+            }
         }
         XMLInputFactory factory = XMLInputFactory.newFactory();
         factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);

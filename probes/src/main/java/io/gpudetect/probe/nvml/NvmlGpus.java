@@ -67,8 +67,10 @@ public final class NvmlGpus {
                 gpus.add(gpu);
             }
         }
-        if (s.devices().size() != s.deviceCount().value()) {
-            c.notes.add(Diagnostic.warning(probe, file, null, "NVML counted " + s.deviceCount().value()
+        // A replayed snapshot can say success and still hold no count: then there is nothing to compare.
+        Integer counted = s.deviceCount().value();
+        if (counted != null && s.devices().size() != counted) {
+            c.notes.add(Diagnostic.warning(probe, file, null, "NVML counted " + counted
                     + " GPUs but the snapshot describes " + s.devices().size()));
         }
         for (String symbol : c.missingSymbols) {
