@@ -1,7 +1,6 @@
 package io.gpudetect.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.gpudetect.probe.ParsedOutput;
 import io.gpudetect.probe.Probe;
@@ -31,13 +30,29 @@ final class ToolOutputFuzzing {
         // Decoded exactly as LiveSource and BundleSource decode tool output: invalid UTF-8 becomes U+FFFD.
         String text = new String(output, StandardCharsets.UTF_8);
 
-        ParsedOutput parsed = probe.parser().parse(text, file);
-        assertNotNull(parsed, "parser returned null");
-        FuzzInvariants.wellFormed(parsed.diagnostics(), probeName, FuzzInvariants.lines(text));
-
-        ProbeResult result = probe.probe(new OneToolSource(probe.command(), text));
+        // The parser runs once, inside the probe as in production; what it returned or threw is kept,
+        // because ToolProbe turns an exception into a diagnostic and the fuzzer must see it as a crash.
+        ParsedOutput[] parsed = {null};
+        RuntimeException[] thrown = {null};
+        ToolProbe observed = new ToolProbe(probe.name(), probe.command(), (t, f) -> {
+            try {
+                parsed[0] = probe.parser().parse(t, f);
+                return parsed[0];
+            } catch (RuntimeException e) {
+                thrown[0] = e;
+                throw e;
+            }
+        });
+        ProbeResult result = observed.probe(new OneToolSource(probe.command(), text));
+        if (thrown[0] != null) {
+            throw thrown[0];
+        }
+        long lines = FuzzInvariants.lines(text);
+        if (parsed[0] != null) {
+            FuzzInvariants.wellFormed(parsed[0].diagnostics(), probeName, lines);
+        }
         assertEquals(probeName, result.probe());
-        FuzzInvariants.wellFormed(result.diagnostics(), probeName, FuzzInvariants.lines(text));
+        FuzzInvariants.wellFormed(result.diagnostics(), probeName, lines);
         FuzzInvariants.bounded(result);
     }
 

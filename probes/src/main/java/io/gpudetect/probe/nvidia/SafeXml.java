@@ -33,10 +33,10 @@ public final class SafeXml {
             return new Parsed(null, null, "entity declarations are not accepted (nvidia-smi never writes them)",
                     lineOf(text, text.indexOf("<!ENTITY")));
         }
-        int doctype = text.indexOf("<!DOCTYPE");
-        if (doctype >= 0) {
-            int end = text.indexOf('>', doctype);
-            int subset = text.indexOf('[', doctype);
+        int doctypeAt = text.indexOf("<!DOCTYPE");
+        if (doctypeAt >= 0) {
+            int end = text.indexOf('>', doctypeAt);
+            int subset = text.indexOf('[', doctypeAt);
             if (subset >= 0 && (end < 0 || subset < end)) {
                 // The JDK's reader mishandles odd characters in an internal subset (it throws
                 // MissingResourceException and prints to stdout, which would corrupt --output json).
