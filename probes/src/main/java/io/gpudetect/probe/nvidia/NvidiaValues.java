@@ -1,5 +1,6 @@
 package io.gpudetect.probe.nvidia;
 
+import io.gpudetect.tables.MemorySize;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,6 +11,11 @@ import java.util.regex.Pattern;
  * {@code 0x268410DE}. Shared by the XML, text and CSV parsers so that every form reads the same.
  */
 public final class NvidiaValues {
+
+    /** A megawatt: no card draws that; a bigger number is garbage. */
+    public static final double MAX_PLAUSIBLE_WATTS = 1_000_000;
+
+    public static final long MAX_PLAUSIBLE_MIB = MemorySize.MAX_PLAUSIBLE_MIB;
 
     private static final Pattern SIZE = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*(mib|mb|gib|gb|kib|kb)?\\s*$");
     private static final Pattern WATTS = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*w?\\s*$");
@@ -75,12 +81,6 @@ public final class NvidiaValues {
         return Math.round(mib);
     }
 
-    /** A megawatt: no card draws that; a bigger number is garbage. */
-    public static final double MAX_PLAUSIBLE_WATTS = 1_000_000;
-
-    /** 16 TiB: far above any GPU (the largest carry 288 GB), far below where arithmetic on it overflows. */
-    public static final long MAX_PLAUSIBLE_MIB = 16L * 1024 * 1024;
-
     /** Watts from {@code 450.00 W}; null for a placeholder; throws on garbage. */
     public static Double watts(String v) {
         if (isPlaceholder(v)) {
@@ -99,16 +99,30 @@ public final class NvidiaValues {
         return watts;
     }
 
-    /** A whole number, or null for a placeholder; throws on garbage. */
+    /** A whole number, not negative, or null for a placeholder; throws on garbage. */
     public static Long count(String v) {
         if (isPlaceholder(v)) {
             return null;
         }
+        long n;
         try {
-            return Long.parseLong(v.strip());
+            n = Long.parseLong(v.strip());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("'" + v.strip() + "' is not a whole number");
         }
+        if (n < 0) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is negative (expected a count)");
+        }
+        return n;
+    }
+
+    /** A count that fits an int (ids, multiprocessors), or null for a placeholder; throws on garbage. */
+    public static Integer smallCount(String v) {
+        Long n = count(v);
+        if (n != null && n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is too large (expected a small whole number)");
+        }
+        return n == null ? null : n.intValue();
     }
 
     /**
