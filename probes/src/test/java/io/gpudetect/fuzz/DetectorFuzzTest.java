@@ -1,6 +1,5 @@
 package io.gpudetect.fuzz;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,9 +44,9 @@ class DetectorFuzzTest {
             assertNotNull(inventory.gpus());
             for (Diagnostic d : inventory.diagnostics()) {
                 assertTrue(PROBE_NAMES.contains(d.probe()), () -> "diagnostic from no known probe: " + d);
-                assertNotNull(d.file(), () -> "diagnostic names no file: " + d);
+                // Detector's own "probe failed unexpectedly" (a probe threw) is the one diagnostic without a file.
+                assertNotNull(d.file(), () -> "diagnostic names no file (did a probe throw?): " + d);
                 assertTrue(d.line() == null || d.line() > 0, () -> "line out of range: " + d);
-                assertFalse(d.message().contains("probe failed unexpectedly"), () -> "a probe threw: " + d);
                 assertTrue(d.message().length() <= io.gpudetect.probe.FieldLimits.MAX_MESSAGE_CHARS,
                         () -> "unbounded message: " + d.message().length());
             }
