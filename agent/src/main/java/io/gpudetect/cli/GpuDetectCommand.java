@@ -25,7 +25,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "gpu-detect", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Finds every GPU on this host (NVIDIA, AMD, Intel and others) and describes each the same way.",
-        subcommands = {RecordCommand.class},
+        subcommands = {
+                RecordCommand.class,
+                AgentCommand.class,
+                MatchCommand.class,
+                InventoryCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (unreadable bundle)",
                 "2:usage error"})

@@ -1,0 +1,226 @@
+package io.gpudetect.cli;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.gpudetect.agent.AgentHttpServer;
+import io.gpudetect.agent.AgentLog;
+import io.gpudetect.agent.AgentLoop;
+import io.gpudetect.agent.AgentMetrics;
+import io.gpudetect.agent.AgentSettings;
+import io.gpudetect.agent.LabelOutput;
+import io.gpudetect.agent.NodeAgent;
+import io.gpudetect.agent.PassReport;
+import io.gpudetect.inventory.Detector;
+import io.gpudetect.labels.GpuDetectProfile;
+import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.probe.Probes;
+import io.gpudetect.record.GpuCapacitySpec;
+import io.gpudetect.record.HostFactsReader;
+import io.gpudetect.source.BundleException;
+import io.gpudetect.source.Source;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gpu-detect agent}: the DaemonSet's process. Detects every interval, labels its own Node (only
+ * keys it owns, only after complete passes) and keeps the node's {@code GpuCapacity} record current.
+ * Connects like kubectl: in-cluster service account, else {@code KUBECONFIG} or {@code ~/.kube/config}.
+ */
+@Command(name = "agent", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+        description = "Run as the node agent: label this node and publish its GpuCapacity record.")
+public final class AgentCommand implements Callable<Integer> {
+
+    static final String ENV_PROFILES = "GPU_DETECT_PROFILES";
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DetectionOptions detection;
+
+    @Option(names = "--node", paramLabel = "NAME", defaultValue = "${env:NODE_NAME}",
+            description = "This node's name (default: $NODE_NAME, set from the downward API).")
+    String node;
+
+    @Option(names = "--profiles", paramLabel = "LIST",
+            description = "Label profiles: any of gpu-detect, nvidia, amd, akash, or none (default: $" + ENV_PROFILES
+                    + ", else the config file, else gpu-detect).")
+    String profiles;
+
+    @Option(names = "--prefix", paramLabel = "DOMAIN",
+            description = "Prefix of our own labels (default: the config file's prefix=, else gpu-detect.io).")
+    String prefix;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A properties file: profiles=, prefix=, interval=, heartbeat=, nfd-output= (flags win over it).")
+    Path config;
+
+    @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Time between passes, plus up to 10% jitter (default: 60s).")
+    Duration interval;
+
+    @Option(names = "--heartbeat", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How often a complete pass refreshes the record's lastGoodPass (default: 5m).")
+    Duration heartbeat;
+
+    @Option(names = "--dry-run", description = "Print what would be written; write nothing.")
+    boolean dryRun;
+
+    @Option(names = "--once", description = "Run one pass and exit (status 0 when it could write what it needed).")
+    boolean once;
+
+    @Option(names = "--nfd-output", paramLabel = "MODE",
+            description = "off (patch the Node, default), file (an NFD features.d file) or nodefeature (an NFD NodeFeature object).")
+    String nfdOutput;
+
+    @Option(names = "--nfd-file", paramLabel = "FILE", description = "The features.d file for --nfd-output=file (default: "
+            + "/etc/kubernetes/node-feature-discovery/features.d/gpu-detect).")
+    Path nfdFile;
+
+    @Option(names = "--namespace", paramLabel = "NS", defaultValue = "${env:POD_NAMESPACE:-gpu-detect}",
+            description = "Namespace for the NodeFeature object (default: $POD_NAMESPACE or gpu-detect).")
+    String namespace;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+            description = "Port for /healthz, /readyz, /metrics and POST /detect; 0 picks a free one, -1 turns it off (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (node == null || node.isBlank()) {
+            err.println("gpu-detect agent: no node name: set NODE_NAME (downward API spec.nodeName) or pass --node");
+            return GpuDetectCommand.EXIT_USAGE;
+        }
+        AgentSettings settings;
+        try {
+            settings = settings(readConfig());
+        } catch (IllegalArgumentException e) {
+            err.println("gpu-detect agent: " + e.getMessage());
+            return GpuDetectCommand.EXIT_USAGE;
+        }
+        Source source;
+        try {
+            source = detection.source();
+        } catch (BundleException e) {
+            err.println("gpu-detect agent: " + e.getMessage());
+            return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
+        }
+        Detector detector = new Detector(Probes.defaults());
+        GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
+        Supplier<GpuCapacitySpec.HostFacts> hostFacts = () -> host;
+        AgentLog log = new AgentLog(err, Clock.systemUTC());
+        try (KubernetesClient client = newClient();
+             NodeAgent agent = new NodeAgent(settings, () -> detector.detect(source), hostFacts, client, log,
+                     new AgentMetrics(), out, Clock.systemUTC())) {
+            if (once) {
+                PassReport report = agent.pass();
+                out.flush();
+                return report.failed() ? GpuDetectCommand.EXIT_UNUSABLE_INPUT : GpuDetectCommand.EXIT_OK;
+            }
+            return runForever(agent, settings, log);
+        }
+    }
+
+    /**
+     * A client configured like kubectl. The client's own retries are off: the agent's loop already
+     * retries with backoff, and a retrying client would hold a pass for many seconds during an outage.
+     */
+    static KubernetesClient newClient() {
+        Config config = Config.autoConfigure(null);
+        config.setRequestRetryBackoffLimit(0);
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    private int runForever(NodeAgent agent, AgentSettings settings, AgentLog log) throws IOException {
+        AgentLoop loop = new AgentLoop(agent, settings.interval(), settings.jitter(),
+                () -> ThreadLocalRandom.current().nextDouble());
+        AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop);
+        Signals.onHangup(() -> loop.trigger("SIGHUP"));
+        Thread worker = new Thread(loop, "gpu-detect-agent");
+        // SIGTERM (pod deletion, upgrade): stop after the pass in progress and write nothing on the way out.
+        Thread hook = new Thread(() -> {
+            log.info("stopping; labels and record stay as they are");
+            loop.stop();
+            try {
+                worker.join(Duration.ofSeconds(20).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "gpu-detect-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        log.info("agent started", "node", settings.nodeName(), "profiles", String.join(",", settings.profiles().names()),
+                "interval", settings.interval(), "port", http == null ? "off" : String.valueOf(http.port()));
+        worker.start();
+        try {
+            worker.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (http != null) {
+                http.close();
+            }
+        }
+        return GpuDetectCommand.EXIT_OK;
+    }
+
+    private Properties readConfig() {
+        Properties p = new Properties();
+        if (config != null) {
+            try (Reader r = Files.newBufferedReader(config)) {
+                p.load(r);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read config file " + config + ": " + e.getMessage());
+            }
+        }
+        return p;
+    }
+
+    /** Flags, then the environment (profiles only), then the config file, then defaults. */
+    AgentSettings settings(Properties file) {
+        String selection = profiles != null ? profiles
+                : System.getenv(ENV_PROFILES) != null ? System.getenv(ENV_PROFILES)
+                : file.getProperty("profiles", LabelProfiles.DEFAULT_SELECTION);
+        String ownPrefix = prefix != null ? prefix : file.getProperty("prefix", GpuDetectProfile.PREFIX);
+        AgentSettings s = AgentSettings.defaults(node, LabelProfiles.parse(selection, ownPrefix), VersionProvider.version());
+        Duration every = interval != null ? interval : duration(file, "interval", s.interval());
+        Duration beat = heartbeat != null ? heartbeat : duration(file, "heartbeat", s.heartbeat());
+        String mode = nfdOutput != null ? nfdOutput : file.getProperty("nfd-output", "off");
+        LabelOutput output = Map.of("off", LabelOutput.NODE, "file", LabelOutput.NFD_FILE,
+                "nodefeature", LabelOutput.NODE_FEATURE).get(mode.strip().toLowerCase(java.util.Locale.ROOT));
+        if (output == null) {
+            throw new IllegalArgumentException("--nfd-output: '" + mode + "' is not one of off, file, nodefeature");
+        }
+        return new AgentSettings(node, s.profiles(), every, s.jitter(), beat, dryRun, output,
+                nfdFile != null ? nfdFile : AgentSettings.DEFAULT_NFD_FILE, namespace, s.agentVersion());
+    }
+
+    private static Duration duration(Properties file, String key, Duration fallback) {
+        String v = file.getProperty(key);
+        if (v == null) {
+            return fallback;
+        }
+        Duration d = DurationConverter.parse(v);
+        if (d == null) {
+            throw new IllegalArgumentException("config " + key + "=" + v + " is not a duration (expected e.g. 60s, 5m)");
+        }
+        return d;
+    }
+}

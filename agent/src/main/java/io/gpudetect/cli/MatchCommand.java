@@ -1,0 +1,106 @@
+package io.gpudetect.cli;
+
+import io.gpudetect.match.CapabilityRequest;
+import io.gpudetect.match.Demand;
+import io.gpudetect.match.InvalidInputException;
+import io.gpudetect.match.MatchReport;
+import io.gpudetect.match.MatchResult;
+import io.gpudetect.match.Matcher;
+import io.gpudetect.match.OfferSource;
+import io.gpudetect.match.Placement;
+import io.gpudetect.match.SdlReader;
+import io.gpudetect.render.OutputFormat;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gpu-detect match deploy.yaml} or {@code gpu-detect match --gpu vendor=nvidia,model=h100,count=2}: can
+ * these nodes serve it? Exit status as grep and diff: 0 it fits, 1 it does not, 2 the input is invalid.
+ */
+@Command(name = "match", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+        description = "Says which nodes can serve the GPUs an Akash SDL (deploy.yaml) or a --gpu request asks for, "
+                + "and why the others cannot.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:every replica fits on some node", "1:some replica fits nowhere",
+                "2:invalid input (SDL, --gpu, records or bundle)"})
+public final class MatchCommand implements Callable<Integer> {
+
+    public static final int EXIT_FITS = 0;
+    public static final int EXIT_DOES_NOT_FIT = 1;
+    public static final int EXIT_INVALID_INPUT = 2;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "SDL", description = "An Akash SDL file (deploy.yaml, version 2.0 or 2.1).")
+    Path sdl;
+
+    @Option(names = "--gpu", paramLabel = "REQUEST",
+            description = "A request instead of (or besides) an SDL, e.g. "
+                    + "vendor=nvidia,model=h100|a100,vram>=24Gi,count=2,interface=sxm,mig=1g.10gb,replicas=1. Repeatable.")
+    List<String> gpus = new ArrayList<>();
+
+    @Mixin
+    OfferOptions offers;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT",
+            description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
+    OutputFormat output;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        MatchResult result;
+        try (OfferOptions from = offers) {
+            Demand demand = demand();
+            OfferSource source = from.source();
+            result = Matcher.match(demand, source.describe(), source.offers());
+        } catch (InvalidInputException e) {
+            err.println("gpu-detect match: " + e.getMessage());
+            err.flush();
+            return EXIT_INVALID_INPUT;
+        }
+        switch (output) {
+            case json -> out.print(MatchReport.json(result));
+            case yaml -> out.print(Yaml.fromJson(MatchReport.json(result)));
+            default -> out.print(MatchReport.table(result));
+        }
+        out.flush();
+        return result.fits() ? EXIT_FITS : EXIT_DOES_NOT_FIT;
+    }
+
+    private Demand demand() throws InvalidInputException {
+        if (sdl == null && gpus.isEmpty()) {
+            throw new InvalidInputException(null, null, null, "nothing to match: give an SDL file or --gpu REQUEST");
+        }
+        List<Placement> placements = new ArrayList<>();
+        String origin = "--gpu";
+        if (sdl != null) {
+            String text;
+            try {
+                text = Files.readString(sdl, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new InvalidInputException(sdl.toString(), null, null, "cannot read: " + e.getMessage());
+            }
+            placements.addAll(SdlReader.read(text, sdl.toString()).placements());
+            origin = sdl.toString() + (gpus.isEmpty() ? "" : " and --gpu");
+        }
+        for (int i = 0; i < gpus.size(); i++) {
+            placements.add(CapabilityRequest.parse(gpus.get(i), i));
+        }
+        return new Demand(origin, placements);
+    }
+}

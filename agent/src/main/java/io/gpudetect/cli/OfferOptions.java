@@ -1,0 +1,106 @@
+package io.gpudetect.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.gpudetect.inventory.Detector;
+import io.gpudetect.inventory.Inventory;
+import io.gpudetect.match.CapacityRecordOffers;
+import io.gpudetect.match.InvalidInputException;
+import io.gpudetect.match.InventoryOffers;
+import io.gpudetect.match.OfferSource;
+import io.gpudetect.probe.Probes;
+import io.gpudetect.source.BundleException;
+import io.gpudetect.source.BundleSource;
+import io.gpudetect.source.Source;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The nodes {@code match} compares with: capacity records from a file or from the cluster, a recorded bundle, or
+ * this host. Owns the cluster client when there is one: {@link #close} it after the offers are read.
+ */
+public final class OfferOptions implements AutoCloseable {
+
+    @Option(names = "--records", paramLabel = "FILE",
+            description = "GpuCapacity records (JSON or YAML: a list, a kubectl List, or --- separated documents).")
+    Path records;
+
+    @Option(names = "--cluster",
+            description = "Read GpuCapacity records and Nodes from the cluster of the current kubeconfig context "
+                    + "(KUBECONFIG, ~/.kube/config) or, in a pod, of the service account.")
+    boolean cluster;
+
+    @Mixin
+    DetectionOptions detection;
+
+    private KubernetesClient client;
+
+    /** Where to read offers from; a usage problem (both --records and --replay) is invalid input. */
+    OfferSource source() throws InvalidInputException {
+        int given = (records != null ? 1 : 0) + (cluster ? 1 : 0) + (detection.replay != null ? 1 : 0);
+        if (given > 1) {
+            throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
+        }
+        if (records != null) {
+            return new CapacityRecordOffers(CapacityRecordOffers.file(records));
+        }
+        if (cluster) {
+            client = new KubernetesClientBuilder().build();
+            return new CapacityRecordOffers(CapacityRecordOffers.cluster(client));
+        }
+        Source source;
+        try {
+            source = detection.source();
+        } catch (BundleException e) {
+            throw new InvalidInputException(null, "--replay", null, e.getMessage());
+        }
+        Inventory inventory = new Detector(Probes.defaults()).detect(source);
+        if (source instanceof BundleSource bundle) {
+            String host = bundle.manifest().host();
+            String node = host == null || host.isBlank() ? bundleName(detection.replay) : host;
+            return new InventoryOffers(node, inventory, recordedAt(bundle.manifest().recordedAt()));
+        }
+        return new InventoryOffers(hostName(), inventory, Instant.now());
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    private static String bundleName(Path dir) {
+        Path name = dir.toAbsolutePath().normalize().getFileName();
+        return name == null ? dir.toString() : name.toString();
+    }
+
+    private static Instant recordedAt(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** The node this runs on: {@code NODE_NAME} in a pod (downward API), else the host name. */
+    private static String hostName() {
+        String node = System.getenv("NODE_NAME");
+        if (node != null && !node.isBlank()) {
+            return node;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+}

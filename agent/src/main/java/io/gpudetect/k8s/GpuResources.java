@@ -1,0 +1,96 @@
+package io.gpudetect.k8s;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * GPU extended resources on a node ({@code nvidia.com/gpu}, {@code amd.com/gpu}, {@code gpu.intel.com/*}):
+ * what the Node advertises and what the pods bound to it request. Pure functions over API objects.
+ */
+public final class GpuResources {
+
+    private GpuResources() {
+    }
+
+    public static boolean isGpuResource(String name) {
+        return name.equals("nvidia.com/gpu") || name.startsWith("nvidia.com/mig-") || name.equals("amd.com/gpu")
+                || name.startsWith("gpu.intel.com/");
+    }
+
+    /** The node's {@code status.allocatable} GPU resources. */
+    public static SortedMap<String, Long> allocatable(Node node) {
+        SortedMap<String, Long> out = new TreeMap<>();
+        if (node == null || node.getStatus() == null || node.getStatus().getAllocatable() == null) {
+            return out;
+        }
+        node.getStatus().getAllocatable().forEach((k, q) -> {
+            if (isGpuResource(k)) {
+                out.put(k, whole(q));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * GPU resources requested by pods that still hold them (phase not Succeeded or Failed): per pod the
+     * larger of the containers' sum and the largest init container, as the scheduler counts; a limit stands
+     * in for a missing request, as Kubernetes defaults it for extended resources.
+     */
+    public static SortedMap<String, Long> requested(Collection<Pod> pods) {
+        SortedMap<String, Long> out = new TreeMap<>();
+        for (Pod pod : pods) {
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            if ("Succeeded".equals(phase) || "Failed".equals(phase) || pod.getSpec() == null) {
+                continue;
+            }
+            Map<String, Long> sum = new TreeMap<>();
+            for (Container c : list(pod.getSpec().getContainers())) {
+                requests(c).forEach((k, v) -> sum.merge(k, v, Long::sum));
+            }
+            for (Container c : list(pod.getSpec().getInitContainers())) {
+                requests(c).forEach((k, v) -> sum.merge(k, v, Math::max));
+            }
+            sum.forEach((k, v) -> out.merge(k, v, Long::sum));
+        }
+        return out;
+    }
+
+    private static Map<String, Long> requests(Container c) {
+        Map<String, Long> out = new TreeMap<>();
+        if (c.getResources() == null) {
+            return out;
+        }
+        Map<String, Quantity> limits = c.getResources().getLimits();
+        Map<String, Quantity> requests = c.getResources().getRequests();
+        if (limits != null) {
+            limits.forEach((k, q) -> {
+                if (isGpuResource(k)) {
+                    out.put(k, whole(q));
+                }
+            });
+        }
+        if (requests != null) {
+            requests.forEach((k, q) -> {
+                if (isGpuResource(k)) {
+                    out.put(k, whole(q));
+                }
+            });
+        }
+        return out;
+    }
+
+    private static <T> List<T> list(List<T> l) {
+        return l == null ? List.of() : l;
+    }
+
+    private static long whole(Quantity q) {
+        return Quantity.getAmountInBytes(q).longValue();
+    }
+}

@@ -1,0 +1,79 @@
+package io.gpudetect.k8s;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.List;
+
+/**
+ * The agent's view of its own Node and of the pods bound to it, kept by two informers (a watch on one
+ * node name, and on pods with {@code spec.nodeName=<node>}) instead of polling: in the steady state a pass
+ * reads both from memory and sends nothing. Until an informer has synced (at start, or through an API
+ * server outage) a read goes to the API server directly and may throw.
+ */
+public final class NodeView implements AutoCloseable {
+
+    private final KubernetesClient client;
+    private final String nodeName;
+    private SharedIndexInformer<Node> nodeInformer;
+    private SharedIndexInformer<Pod> podInformer;
+
+    public NodeView(KubernetesClient client, String nodeName) {
+        this.client = client;
+        this.nodeName = nodeName;
+    }
+
+    /** Starts both informers without waiting; they retry on their own while the API server is away. */
+    public synchronized void start() {
+        if (nodeInformer == null) {
+            nodeInformer = client.nodes().withName(nodeName).runnableInformer(0);
+            nodeInformer.exceptionHandler((started, t) -> true);
+            nodeInformer.start();
+        }
+        if (podInformer == null) {
+            podInformer = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0);
+            podInformer.exceptionHandler((started, t) -> true);
+            podInformer.start();
+        }
+    }
+
+    public String nodeName() {
+        return nodeName;
+    }
+
+    /** The node, from the informer once synced, else from the API server; null when it does not exist. */
+    public Node node() {
+        if (nodeInformer != null && nodeInformer.hasSynced()) {
+            return nodeInformer.getStore().getByKey(nodeName);
+        }
+        return fresh();
+    }
+
+    /** The node as the API server has it now: after a 409, the cache may be behind. */
+    public Node fresh() {
+        return client.nodes().withName(nodeName).get();
+    }
+
+    /**
+     * Pods bound to the node. Filtered here as well as by the field selector: a server that ignores the
+     * selector (fabric8's mock server does) must not make other nodes' pods count.
+     */
+    public List<Pod> pods() {
+        List<Pod> pods = podInformer != null && podInformer.hasSynced() ? podInformer.getStore().list()
+                : client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+        return pods.stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName())).toList();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (nodeInformer != null) {
+            nodeInformer.close();
+            nodeInformer = null;
+        }
+        if (podInformer != null) {
+            podInformer.close();
+            podInformer = null;
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.gpudetect.match;
+
+import io.gpudetect.model.Vendor;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A request written on the command line instead of in an SDL:
+ * {@code vendor=nvidia,model=h100|a100,vram>=24Gi,count=2,interface=sxm,mig=1g.10gb,replicas=1}.
+ *
+ * <ul>
+ *   <li>{@code vendor} (required): nvidia, amd or intel.</li>
+ *   <li>{@code model}: an Akash slug, or several separated by {@code |}; absent for any model.</li>
+ *   <li>{@code vram=80Gi} the card's size exactly (as the SDL's {@code ram}), {@code vram>=24Gi} at least;
+ *       {@code ram} is the same key.</li>
+ *   <li>{@code count}: GPUs (or MIG slices) each replica needs on one node, default 1.</li>
+ *   <li>{@code interface}: pcie or sxm ({@code sxm4} is read as sxm).</li>
+ *   <li>{@code mig}: a MIG slice profile; the units are then slices of that profile.</li>
+ *   <li>{@code replicas}: how many such replicas, each placed on its own, default 1.</li>
+ * </ul>
+ */
+public final class CapabilityRequest {
+
+    /** The placement name of every request from the command line. */
+    public static final String PLACEMENT = "command line";
+
+    private static final Pattern PAIR = Pattern.compile("\\s*([a-z]+)\\s*(>=|=)\\s*(.*?)\\s*");
+    private static final Pattern MIG = Pattern.compile("\\d+g\\.\\d+gb(\\+[a-z0-9.]+)?");
+    private static final Pattern WHOLE = Pattern.compile("\\d{1,6}");
+
+    private CapabilityRequest() {
+    }
+
+    /**
+     * @param text  the option's value
+     * @param index which {@code --gpu} option it was (from 0), to name it in the output and in errors
+     */
+    public static Placement parse(String text, int index) throws InvalidInputException {
+        String name = "--gpu[" + index + "]";
+        Map<String, String> values = new LinkedHashMap<>();
+        boolean ramAtLeast = false;
+        for (String part : text.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            Matcher m = PAIR.matcher(part.toLowerCase(Locale.ROOT));
+            if (!m.matches()) {
+                throw error(name, "'" + part.strip() + "' is not key=value; expected e.g. "
+                        + "vendor=nvidia,model=h100,vram>=24Gi,count=2");
+            }
+            String key = m.group(1).equals("ram") ? "vram" : m.group(1);
+            if (m.group(2).equals(">=") && !key.equals("vram")) {
+                throw error(name, "'>=' only works with vram; use " + key + "=" + m.group(3));
+            }
+            if (values.put(key, m.group(3)) != null) {
+                throw error(name, key + " given twice");
+            }
+            if (key.equals("vram")) {
+                ramAtLeast = m.group(2).equals(">=");
+            }
+        }
+        for (String key : values.keySet()) {
+            if (!List.of("vendor", "model", "vram", "count", "interface", "mig", "replicas").contains(key)) {
+                throw error(name, "unknown key '" + key + "'; expected vendor, model, vram, count, interface, mig "
+                        + "or replicas");
+            }
+        }
+        Vendor vendor = vendor(values.get("vendor"), name);
+        Integer ramGi = null;
+        if (values.containsKey("vram")) {
+            Long gi = SdlReader.parseGi(values.get("vram").replace("gi", "Gi").replace("mi", "Mi").replace("ti", "Ti"));
+            if (gi == null) {
+                throw error(name, "vram '" + values.get("vram") + "' is not a size in whole Gi; expected e.g. 24Gi");
+            }
+            ramGi = gi.intValue();
+        }
+        String iface = values.get("interface");
+        if (iface != null) {
+            if (iface.matches("sxm\\d*")) {
+                iface = "sxm";
+            } else if (!iface.equals("pcie")) {
+                throw error(name, "interface '" + iface + "' is not pcie or sxm");
+            }
+        }
+        String mig = values.get("mig");
+        if (mig != null && !MIG.matcher(mig).matches()) {
+            throw error(name, "mig '" + mig + "' is not a MIG profile; expected e.g. 1g.10gb or 3g.40gb");
+        }
+        int units = positive(values.getOrDefault("count", "1"), "count", name);
+        int replicas = positive(values.getOrDefault("replicas", "1"), "replicas", name);
+        List<GpuChoice> choices = new ArrayList<>();
+        String models = values.get("model");
+        if (models == null || models.isBlank() || models.equals("*")) {
+            choices.add(new GpuChoice(vendor, null, ramGi, ramAtLeast, iface, mig));
+        } else {
+            for (String model : models.split("\\|")) {
+                if (model.isBlank()) {
+                    throw error(name, "empty model in '" + models + "'");
+                }
+                choices.add(new GpuChoice(vendor, model.strip(), ramGi, ramAtLeast, iface, mig));
+            }
+        }
+        return new Placement(name, PLACEMENT, name, replicas, new GpuRequest(units, choices));
+    }
+
+    private static Vendor vendor(String value, String name) throws InvalidInputException {
+        if (value == null) {
+            throw error(name, "vendor missing; expected vendor=nvidia, vendor=amd or vendor=intel");
+        }
+        for (Vendor v : List.of(Vendor.NVIDIA, Vendor.AMD, Vendor.INTEL)) {
+            if (v.id().equals(value)) {
+                return v;
+            }
+        }
+        throw error(name, "unknown vendor '" + value + "'; expected nvidia, amd or intel");
+    }
+
+    private static int positive(String value, String key, String name) throws InvalidInputException {
+        if (!WHOLE.matcher(value).matches() || Integer.parseInt(value) == 0) {
+            throw error(name, key + " '" + value + "' is not a whole number of 1 or more");
+        }
+        return Integer.parseInt(value);
+    }
+
+    private static InvalidInputException error(String name, String problem) {
+        return new InvalidInputException(null, name, null, problem);
+    }
+}

@@ -1,0 +1,178 @@
+package io.gpudetect.match;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What a set of nodes holds, per vendor and model: nodes, GPUs, allocatable, in use and free units, with each
+ * node's state (a record that is stale, never had a good pass, or is missing is flagged).
+ *
+ * <p>Units in use are known per vendor on a node, not per card. On a node with several models of one vendor a
+ * model's free units are counted as a bid sees them: {@code min(cards of that model, the vendor's free units)},
+ * so the per-model rows of such a node can add up to more than the node has; the per-vendor rows are exact.
+ *
+ * @param models  one row per vendor, model, VRAM, interface and MIG profile ({@code mig} null for whole GPUs)
+ * @param vendors one row per unit kind ({@code nvidia}, {@code mig-1g.10gb}), exact sums of the nodes' figures
+ * @param nodes   every node, flagged or not
+ */
+public record ClusterInventory(String records, Instant now, Duration staleAfter, List<ModelRow> models,
+                               List<VendorRow> vendors, List<NodeRow> nodes) {
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ModelRow(String vendor, String model, Integer memoryGi, @JsonProperty("interface") String interfaceType,
+                           String mig, int nodes, int gpus, int allocatable, int inUse, int free) {
+    }
+
+    public record VendorRow(String unitKind, int nodes, int units, int allocatable, int inUse, int free) {
+    }
+
+    /** {@code state}: ok, stale, no-good-pass or missing; {@code lastGoodPass} as written in the record. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record NodeRow(String node, int gpus, Map<String, Integer> allocatable, Map<String, Integer> inUse,
+                          String lastGoodPass, String state, String detail) {
+
+        public boolean flagged() {
+            return !state.equals("ok");
+        }
+    }
+
+    public ClusterInventory {
+        models = List.copyOf(models);
+        vendors = List.copyOf(vendors);
+        nodes = List.copyOf(nodes);
+    }
+
+    public long flaggedNodes() {
+        return nodes.stream().filter(NodeRow::flagged).count();
+    }
+
+    public static ClusterInventory of(String records, List<NodeOffer> offers, Instant now, Duration staleAfter) {
+        Map<List<Object>, int[]> models = new TreeMap<>(Comparator.comparing(Object::toString));
+        Map<String, int[]> vendors = new TreeMap<>();
+        List<NodeRow> nodes = new ArrayList<>();
+        for (NodeOffer n : offers) {
+            nodes.add(nodeRow(n, now, staleAfter));
+            Map<List<Object>, int[]> onNode = new TreeMap<>(Comparator.comparing(Object::toString));
+            for (OfferedGpu g : n.gpus()) {
+                if (g.migEnabled()) {
+                    // The card itself is counted once; its slices are offered per profile.
+                    count(onNode, key(g, null), 1, 0);
+                    for (String profile : g.profiles()) {
+                        count(onNode, key(g, profile), 0, 1);
+                    }
+                } else {
+                    count(onNode, key(g, null), 1, 1);
+                }
+            }
+            for (Map.Entry<List<Object>, int[]> e : onNode.entrySet()) {
+                String kind = e.getKey().get(4) == null ? (String) e.getKey().get(0) : "mig-" + e.getKey().get(4);
+                int units = e.getValue()[1];
+                int allocatable = Math.min(units, n.allocatable(kind));
+                int free = Math.min(units, n.free(kind));
+                int[] row = models.computeIfAbsent(e.getKey(), k -> new int[5]);
+                row[0]++;
+                row[1] += e.getValue()[0];
+                row[2] += allocatable;
+                row[3] += allocatable - free;
+                row[4] += free;
+            }
+            for (String kind : kinds(n)) {
+                int[] row = vendors.computeIfAbsent(kind, k -> new int[5]);
+                row[0]++;
+                row[1] += n.units(kind);
+                row[2] += n.allocatable(kind);
+                row[3] += n.inUse(kind);
+                row[4] += n.free(kind);
+            }
+        }
+        List<ModelRow> modelRows = new ArrayList<>();
+        models.forEach((k, v) -> modelRows.add(new ModelRow((String) k.get(0), (String) k.get(1), (Integer) k.get(2),
+                (String) k.get(3), (String) k.get(4), v[0], v[1], v[2], v[3], v[4])));
+        List<VendorRow> vendorRows = new ArrayList<>();
+        vendors.forEach((k, v) -> vendorRows.add(new VendorRow(k, v[0], v[1], v[2], v[3], v[4])));
+        return new ClusterInventory(records, now, staleAfter, modelRows, vendorRows, nodes);
+    }
+
+    private static List<Object> key(OfferedGpu g, String migProfile) {
+        List<Object> key = new ArrayList<>();
+        key.add(g.vendor().id());
+        key.add(g.model());
+        key.add(g.memoryGi());
+        key.add(g.interfaceType());
+        key.add(migProfile);
+        return key;
+    }
+
+    private static void count(Map<List<Object>, int[]> onNode, List<Object> key, int gpus, int units) {
+        int[] row = onNode.computeIfAbsent(key, k -> new int[2]);
+        row[0] += gpus;
+        row[1] += units;
+    }
+
+    /** The unit kinds a node has: from its GPUs and from its record's figures. */
+    private static List<String> kinds(NodeOffer n) {
+        java.util.Set<String> kinds = new java.util.TreeSet<>(n.allocatable().keySet());
+        kinds.addAll(n.inUse().keySet());
+        for (OfferedGpu g : n.gpus()) {
+            if (!g.migEnabled()) {
+                kinds.add(g.vendor().id());
+            }
+            g.profiles().forEach(p -> kinds.add("mig-" + p));
+        }
+        return List.copyOf(kinds);
+    }
+
+    private static NodeRow nodeRow(NodeOffer n, Instant now, Duration staleAfter) {
+        Map<String, Integer> allocatable = new TreeMap<>();
+        Map<String, Integer> inUse = new TreeMap<>();
+        for (String kind : kinds(n)) {
+            allocatable.put(kind, n.allocatable(kind));
+            inUse.put(kind, n.inUse(kind));
+        }
+        String last = n.lastGoodPass() == null ? null : n.lastGoodPass().toString();
+        if (n.recordMissing()) {
+            return new NodeRow(n.node(), 0, allocatable, inUse, null, "missing", "the node has no capacity record");
+        }
+        if (n.lastGoodPass() == null) {
+            return new NodeRow(n.node(), n.gpus().size(), allocatable, inUse, null, "no-good-pass",
+                    "the record has no last good pass");
+        }
+        Duration age = Duration.between(n.lastGoodPass(), now);
+        if (age.compareTo(staleAfter) > 0) {
+            return new NodeRow(n.node(), n.gpus().size(), allocatable, inUse, last, "stale",
+                    "last good pass " + words(age) + " ago, more than " + words(staleAfter));
+        }
+        return new NodeRow(n.node(), n.gpus().size(), allocatable, inUse, last, "ok", null);
+    }
+
+    /** {@code 2h 5m}, {@code 45s}: an age for a person. */
+    static String words(Duration d) {
+        long s = Math.max(0, d.getSeconds());
+        List<String> parts = new ArrayList<>();
+        if (s >= 86400) {
+            parts.add(s / 86400 + "d");
+        }
+        if (s % 86400 >= 3600) {
+            parts.add(s % 86400 / 3600 + "h");
+        }
+        if (s % 3600 >= 60 && parts.size() < 2) {
+            parts.add(s % 3600 / 60 + "m");
+        }
+        if ((s % 60 > 0 && parts.isEmpty()) || s == 0) {
+            parts.add(s % 60 + "s");
+        }
+        return String.join(" ", parts);
+    }
+
+    static String orDash(Object o) {
+        return Objects.toString(o, "-");
+    }
+}

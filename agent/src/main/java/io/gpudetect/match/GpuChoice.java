@@ -1,0 +1,38 @@
+package io.gpudetect.match;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpudetect.model.Vendor;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One acceptable kind of GPU, as one entry of an SDL's {@code attributes.vendor.<vendor>} list or one
+ * {@code --gpu} request. Null fields do not filter.
+ *
+ * @param vendor       who made it
+ * @param model        Akash model slug, compared case-insensitively; null for any model of the vendor
+ * @param ramGi        VRAM in Gi as Akash counts it (the card's marketed size)
+ * @param ramAtLeast   false: the card's size must equal {@code ramGi} (Akash's rule); true: at least it ({@code vram>=})
+ * @param interfaceType {@code pcie} or {@code sxm} ({@code sxm} covers SXM2 to SXM5)
+ * @param migProfile   a MIG slice profile such as {@code 1g.10gb}: units are slices of that profile, not whole GPUs
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record GpuChoice(Vendor vendor, String model, Integer ramGi, boolean ramAtLeast, String interfaceType,
+                        String migProfile) {
+
+    /** {@code nvidia a100/80Gi/sxm}, {@code nvidia *} for any model; what a person reads in the output. */
+    public String describe() {
+        List<String> parts = new ArrayList<>();
+        parts.add(model == null ? "*" : model);
+        if (ramGi != null) {
+            parts.add((ramAtLeast ? ">=" : "") + ramGi + "Gi");
+        }
+        if (interfaceType != null) {
+            parts.add(interfaceType);
+        }
+        if (migProfile != null) {
+            parts.add("mig-" + migProfile);
+        }
+        return vendor.id() + " " + String.join("/", parts);
+    }
+}

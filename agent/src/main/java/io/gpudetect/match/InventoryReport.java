@@ -1,0 +1,81 @@
+package io.gpudetect.match;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpudetect.render.InventoryDocument;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** A {@link ClusterInventory} as tables (models, unit kinds, nodes) or as JSON. */
+public final class InventoryReport {
+
+    private InventoryReport() {
+    }
+
+    public static String json(ClusterInventory inventory) {
+        var mapper = InventoryDocument.jsonMapper();
+        ObjectNode doc = mapper.createObjectNode();
+        doc.put("records", inventory.records());
+        doc.put("now", inventory.now().toString());
+        doc.put("staleAfter", inventory.staleAfter().toString());
+        doc.set("models", mapper.valueToTree(inventory.models()));
+        doc.set("units", mapper.valueToTree(inventory.vendors()));
+        doc.set("nodes", mapper.valueToTree(inventory.nodes()));
+        doc.put("flaggedNodes", inventory.flaggedNodes());
+        try {
+            return mapper.writeValueAsString(doc) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static String table(ClusterInventory inventory) {
+        StringBuilder out = new StringBuilder();
+        List<String[]> models = new ArrayList<>();
+        models.add(new String[] {"VENDOR", "MODEL", "VRAM", "IFACE", "MIG", "NODES", "GPUS", "ALLOCATABLE", "IN USE",
+                "FREE"});
+        for (ClusterInventory.ModelRow r : inventory.models()) {
+            models.add(new String[] {r.vendor(), ClusterInventory.orDash(r.model()),
+                    r.memoryGi() == null ? "-" : r.memoryGi() + "Gi", ClusterInventory.orDash(r.interfaceType()),
+                    ClusterInventory.orDash(r.mig()), str(r.nodes()), r.mig() == null ? str(r.gpus()) : "-",
+                    str(r.allocatable()), str(r.inUse()), str(r.free())});
+        }
+        out.append(models.size() == 1 ? "No GPUs in " + inventory.records() + "\n" : Columns.render(models, ""));
+        out.append('\n');
+        List<String[]> units = new ArrayList<>();
+        units.add(new String[] {"UNITS", "NODES", "UNITS ON CARDS", "ALLOCATABLE", "IN USE", "FREE"});
+        for (ClusterInventory.VendorRow r : inventory.vendors()) {
+            units.add(new String[] {r.unitKind(), str(r.nodes()), str(r.units()), str(r.allocatable()), str(r.inUse()),
+                    str(r.free())});
+        }
+        if (units.size() > 1) {
+            out.append(Columns.render(units, "")).append('\n');
+        }
+        List<String[]> nodes = new ArrayList<>();
+        nodes.add(new String[] {"NODE", "GPUS", "ALLOCATABLE", "IN USE", "LAST GOOD PASS", "STATE"});
+        for (ClusterInventory.NodeRow n : inventory.nodes()) {
+            nodes.add(new String[] {n.node(), str(n.gpus()), perKind(n.allocatable()), perKind(n.inUse()),
+                    ClusterInventory.orDash(n.lastGoodPass()),
+                    n.state() + (n.detail() == null ? "" : " (" + n.detail() + ")")});
+        }
+        out.append(Columns.render(nodes, ""));
+        long flagged = inventory.flaggedNodes();
+        out.append('\n').append(inventory.nodes().size()).append(inventory.nodes().size() == 1 ? " node" : " nodes")
+                .append(flagged == 0 ? ", none flagged" : ", " + flagged + " flagged (stale, missing or without a good "
+                        + "pass; stale after " + ClusterInventory.words(inventory.staleAfter()) + ")")
+                .append(".\n");
+        return out.toString();
+    }
+
+    private static String perKind(Map<String, Integer> units) {
+        return units.isEmpty() ? "-" : units.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", "));
+    }
+
+    private static String str(int n) {
+        return Integer.toString(n);
+    }
+}

@@ -1,0 +1,17 @@
+package io.gpudetect.match;
+
+import java.util.List;
+
+/**
+ * The answer to "can these nodes serve this deployment?": {@code fits} when every replica of every placement
+ * found a node, with all of one replica's units on that node.
+ *
+ * @param demand what was asked (the SDL file or {@code --gpu})
+ * @param offers what was matched against (records file, bundle, this host)
+ */
+public record MatchResult(String demand, String offers, boolean fits, List<PlacementMatch> placements) {
+
+    public MatchResult {
+        placements = List.copyOf(placements);
+    }
+}

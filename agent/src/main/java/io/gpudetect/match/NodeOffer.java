@@ -1,0 +1,71 @@
+package io.gpudetect.match;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What one node offers, as a bid engine or scheduler needs it: its GPUs, its allocatable units and the
+ * units pods use, per unit kind. A unit kind is a vendor id ({@code nvidia}, {@code amd}: whole GPUs, the
+ * {@code <vendor>.com/gpu} resource) or {@code mig-<profile>} for MIG slices ({@code nvidia.com/mig-1g.10gb}).
+ * A kind missing from {@code allocatable} means every such GPU (or slice) is allocatable.
+ *
+ * @param lastGoodPass when the node's agent last finished a complete pass; null when unknown or never
+ * @param recordMissing true for a node known to the cluster with no capacity record (it offers nothing)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer> allocatable,
+                        Map<String, Integer> inUse, Instant lastGoodPass, boolean recordMissing) {
+
+    public NodeOffer {
+        gpus = List.copyOf(gpus);
+        allocatable = Collections.unmodifiableMap(new TreeMap<>(allocatable));
+        inUse = Collections.unmodifiableMap(new TreeMap<>(inUse));
+    }
+
+    /** A node with a record. */
+    public static NodeOffer of(String node, List<OfferedGpu> gpus, Map<String, Integer> allocatable,
+                               Map<String, Integer> inUse, Instant lastGoodPass) {
+        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, false);
+    }
+
+    /** A node the cluster has, with no capacity record: its agent never ran or cannot write. */
+    public static NodeOffer missing(String node) {
+        return new NodeOffer(node, List.of(), Map.of(), Map.of(), null, true);
+    }
+
+    /** The unit kind a GPU or slice is allocated as: the vendor id, or {@code mig-<profile>}. */
+    public static String unitKind(OfferedGpu gpu, String migProfile) {
+        return migProfile == null ? gpu.vendor().id() : "mig-" + migProfile;
+    }
+
+    /** Units of {@code kind} the node has, by its GPUs: cards for a vendor, slices for a MIG profile. */
+    public int units(String kind) {
+        int n = 0;
+        for (OfferedGpu g : gpus) {
+            if (kind.startsWith("mig-")) {
+                n += (int) g.profiles().stream().filter(p -> kind.equals("mig-" + p)).count();
+            } else if (!g.migEnabled() && g.vendor().id().equals(kind)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Allocatable units of {@code kind}: the record's figure, else every unit the GPUs have. */
+    public int allocatable(String kind) {
+        return allocatable.getOrDefault(kind, units(kind));
+    }
+
+    public int inUse(String kind) {
+        return inUse.getOrDefault(kind, 0);
+    }
+
+    /** Allocatable minus in use, never below 0. */
+    public int free(String kind) {
+        return Math.max(0, allocatable(kind) - inUse(kind));
+    }
+}

@@ -1,0 +1,58 @@
+package io.gpudetect.match;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Partition;
+import io.gpudetect.model.Vendor;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One GPU of a node as matching sees it.
+ *
+ * @param model         Akash model slug, null when the card is unknown to the tables
+ * @param memoryGi      VRAM as Akash counts it (marketed size)
+ * @param interfaceType {@code pcie}, {@code sxm} (SXM2 to SXM5 folded into it), {@code oam}, ...
+ * @param migEnabled    true when the card is split into MIG slices (or AMD partitions): it then serves only slice
+ *                      requests, as NVIDIA's device plugin offers a MIG-enabled card only as slices
+ * @param profiles      the profile of each slice that exists ({@code 1g.10gb} twice for two such slices)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
+                         @JsonProperty("interface") String interfaceType, boolean migEnabled, List<String> profiles) {
+
+    public OfferedGpu {
+        Objects.requireNonNull(vendor, "vendor");
+        model = model == null || model.isBlank() ? null : model.toLowerCase(Locale.ROOT);
+        interfaceType = foldInterface(interfaceType);
+        profiles = profiles == null ? List.of() : List.copyOf(profiles);
+    }
+
+    /** The matching view of a detected GPU: MIG slices without a profile name count as slices of an unknown profile. */
+    public static OfferedGpu of(Gpu gpu) {
+        boolean mig = gpu.partitioning() != null && Boolean.TRUE.equals(gpu.partitioning().enabled());
+        List<String> profiles = mig
+                ? gpu.partitioning().instances().stream().map(Partition::profile).filter(Objects::nonNull).toList()
+                : List.of();
+        return new OfferedGpu(gpu.vendor() == null ? Vendor.OTHER : gpu.vendor(), gpu.model(), gpu.memoryGi(),
+                gpu.interfaceType(), mig, profiles);
+    }
+
+    /** Lower case, with {@code sxm2}..{@code sxm5} as {@code sxm}: the provider compares interfaces that way. */
+    static String foldInterface(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        return v.matches("sxm\\d*") ? "sxm" : v;
+    }
+
+    /** {@code a100 80Gi sxm}, for reasons in the output. */
+    public String describe() {
+        return (model == null ? "unknown " + vendor.id() + " model" : model)
+                + (memoryGi == null ? "" : " " + memoryGi + "Gi")
+                + (interfaceType == null ? "" : " " + interfaceType);
+    }
+}

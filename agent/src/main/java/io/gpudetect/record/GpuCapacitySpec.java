@@ -1,0 +1,63 @@
+package io.gpudetect.record;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the node offers. Everything here changes only when the hardware, the node's allocatable
+ * resources, the pods using GPUs or the agent's version change, so an idle node's record is never written.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record GpuCapacitySpec(
+        @JsonPropertyDescription("Every GPU on the node (emulated display adapters left out), sorted by PCI address.")
+        List<GpuEntry> gpus,
+        @JsonPropertyDescription("Number of GPUs per vendor, model, memory and interface.")
+        List<ModelTotal> totals,
+        @JsonPropertyDescription("MIG instances and AMD partitions that exist now, per GPU.")
+        List<Slice> slices,
+        @JsonPropertyDescription("GPU extended resources the node advertises (status.allocatable): nvidia.com/gpu, amd.com/gpu, gpu.intel.com/*.")
+        Map<String, Long> allocatable,
+        @JsonPropertyDescription("GPU extended resources requested by the non-terminated pods bound to this node.")
+        Map<String, Long> requested,
+        @JsonPropertyDescription("CPU, memory, OS and kernel of the host; absent when the pass replayed a recorded bundle.")
+        HostFacts host,
+        @JsonPropertyDescription("Version of the gpu-detect agent that wrote this record.")
+        String agentVersion) {
+
+    public GpuCapacitySpec {
+        gpus = gpus == null ? List.of() : List.copyOf(gpus);
+        totals = totals == null ? List.of() : List.copyOf(totals);
+        slices = slices == null ? List.of() : List.copyOf(slices);
+        allocatable = allocatable == null ? Map.of() : Map.copyOf(allocatable);
+        requested = requested == null ? Map.of() : Map.copyOf(requested);
+    }
+
+    /** One GPU, in the vocabulary of the labels and of Akash's SDL. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record GpuEntry(String vendor, String model, String name, Long memoryMiB, Integer memoryGi,
+                           @JsonProperty("interface") @JsonPropertyDescription("pcie, sxm, oam or integrated.") String interfaceType,
+                           String pciAddress, String uuid,
+                           @JsonPropertyDescription("ok, degraded or lost; absent when no tool said.") String health,
+                           @JsonPropertyDescription("True when MIG (or an AMD partition mode) is on.") Boolean partitioned) {
+    }
+
+    /** How many GPUs share one vendor, model, memory size and interface. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ModelTotal(String vendor, String model, Integer memoryGi, @JsonProperty("interface") String interfaceType, int count) {
+    }
+
+    /** One MIG instance or partition of a GPU. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Slice(String gpuPciAddress, String gpuUuid, String kind, String profile, Integer gpuInstanceId,
+                       Integer computeInstanceId, Long memoryMiB, Integer multiprocessors, String uuid) {
+    }
+
+    /** The host facts a bid needs. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record HostFacts(String cpuModel, Integer cpuCores, Integer cpuThreads, Long memoryBytes, String os,
+                            String kernel) {
+    }
+}

@@ -1,0 +1,338 @@
+package io.gpudetect.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.gpudetect.inventory.Inventory;
+import io.gpudetect.k8s.LabelChange;
+import io.gpudetect.k8s.OwnedLabels;
+import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.probe.ProbeResult;
+import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.MutableClock;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent against fabric8's mock API server in CRUD mode (a fresh one per test), with expectations only
+ * where a test needs the server to misbehave (a 409). Writes are counted from the server's request log.
+ */
+class NodeAgentTest {
+
+    static final String NODE = "node-1";
+    static final Inventory T4 = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
+    static final Inventory RTX4090 = Fixtures.detect(Fixtures.host("geforce-rtx-4090_535.86.05_v12"));
+    static final Inventory FAILED = new Inventory("test", List.of(),
+            List.of(new Inventory.ProbeSummary("nvidia-smi-xml", ProbeResult.Outcome.FAILED, 0)),
+            List.of(Diagnostic.error("nvidia-smi-xml", "nvidia-smi.xml", null, "nvidia-smi timed out after 5s")));
+
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final StringWriter out = new StringWriter();
+    private final StringWriter log = new StringWriter();
+    private KubernetesMockServer server;
+    private KubernetesClient client;
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            toClose.get(i).close();
+        }
+    }
+
+    private void startServer(int port) throws IOException {
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+                new KubernetesMixedDispatcher(responses), false);
+        if (port == 0) {
+            server.init();
+        } else {
+            server.init(InetAddress.getLoopbackAddress(), port);
+        }
+        server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
+        toClose.add(server::destroy);
+    }
+
+    private KubernetesClient clientFor(int port) {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:" + port)
+                .withRequestRetryBackoffLimit(0).withNamespace("default").build();
+        KubernetesClient c = new KubernetesClientBuilder().withConfig(config).build();
+        toClose.add(c);
+        return c;
+    }
+
+    private void startWithNode() throws IOException {
+        startServer(0);
+        client = clientFor(server.getPort());
+        createNodeAndPods();
+    }
+
+    private void createNodeAndPods() {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE)
+                .addToLabels("example.com/zone", "a").addToLabels("kubernetes.io/hostname", NODE).endMetadata()
+                .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("1"))
+                .addToAllocatable("cpu", new Quantity("8")).endStatus().build()).create();
+        client.pods().inNamespace("default").resource(gpuPod("training", NODE, "Running")).create();
+        client.pods().inNamespace("default").resource(gpuPod("finished", NODE, "Succeeded")).create();
+        client.pods().inNamespace("default").resource(gpuPod("elsewhere", "node-2", "Running")).create();
+    }
+
+    private static Pod gpuPod(String name, String node, String phase) {
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withNewResources()
+                .addToLimits("nvidia.com/gpu", new Quantity("1")).endResources().endContainer().endSpec()
+                .withNewStatus().withPhase(phase).endStatus().build();
+    }
+
+    private NodeAgent agent(AtomicReference<Inventory> inventory, AgentSettings settings) {
+        NodeAgent agent = new NodeAgent(settings, inventory::get, () -> null, client,
+                new AgentLog(new PrintWriter(log), clock), new AgentMetrics(), new PrintWriter(out), clock);
+        toClose.add(agent);
+        return agent;
+    }
+
+    private NodeAgent agent(AtomicReference<Inventory> inventory) {
+        return agent(inventory, AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"), "test"));
+    }
+
+    /** Write requests (anything but GET) the server received since the last call, as "METHOD path". */
+    private List<String> writes() throws InterruptedException {
+        List<String> writes = new ArrayList<>();
+        RecordedRequest r;
+        while ((r = server.takeRequest(50, TimeUnit.MILLISECONDS)) != null) {
+            if (!"GET".equals(r.getMethod())) {
+                writes.add(r.getMethod() + " " + r.getPath());
+            }
+        }
+        return writes;
+    }
+
+    private Map<String, String> labels() {
+        return client.nodes().withName(NODE).get().getMetadata().getLabels();
+    }
+
+    @Test
+    void firstPassLabelsAndRecordsThenAnIdenticalPassWritesNothing() throws Exception {
+        startWithNode();
+        writes();
+        NodeAgent agent = agent(new AtomicReference<>(T4));
+
+        PassReport first = agent.pass();
+        assertNull(first.error(), first.toString());
+        assertEquals(List.of("PATCH /api/v1/nodes/node-1", "POST /apis/gpu-detect.io/v1alpha1/gpucapacities",
+                "PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes());
+        Map<String, String> labels = labels();
+        assertEquals("1", labels.get("akash.network/capabilities.gpu.vendor.nvidia.model.t4"));
+        assertEquals("t4", labels.get("gpu-detect.io/gpu.model"));
+        assertEquals("a", labels.get("example.com/zone"));
+        Node node = client.nodes().withName(NODE).get();
+        assertTrue(OwnedLabels.parse(node.getMetadata().getAnnotations()).contains("gpu-detect.io/gpu.model"));
+
+        GpuCapacity record = client.resources(GpuCapacity.class).withName(NODE).get();
+        var owner = record.getMetadata().getOwnerReferences().get(0);
+        assertEquals("Node", owner.getKind());
+        assertEquals(NODE, owner.getName());
+        assertEquals(node.getMetadata().getUid(), owner.getUid());
+        assertEquals("t4", record.getSpec().gpus().get(0).model());
+        assertEquals(Map.of("nvidia.com/gpu", 1L), record.getSpec().allocatable());
+        // The mock server cannot evaluate the spec.nodeName field selector (it ignores it and matches
+        // nothing), so requested stays empty here; GpuResourcesTest covers the counting itself.
+        assertEquals(Map.of(), record.getSpec().requested());
+        assertEquals("complete", record.getStatus().lastPassOutcome());
+        assertEquals("2026-01-01T00:00:00Z", record.getStatus().lastGoodPass());
+
+        clock.advance(Duration.ofSeconds(60));
+        PassReport second = agent.pass();
+        assertInstanceOf(LabelChange.None.class, second.labelChange());
+        assertEquals(0, second.apiWrites());
+        assertEquals(List.of(), writes(), "an identical pass writes nothing");
+
+        clock.advance(Duration.ofMinutes(5));
+        agent.pass();
+        assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes(),
+                "after the heartbeat interval only the status moves");
+        assertEquals("2026-01-01T00:06:00Z", client.resources(GpuCapacity.class).withName(NODE).get()
+                .getStatus().lastGoodPass());
+    }
+
+    @Test
+    void aModelChangeReplacesTheOldLabelsAndKeepsEveryoneElses() throws Exception {
+        startWithNode();
+        AtomicReference<Inventory> inventory = new AtomicReference<>(T4);
+        NodeAgent agent = agent(inventory);
+        agent.pass();
+        // GPU Feature Discovery writes a key of its own between our passes.
+        client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata()
+                .addToLabels("nvidia.com/gpu.product", "Tesla-T4").endMetadata().build());
+        writes();
+
+        inventory.set(RTX4090);
+        PassReport report = agent.pass();
+        assertNull(report.error(), report.toString());
+        assertEquals(List.of("PATCH /api/v1/nodes/node-1", "PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1"),
+                writes());
+        Map<String, String> labels = labels();
+        assertFalse(labels.keySet().stream().anyMatch(k -> k.contains(".t4")), labels.toString());
+        assertEquals("1", labels.get("akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090"));
+        assertEquals("rtx4090", labels.get("gpu-detect.io/gpu.model"));
+        assertEquals("a", labels.get("example.com/zone"));
+        assertEquals("Tesla-T4", labels.get("nvidia.com/gpu.product"), "a key we never wrote survives");
+        assertEquals("rtx4090", client.resources(GpuCapacity.class).withName(NODE).get().getSpec().gpus().get(0).model());
+    }
+
+    @Test
+    void aFailedPassKeepsEveryLabelAndReportsInTheRecordStatus() throws Exception {
+        startWithNode();
+        AtomicReference<Inventory> inventory = new AtomicReference<>(T4);
+        NodeAgent agent = agent(inventory);
+        agent.pass();
+        Map<String, String> before = labels();
+        var specBefore = client.resources(GpuCapacity.class).withName(NODE).get().getSpec();
+        writes();
+
+        inventory.set(FAILED);
+        PassReport report = agent.pass();
+        assertEquals("incomplete", report.outcome());
+        assertInstanceOf(LabelChange.None.class, report.labelChange());
+        assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes(),
+                "only the record's status says what happened");
+        assertEquals(before, labels());
+        GpuCapacity record = client.resources(GpuCapacity.class).withName(NODE).get();
+        assertEquals(specBefore, record.getSpec(), "the GPUs of the last good pass stay in the spec");
+        assertEquals("incomplete", record.getStatus().lastPassOutcome());
+        assertEquals("nvidia-smi timed out after 5s", record.getStatus().problems().get(0).message());
+        assertEquals("2026-01-01T00:00:00Z", record.getStatus().lastGoodPass());
+    }
+
+    @Test
+    void stoppingTheAgentLikeSigtermKeepsEveryLabel() throws Exception {
+        startWithNode();
+        NodeAgent agent = agent(new AtomicReference<>(T4));
+        AgentLoop loop = new AgentLoop(agent, Duration.ofMillis(200), 0.1, () -> 0.5);
+        Thread worker = new Thread(loop);
+        worker.start();
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (agent.lastPass() == null && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertNotNull(agent.lastPass());
+        Map<String, String> before = labels();
+        writes();
+
+        loop.stop(); // what the SIGTERM hook does
+        worker.join(5_000);
+        agent.close();
+        assertFalse(worker.isAlive());
+        assertEquals(List.of(), writes(), "shutting down writes nothing");
+        assertEquals(before, labels());
+        assertTrue(before.containsKey("gpu-detect.io/gpu.count"));
+    }
+
+    @Test
+    void anApiServerThatIsDownAtStartIsConvergedWithOnceItAnswers() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        client = clientFor(port);
+        NodeAgent agent = agent(new AtomicReference<>(T4));
+        PassReport down = agent.pass();
+        assertTrue(down.failed(), down.toString());
+        assertTrue(down.error().startsWith("api-unavailable"), down.error());
+
+        startServer(port);
+        createNodeAndPods();
+        PassReport up = agent.pass();
+        assertNull(up.error(), up.toString());
+        assertEquals("1", labels().get("akash.network/capabilities.gpu.vendor.nvidia.model.t4"));
+        assertNotNull(client.resources(GpuCapacity.class).withName(NODE).get());
+        assertEquals(0, agent.pass().apiWrites(), "converged");
+    }
+
+    @Test
+    void aConflictIsRetriedFromAFreshRead() throws Exception {
+        startWithNode();
+        server.expect().patch().withPath("/api/v1/nodes/" + NODE)
+                .andReturn(409, new StatusBuilder().withCode(409).withReason("Conflict").withMessage("changed").build())
+                .once();
+        NodeAgent agent = agent(new AtomicReference<>(T4));
+        PassReport report = agent.pass();
+        assertNull(report.error(), report.toString());
+        assertEquals("1", labels().get("akash.network/capabilities.gpu.vendor.nvidia.model.t4"));
+        assertTrue(agent.metrics().render().contains("gpu_detect_errors_total{kind=\"conflict\"} 1"),
+                agent.metrics().render());
+        List<String> writes = writes();
+        assertEquals(2, writes.stream().filter(w -> w.equals("PATCH /api/v1/nodes/node-1")).count(), writes.toString());
+    }
+
+    @Test
+    void aDryRunPrintsThePatchAndTheRecordAndWritesNothing() throws Exception {
+        startWithNode();
+        writes();
+        NodeAgent agent = agent(new AtomicReference<>(T4),
+                AgentSettings.defaults(NODE, LabelProfiles.parse("akash"), "test").withDryRun(true));
+        PassReport report = agent.pass();
+        assertNull(report.error(), report.toString());
+        assertEquals(List.of(), writes());
+        assertTrue(out.toString().contains("\"akash.network/capabilities.gpu.vendor.nvidia.model.t4\":\"1\""), out.toString());
+        assertTrue(out.toString().contains("would write GpuCapacity node-1"), out.toString());
+        assertNull(client.resources(GpuCapacity.class).withName(NODE).get());
+    }
+
+    @Test
+    void nfdFileOutputWritesTheFileOnlyWhenItChanges(@TempDir Path dir) throws Exception {
+        startWithNode();
+        Path file = dir.resolve("features.d/gpu-detect");
+        NodeAgent agent = agent(new AtomicReference<>(T4), AgentSettings.defaults(NODE, LabelProfiles.parse("akash"), "test")
+                .withLabelOutput(LabelOutput.NFD_FILE, file));
+        agent.pass();
+        String content = Files.readString(file);
+        assertTrue(content.contains("akash.network/capabilities.gpu.vendor.nvidia.model.t4=1\n"), content);
+        assertFalse(labels().containsKey("akash.network/gpu"), "the node itself is not patched");
+        var modified = Files.getLastModifiedTime(file);
+        Thread.sleep(20);
+        assertInstanceOf(LabelChange.None.class, agent.pass().labelChange());
+        assertEquals(modified, Files.getLastModifiedTime(file));
+    }
+}

@@ -1,0 +1,79 @@
+package io.gpudetect.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpudetect.agent.AgentSettings;
+import io.gpudetect.agent.LabelOutput;
+import io.gpudetect.testing.Fixtures;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class AgentCommandTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = GpuDetectCommand.newCommandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return cli.execute(args);
+    }
+
+    @Test
+    void aDryRunOfOneReplayedPassPrintsLabelsAndRecordWithoutACluster(@TempDir Path home) {
+        System.setProperty("kubeconfig", home.resolve("none").toString());
+        int exit = run("agent", "--node", "n1", "--replay", Fixtures.testCase("mixed-rtx4090-t4-long-name").toString(),
+                "--dry-run", "--once", "--port", "-1", "--profiles", "akash");
+        assertEquals(0, exit, err.toString());
+        assertTrue(out.toString().contains("\"akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090\":\"2\""), out.toString());
+        assertTrue(out.toString().contains("would write GpuCapacity n1"), out.toString());
+        assertTrue(err.toString().contains("msg=\"pass done\" node=n1 outcome=complete gpus=3"), err.toString());
+    }
+
+    @Test
+    void withoutANodeNameOrWithAnUnknownProfileItStopsWithAUsageError() {
+        assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "", "--once", "--dry-run"));
+        assertTrue(err.toString().contains("NODE_NAME"), err.toString());
+        assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--once", "--profiles", "gfd"));
+        assertTrue(err.toString().contains("unknown label profile 'gfd'"), err.toString());
+        assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--once", "--nfd-output", "sometimes"));
+    }
+
+    @Test
+    void flagsWinOverTheConfigFileWhichWinsOverDefaults(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("agent.properties");
+        Files.writeString(config, "profiles=akash,nvidia\ninterval=30s\nheartbeat=10m\nnfd-output=file\n");
+        AgentCommand fromFile = parse("--node", "n1", "--config", config.toString());
+        Properties p = new Properties();
+        p.load(Files.newBufferedReader(config));
+        AgentSettings s = fromFile.settings(p);
+        if (System.getenv(AgentCommand.ENV_PROFILES) == null) {
+            assertEquals(List.of("nvidia", "akash"), s.profiles().names());
+        }
+        assertEquals(Duration.ofSeconds(30), s.interval());
+        assertEquals(Duration.ofMinutes(10), s.heartbeat());
+        assertEquals(LabelOutput.NFD_FILE, s.labelOutput());
+
+        AgentSettings flags = parse("--node", "n1", "--profiles", "gpu-detect", "--interval", "2m", "--nfd-output", "off")
+                .settings(p);
+        assertEquals(List.of("gpu-detect"), flags.profiles().names());
+        assertEquals(Duration.ofMinutes(2), flags.interval());
+        assertEquals(LabelOutput.NODE, flags.labelOutput());
+    }
+
+    private static AgentCommand parse(String... args) {
+        AgentCommand command = new AgentCommand();
+        new CommandLine(command).parseArgs(args);
+        return command;
+    }
+}

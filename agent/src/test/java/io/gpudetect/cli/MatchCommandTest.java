@@ -1,0 +1,129 @@
+package io.gpudetect.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Exit statuses and messages of {@code match} and {@code inventory} through the real picocli command. */
+class MatchCommandTest {
+
+    @TempDir
+    Path dir;
+    Path records;
+    Path sdl;
+
+    record Run(int exit, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = GpuDetectCommand.newCommandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return new Run(cli.execute(args), out.toString(), err.toString());
+    }
+
+    @BeforeEach
+    void files() throws IOException {
+        records = dir.resolve("records.json");
+        Files.writeString(records, """
+                [{"kind": "GpuCapacity", "metadata": {"name": "n1"},
+                  "spec": {"gpus": [{"vendor": "nvidia", "model": "rtx4090", "memoryGi": 24, "interface": "pcie"},
+                                    {"vendor": "nvidia", "model": "rtx4090", "memoryGi": 24, "interface": "pcie"}],
+                           "allocatable": {"nvidia.com/gpu": 2}},
+                  "status": {"inUse": {"nvidia.com/gpu": 0}, "lastGoodPass": "2026-05-01T11:59:00Z"}}]
+                """);
+        sdl = dir.resolve("deploy.yaml");
+        Files.writeString(sdl, """
+                version: "2.0"
+                profiles:
+                  compute:
+                    gpu:
+                      resources:
+                        gpu:
+                          units: 2
+                          attributes:
+                            vendor:
+                              nvidia:
+                                - model: rtx4090
+                                  ram: 24Gi
+                deployment:
+                  app:
+                    dc:
+                      profile: gpu
+                      count: 1
+                """);
+    }
+
+    @Test
+    void fitsIsZero() {
+        Run r = run("match", sdl.toString(), "--records", records.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("app/dc (profile gpu): 1 replica of 2 x nvidia rtx4090/24Gi: fits on n1"), r.out());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void doesNotFitIsOne() {
+        Run r = run("match", "--records", records.toString(), "--gpu", "vendor=nvidia,model=rtx4090,count=3");
+        assertEquals(1, r.exit());
+        assertTrue(r.out().contains("  n1    2 nvidia  too few GPUs: 2 matching GPUs (rtx4090 24Gi pcie), 3 asked"), r.out());
+        assertTrue(r.out().endsWith("Does not fit: --gpu[0] (1 of 1 replicas without a node).\n"), r.out());
+    }
+
+    @Test
+    void invalidInputIsTwo() throws IOException {
+        Files.writeString(sdl, Files.readString(sdl).replace("units: 2", "units: 0.5"));
+        Run bad = run("match", sdl.toString(), "--records", records.toString());
+        assertEquals(2, bad.exit());
+        assertEquals(sdl + ":7: profiles.compute.gpu.resources.gpu.units: a fractional value '0.5'; expected a whole "
+                + "number (the number of GPUs each replica needs)\n", bad.err().replace("gpu-detect match: ", ""));
+        assertEquals("", bad.out());
+
+        assertEquals(2, run("match", "--records", records.toString()).exit(), "nothing to match");
+        assertEquals(2, run("match", "--gpu", "vendor=nvidia", "--records", dir.resolve("none.yaml").toString()).exit());
+        assertEquals(2, run("match", "--gpu", "vendor=nvidia", "--records", records.toString(), "--replay",
+                dir.toString()).exit());
+        assertEquals(2, run("match", "--gpu", "vendor=", "--records", records.toString()).exit());
+        assertEquals(2, run("match", "--no-such-option").exit(), "usage errors are invalid input too");
+        Files.writeString(records, "[{\"kind\": \"GpuCapacity\", \"metadata\": {\"name\": \"n1\"}, \"spec\": {\"gpus\": 3}}]");
+        Run badRecords = run("match", "--gpu", "vendor=nvidia", "--records", records.toString());
+        assertEquals(2, badRecords.exit());
+        assertTrue(badRecords.err().contains("[0](n1).gpus: expected a list of GPUs"), badRecords.err());
+    }
+
+    @Test
+    void jsonAndYamlCarryTheSameAnswer() throws IOException {
+        Run json = run("match", sdl.toString(), "--records", records.toString(), "-o", "json");
+        Run yaml = run("match", sdl.toString(), "--records", records.toString(), "-o", "yaml");
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var yamlMapper = new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        assertEquals(mapper.readTree(json.out()), yamlMapper.readTree(yaml.out()));
+        assertEquals("n1", mapper.readTree(json.out()).at("/placements/0/assigned/0").asText());
+    }
+
+    @Test
+    void inventoryExitsOneWhenANodeIsStale() {
+        Run fresh = run("inventory", "--records", records.toString(), "--now", "2026-05-01T12:00:00Z");
+        assertEquals(0, fresh.exit(), fresh.err());
+        assertTrue(fresh.out().contains("nvidia  rtx4090  24Gi  pcie   -    1      2     2            0       2"),
+                fresh.out());
+        Run stale = run("inventory", "--records", records.toString(), "--now", "2026-05-01T12:30:00Z",
+                "--stale-after", "10m");
+        assertEquals(1, stale.exit());
+        assertTrue(stale.out().contains("stale (last good pass 31m ago, more than 10m)"), stale.out());
+        assertEquals(2, run("inventory", "--records", dir.resolve("none").toString()).exit());
+        assertEquals(2, run("inventory").exit(), "--records is required");
+    }
+}

@@ -1,0 +1,233 @@
+package io.gpudetect.labels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpudetect.inventory.Inventory;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Vendor;
+import io.gpudetect.testing.Fixtures;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The label profiles over the real recordings in {@code test-fixtures/}, read through BundleSource and Detector. */
+class LabelProfilesTest {
+
+    private static final LabelProfiles ALL = LabelProfiles.parse("gpu-detect,nvidia,amd,akash");
+
+    static Stream<Path> bundles() {
+        return Fixtures.allBundles().stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bundles")
+    void everyRecordingGivesValidLabelsWithNoKeyWrittenTwice(Path bundle) {
+        Inventory inventory = Fixtures.detect(bundle);
+        SortedMap<String, String> labels = ALL.render(inventory); // throws if two profiles share a key
+        assertEquals(String.valueOf(inventory.realGpus().size()), labels.get("gpu-detect.io/gpu.count"));
+        labels.forEach((k, v) -> {
+            String name = k.substring(k.indexOf('/') + 1);
+            assertTrue(LabelText.isValid(name) && !name.isEmpty(), "key " + k);
+            assertTrue(LabelText.isValid(v), "value of " + k + ": " + v);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bundles")
+    void labelsDoNotDependOnTheOrderCardsWereSeenIn(Path bundle) {
+        Inventory inventory = Fixtures.detect(bundle);
+        List<Gpu> reversed = new ArrayList<>(inventory.gpus());
+        Collections.reverse(reversed);
+        Inventory shuffled = new Inventory(inventory.source(), reversed, inventory.probes(), inventory.diagnostics());
+        assertEquals(ALL.render(inventory), ALL.render(shuffled));
+    }
+
+    static Stream<Arguments> expectedLabels() {
+        return Stream.of(
+                Arguments.of("hosts/tesla-t4_515.105.01_v11", "gpu-detect", map(
+                        "gpu-detect.io/gpu.count", "1",
+                        "gpu-detect.io/gpu.vendors", "nvidia",
+                        "gpu-detect.io/gpu.vendor.nvidia.count", "1",
+                        "gpu-detect.io/gpu.vendor.nvidia.driver", "515.105.01",
+                        "gpu-detect.io/gpu.model", "t4",
+                        "gpu-detect.io/gpu.mixed", "false",
+                        "gpu-detect.io/gpu.memory-gi.min", "16",
+                        "gpu-detect.io/gpu.model.t4.count", "1",
+                        "gpu-detect.io/gpu.model.t4.memory-gi", "16",
+                        "gpu-detect.io/gpu.model.t4.interface", "pcie",
+                        "gpu-detect.io/gpu.unhealthy.count", "0")),
+                Arguments.of("hosts/tesla-t4_515.105.01_v11", "nvidia", map(
+                        "nvidia.com/gpu.count", "1",
+                        "nvidia.com/gpu.product", "Tesla-T4",
+                        "nvidia.com/gpu.memory", "15360",
+                        "nvidia.com/gpu.family", "turing",
+                        "nvidia.com/cuda.driver-version.full", "515.105.01",
+                        "nvidia.com/cuda.driver-version.major", "515",
+                        "nvidia.com/cuda.driver-version.minor", "105",
+                        "nvidia.com/cuda.driver-version.revision", "01",
+                        "nvidia.com/cuda.runtime-version.full", "11.7",
+                        "nvidia.com/cuda.runtime-version.major", "11",
+                        "nvidia.com/cuda.runtime-version.minor", "7",
+                        "nvidia.com/mig.capable", "false")),
+                Arguments.of("hosts/tesla-t4_515.105.01_v11", "akash", map(
+                        "akash.network/gpu", "true",
+                        "nvidia.com/gpu.present", "true",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.t4", "1",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.t4.ram.16Gi", "1",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.t4.interface.pcie", "1")),
+                Arguments.of("hosts/tesla-t4_515.105.01_v11", "amd", map()),
+                // MIG node: A100 SXM4 with MIG on and two GPU instances.
+                Arguments.of("hosts/a100-sxm4-40gb_mig-enabled_510.47.03_v11", "akash", map(
+                        "akash.network/gpu", "true",
+                        "nvidia.com/gpu.present", "true",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.a100", "1",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.a100.ram.40Gi", "1",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.a100.interface.sxm", "1")),
+                // Mixed node: two RTX 4090 (one with a name over 63 characters, with '(') and a T4.
+                Arguments.of("cases/mixed-rtx4090-t4-long-name", "akash", map(
+                        "akash.network/gpu", "true",
+                        "nvidia.com/gpu.present", "true",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090", "2",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090.ram.24Gi", "2",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090.interface.pcie", "2",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.t4", "1",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.t4.ram.16Gi", "1",
+                        "akash.network/capabilities.gpu.vendor.nvidia.model.t4.interface.pcie", "1")),
+                Arguments.of("cases/mixed-rtx4090-t4-long-name", "gpu-detect", map(
+                        "gpu-detect.io/gpu.count", "3",
+                        "gpu-detect.io/gpu.vendors", "nvidia",
+                        "gpu-detect.io/gpu.vendor.nvidia.count", "3",
+                        "gpu-detect.io/gpu.vendor.nvidia.driver", "535.86.05",
+                        "gpu-detect.io/gpu.mixed", "true",
+                        "gpu-detect.io/gpu.memory-gi.min", "16",
+                        "gpu-detect.io/gpu.model.rtx4090.count", "2",
+                        "gpu-detect.io/gpu.model.rtx4090.memory-gi", "24",
+                        "gpu-detect.io/gpu.model.rtx4090.interface", "pcie",
+                        "gpu-detect.io/gpu.model.t4.count", "1",
+                        "gpu-detect.io/gpu.model.t4.memory-gi", "16",
+                        "gpu-detect.io/gpu.model.t4.interface", "pcie",
+                        "gpu-detect.io/gpu.unhealthy.count", "0")),
+                // AMD, real rocm-smi recording: four MI100 that agree on every property.
+                Arguments.of("hosts/rocm-smi_4x-instinct-mi100_rocm-6.0.2_showallinfo", "amd,akash", map(
+                        "amd.com/gpu.product-name", "AMD_Instinct_MI100",
+                        "amd.com/gpu.vram", "32G",
+                        "amd.com/gpu.device-id", "738c",
+                        "amd.com/gpu.driver-version", "6.3.6",
+                        "akash.network/gpu", "true",
+                        "akash.network/capabilities.gpu.vendor.amd.model.mi100", "4",
+                        "akash.network/capabilities.gpu.vendor.amd.model.mi100.ram.32Gi", "4",
+                        "akash.network/capabilities.gpu.vendor.amd.model.mi100.interface.pcie", "4")),
+                // GPU-less node: our count says 0; no other profile writes anything.
+                Arguments.of("cases/no-gpu", "gpu-detect,nvidia,amd,akash", map("gpu-detect.io/gpu.count", "0")));
+    }
+
+    @ParameterizedTest(name = "{0} [{1}]")
+    @MethodSource("expectedLabels")
+    void recordingsGiveExactlyTheseLabels(String bundle, String profiles, Map<String, String> expected) {
+        Inventory inventory = Fixtures.detect(Fixtures.root().resolve(bundle));
+        assertEquals(new TreeMap<>(expected), LabelProfiles.parse(profiles).render(inventory));
+    }
+
+    @Test
+    void migNodeIsLabelledMigCapableWithItsInstances() {
+        SortedMap<String, String> labels = ALL.render(Fixtures.detect(Fixtures.host("a100-sxm4-40gb_mig-enabled_510.47.03_v11")));
+        assertEquals("true", labels.get("nvidia.com/mig.capable"));
+        assertEquals("NVIDIA-A100-SXM4-40GB", labels.get("nvidia.com/gpu.product"));
+        assertEquals("40960", labels.get("nvidia.com/gpu.memory"));
+        assertEquals("1", labels.get("gpu-detect.io/gpu.mig.enabled.count"));
+        assertEquals("2", labels.get("gpu-detect.io/gpu.mig.instances"));
+        assertEquals("sxm", labels.get("gpu-detect.io/gpu.model.a100.interface"));
+    }
+
+    @Test
+    void mixedNodeDescribesTheMostNumerousProductAndNeverTheLongName() {
+        SortedMap<String, String> labels = ALL.render(Fixtures.detect(Fixtures.testCase("mixed-rtx4090-t4-long-name")));
+        // Three different names, one card each: ties go to the first name in sort order, on every pass.
+        assertEquals("NVIDIA-GeForce-RTX-4090", labels.get("nvidia.com/gpu.product"));
+        assertEquals("3", labels.get("nvidia.com/gpu.count"));
+        assertEquals("24564", labels.get("nvidia.com/gpu.memory"));
+        assertFalse(labels.containsKey("gpu-detect.io/gpu.model"), "no single model on a mixed node");
+    }
+
+    @Test
+    void twoProfilesWritingOneKeyFailLoudly() {
+        LabelProfile intruder = new LabelProfile() {
+            @Override
+            public String name() {
+                return "intruder";
+            }
+
+            @Override
+            public SortedMap<String, String> labels(Inventory inventory) {
+                return new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "7"));
+            }
+        };
+        LabelProfiles both = LabelProfiles.of(new GpuDetectProfile(), intruder);
+        Inventory inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> both.render(inventory));
+        assertTrue(e.getMessage().contains("gpu-detect.io/gpu.count"), e.getMessage());
+    }
+
+    @Test
+    void selectionIsMergedInOneFixedOrderAndUnknownNamesAreRefused() {
+        assertEquals(List.of("gpu-detect", "nvidia", "akash"), LabelProfiles.parse("akash, NVIDIA gpu-detect").names());
+        assertEquals(List.of(), LabelProfiles.parse("none").names());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LabelProfiles.parse("gfd"));
+        assertTrue(e.getMessage().contains("'gfd'") && e.getMessage().contains("akash"), e.getMessage());
+    }
+
+    @Test
+    void amdCardsGetTheLabellersKeysWithCountsOnMixedNodes() {
+        Gpu mi300x = amd("AMD Instinct MI300X OAM", "74a1", 196592L, "gfx942", 304);
+        Gpu mi210 = amd("AMD Instinct MI210", "740f", 65520L, "gfx90a", 104);
+        Inventory single = new Inventory("test", List.of(mi300x, mi300x), List.of(), List.of());
+        assertEquals(map("amd.com/gpu.product-name", "AMD_Instinct_MI300X_OAM", "amd.com/gpu.vram", "192G",
+                "amd.com/gpu.family", "gfx942", "amd.com/gpu.device-id", "74a1", "amd.com/gpu.cu-count", "304",
+                "amd.com/gpu.driver-version", "6.8.5"), new AmdProfile().labels(single));
+        Inventory mixed = new Inventory("test", List.of(mi300x, mi210, mi300x), List.of(), List.of());
+        SortedMap<String, String> labels = new AmdProfile().labels(mixed);
+        assertEquals("2", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI300X_OAM"));
+        assertEquals("1", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI210"));
+        assertEquals("2", labels.get("amd.com/gpu.vram.192G"));
+        assertEquals("1", labels.get("amd.com/gpu.vram.64G"));
+        assertEquals("6.8.5", labels.get("amd.com/gpu.driver-version"), "a value all cards share keeps the plain form");
+        assertFalse(labels.containsKey("amd.com/gpu.product-name"), "no single product on a mixed node");
+    }
+
+    private static Gpu amd(String name, String deviceId, long mib, String arch, int cus) {
+        return Gpu.builder("test").vendor(Vendor.AMD).name(name).pciDeviceId(deviceId).memoryMiB(mib)
+                .architecture(arch).computeUnits(cus).driverVersion("6.8.5").build();
+    }
+
+    private static Map<String, String> map(String... kv) {
+        Map<String, String> m = new TreeMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    @org.junit.jupiter.api.Test
+    void ourOwnProfileWritesUnderTheChosenPrefixAndRefusesAnInvalidOne() throws Exception {
+        var inventory = new io.gpudetect.inventory.Detector(io.gpudetect.probe.Probes.defaults()).detect(
+                io.gpudetect.source.BundleSource.open(java.nio.file.Path.of("../test-fixtures/hosts/tesla-t4_515.105.01_v11")));
+        var labels = LabelProfiles.parse("gpu-detect", "gpus.example.com").render(inventory);
+        assertEquals("1", labels.get("gpus.example.com/gpu.count"));
+        assertTrue(labels.keySet().stream().allMatch(k -> k.startsWith("gpus.example.com/")), labels.toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LabelProfiles.parse("gpu-detect", "Not_A/Domain"));
+        assertTrue(e.getMessage().contains("not a DNS subdomain"), e.getMessage());
+    }
+}
