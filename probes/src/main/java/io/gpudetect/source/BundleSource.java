@@ -61,6 +61,10 @@ public final class BundleSource implements Source {
         if (Files.isRegularFile(manifestFile)) {
             try {
                 manifest = MANIFEST_READER.readValue(manifestFile.toFile());
+                if (manifest == null) {
+                    // The JSON literal null reads as no object at all.
+                    throw new BundleException(manifestFile + ": not a valid bundle manifest: expected a JSON object, found null");
+                }
             } catch (JsonProcessingException e) {
                 var loc = e.getLocation();
                 throw new BundleException(manifestFile + (loc == null || loc.getLineNr() < 1 ? "" : ":" + loc.getLineNr())
