@@ -12,6 +12,7 @@ import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Detector;
+import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.probe.Probes;
@@ -127,8 +128,9 @@ public final class AgentCommand implements Callable<Integer> {
         GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
         Supplier<GpuCapacitySpec.HostFacts> hostFacts = () -> host;
         AgentLog log = new AgentLog(err, Clock.systemUTC());
-        try (KubernetesClient client = newClient();
-             NodeAgent agent = new NodeAgent(settings, () -> detector.detect(source), hostFacts, client, log,
+        RetryAfterHint retryAfter = new RetryAfterHint();
+        try (KubernetesClient client = newClient(retryAfter);
+             NodeAgent agent = new NodeAgent(settings, () -> detector.detect(source), hostFacts, client, retryAfter, log,
                      new AgentMetrics(), out, Clock.systemUTC())) {
             if (once) {
                 PassReport report = agent.pass();
@@ -142,11 +144,13 @@ public final class AgentCommand implements Callable<Integer> {
     /**
      * A client configured like kubectl. The client's own retries are off: the agent's loop already
      * retries with backoff, and a retrying client would hold a pass for many seconds during an outage.
+     * {@code retryAfter} sees every response, to honour a 429's {@code Retry-After} in the loop.
      */
-    static KubernetesClient newClient() {
+    static KubernetesClient newClient(RetryAfterHint retryAfter) {
         Config config = Config.autoConfigure(null);
         config.setRequestRetryBackoffLimit(0);
-        return new KubernetesClientBuilder().withConfig(config).build();
+        return new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(RetryAfterHint.NAME, retryAfter)).build();
     }
 
     private int runForever(NodeAgent agent, AgentSettings settings, AgentLog log) throws IOException {

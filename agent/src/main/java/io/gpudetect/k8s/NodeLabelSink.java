@@ -30,7 +30,8 @@ public final class NodeLabelSink {
     }
 
     public void apply(Node node, LabelChange.Patch patch) {
-        client.nodes().withName(node.getMetadata().getName())
+        // resource(node), not withName(name): fabric8 then has the object and does not GET it before patching.
+        client.nodes().resource(node)
                 .patch(PatchContext.of(PatchType.JSON), jsonPatch(patch, node.getMetadata().getResourceVersion(),
                         node.getMetadata().getLabels() != null, node.getMetadata().getAnnotations() != null));
     }

@@ -27,13 +27,22 @@ public final class LabelProfiles {
     public static final String DEFAULT_SELECTION = GpuDetectProfile.NAME;
 
     private final List<LabelProfile> enabled;
+    /** Our own profile's prefix, kept when that profile is off: its labels must still be withdrawable. */
+    private final String ownPrefix;
 
-    private LabelProfiles(List<LabelProfile> enabled) {
+    private LabelProfiles(List<LabelProfile> enabled, String ownPrefix) {
         this.enabled = List.copyOf(enabled);
+        this.ownPrefix = ownPrefix;
     }
 
     public static LabelProfiles of(LabelProfile... profiles) {
-        return new LabelProfiles(List.of(profiles));
+        String own = GpuDetectProfile.PREFIX;
+        for (LabelProfile p : profiles) {
+            if (p instanceof GpuDetectProfile g) {
+                own = g.prefix();
+            }
+        }
+        return new LabelProfiles(List.of(profiles), own);
     }
 
     /**
@@ -67,7 +76,17 @@ public final class LabelProfiles {
                 enabled.add(p);
             }
         }
-        return new LabelProfiles(enabled);
+        return new LabelProfiles(enabled, prefix);
+    }
+
+    /**
+     * Whether {@code key} is under a prefix some profile writes (our own, as configured or the default, or a
+     * vendor's), so that the agent may have written it and may withdraw it when its annotation lists it.
+     */
+    public boolean mayRemove(String key) {
+        return key.startsWith(ownPrefix + "/") || key.startsWith(GpuDetectProfile.PREFIX + "/")
+                || key.startsWith(NvidiaProfile.PREFIX + "/") || key.startsWith(AmdProfile.PREFIX + "/")
+                || key.startsWith(AkashProfile.PREFIX + "/");
     }
 
     public List<String> names() {

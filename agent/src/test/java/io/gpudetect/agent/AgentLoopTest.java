@@ -26,6 +26,20 @@ class AgentLoopTest {
     }
 
     @Test
+    void backoffWaitsAreDrawnFromTheUpperHalfOfTheStep() {
+        assertEquals(Duration.ofMillis(500), AgentLoop.backoffWait(Duration.ofSeconds(1), 0));
+        assertEquals(Duration.ofMillis(750), AgentLoop.backoffWait(Duration.ofSeconds(1), 0.5));
+        assertTrue(AgentLoop.backoffWait(Duration.ofSeconds(60), 0.9999).compareTo(Duration.ofSeconds(60)) < 0);
+        // 1000 pods that lost the API server together come back spread over half the step, not at one instant.
+        java.util.Random rnd = new java.util.Random(1);
+        java.util.Set<Long> seconds = new java.util.TreeSet<>();
+        for (int pod = 0; pod < 1000; pod++) {
+            seconds.add(AgentLoop.backoffWait(Duration.ofSeconds(32), rnd.nextDouble()).toSeconds());
+        }
+        assertEquals(16, seconds.size(), seconds.toString());
+    }
+
+    @Test
     void failedPassesAreRetriedWithBackoffLongBeforeTheInterval() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
