@@ -3,6 +3,7 @@ package io.gpudetect.inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.PciAddress;
+import io.gpudetect.probe.FieldLimits;
 import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.source.Source;
@@ -35,7 +36,8 @@ public final class Detector {
     public Inventory detect(Source source, Tables tables) {
         List<ProbeResult> results = new ArrayList<>();
         for (Probe probe : probesInPrecedenceOrder) {
-            results.add(runSafely(probe, source));
+            // Tool probes bound their values already; this covers the others (NVML, sysfs) the same way.
+            results.add(FieldLimits.apply(runSafely(probe, source)));
         }
         Normaliser normaliser = new Normaliser(tables);
         Set<String> withoutDomain = probesInPrecedenceOrder.stream().filter(p -> !p.printsPciDomain())

@@ -137,10 +137,12 @@ public final class Normaliser {
     /**
      * The plain nvidia-smi table cuts long names to fit ({@code NVIDIA GeForce RTX 2080 ...}): such a name
      * is replaced from pci.ids where the ids are known, and never yields a model, which would be wrong
-     * ({@code rtx2080} for a 2080 SUPER).
+     * ({@code rtx2080} for a 2080 SUPER). The same holds for names cut or cleaned by FieldLimits.
      */
     static boolean isTruncated(String name) {
-        return name != null && name.strip().endsWith("...");
+        // U+FFFD marks bytes that were not text or control characters removed (FieldLimits): a damaged
+        // name is no better than a cut one for a model ("a10g0owned" from an escape sequence).
+        return name != null && (name.strip().endsWith("...") || name.indexOf('\uFFFD') >= 0);
     }
 
     private Optional<String> amdProductName(String deviceId, String revision) {

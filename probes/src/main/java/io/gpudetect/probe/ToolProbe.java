@@ -58,11 +58,13 @@ public record ToolProbe(String name, ToolCommand command, ToolOutputParser parse
         try {
             parsed = parser.parse(text, file);
         } catch (RuntimeException e) {
-            return ProbeResult.failed(name, Diagnostic.error(name, file, null,
-                    "could not read " + what() + " output: " + e));
+            return ProbeResult.failed(name, FieldLimits.bound(Diagnostic.error(name, file, null,
+                    "could not read " + what() + " output: " + e)));
         }
-        notes.addAll(parsed.diagnostics());
-        return ProbeResult.of(name, parsed.gpus(), notes);
+        parsed.diagnostics().stream().map(FieldLimits::bound).forEach(notes::add);
+        FieldLimits.Bounded bounded = FieldLimits.apply(parsed.gpus(), name, file);
+        notes.addAll(bounded.diagnostics());
+        return ProbeResult.of(name, bounded.gpus(), notes);
     }
 
     private String what() {
