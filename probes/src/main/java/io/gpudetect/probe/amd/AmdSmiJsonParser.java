@@ -1,14 +1,13 @@
 package io.gpudetect.probe.amd;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.HexId;
+import io.gpudetect.probe.JsonOutput;
 import io.gpudetect.probe.ParsedOutput;
 import io.gpudetect.tables.MemorySize;
 import java.util.ArrayList;
@@ -35,14 +34,11 @@ public final class AmdSmiJsonParser {
 
     public static ParsedOutput parse(String text, String file) {
         List<Diagnostic> diagnostics = new ArrayList<>();
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(text);
-        } catch (JsonProcessingException e) {
-            var loc = e.getLocation();
-            return new ParsedOutput(List.of(), List.of(Diagnostic.error(PROBE, file, loc == null ? null : loc.getLineNr(),
-                    "not valid JSON (" + e.getOriginalMessage() + "); expected 'amd-smi static --json' output")));
+        JsonOutput json = JsonOutput.parse(text, PROBE, file, "'amd-smi static --json' output");
+        if (json.error() != null) {
+            return new ParsedOutput(List.of(), List.of(json.error()));
         }
+        JsonNode root = json.root();
         JsonNode list = root != null && root.isObject() && root.has("gpu_data") ? root.get("gpu_data") : root;
         if (list == null || !list.isArray()) {
             return new ParsedOutput(List.of(), List.of(Diagnostic.error(PROBE, file, null,

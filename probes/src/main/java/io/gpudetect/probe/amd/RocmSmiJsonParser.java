@@ -1,13 +1,12 @@
 package io.gpudetect.probe.amd;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.HexId;
+import io.gpudetect.probe.JsonOutput;
 import io.gpudetect.probe.ParsedOutput;
 import io.gpudetect.tables.MemorySize;
 import java.util.ArrayList;
@@ -40,14 +39,11 @@ public final class RocmSmiJsonParser {
 
     public static ParsedOutput parse(String text, String file) {
         List<Diagnostic> diagnostics = new ArrayList<>();
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(text);
-        } catch (JsonProcessingException e) {
-            var loc = e.getLocation();
-            return new ParsedOutput(List.of(), List.of(Diagnostic.error(PROBE, file, loc == null ? null : loc.getLineNr(),
-                    "not valid JSON (" + e.getOriginalMessage() + "); expected the object 'rocm-smi --json' prints")));
+        JsonOutput json = JsonOutput.parse(text, PROBE, file, "the object 'rocm-smi --json' prints");
+        if (json.error() != null) {
+            return new ParsedOutput(List.of(), List.of(json.error()));
         }
+        JsonNode root = json.root();
         if (root == null || !root.isObject()) {
             return new ParsedOutput(List.of(), List.of(Diagnostic.error(PROBE, file, null,
                     "expected a JSON object with card0, card1, ... members, found " + (root == null ? "nothing" : root.getNodeType()))));
