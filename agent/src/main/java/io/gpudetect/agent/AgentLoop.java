@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 
 /**
- * Runs passes: one at start, then one every interval plus jitter, one at once when {@link #trigger} is
+ * Runs passes: one at start (after an optional random start-up delay), then one every interval plus jitter, one at once when {@link #trigger} is
  * called (SIGHUP, {@code POST /detect}), and sooner after a failed pass, backing off 1 s, 2 s, 4 s ... up to
  * the interval, so the agent rides out an API-server outage and converges soon after it ends.
  */
@@ -18,14 +18,33 @@ public final class AgentLoop implements Runnable {
     private final Duration interval;
     private final double jitter;
     private final DoubleSupplier random;
+    private final Duration startupDelay;
     private final LinkedBlockingQueue<String> triggers = new LinkedBlockingQueue<>();
     private volatile boolean stopping;
 
     public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random) {
+        this(agent, interval, jitter, random, Duration.ZERO);
+    }
+
+    /**
+     * @param startupDelay how long to wait before the first pass; a trigger or {@link #stop} ends the wait.
+     *                     See {@link #startupDelay(Duration, double)}.
+     */
+    public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration startupDelay) {
         this.agent = agent;
         this.interval = interval;
         this.jitter = jitter;
         this.random = random;
+        this.startupDelay = startupDelay;
+    }
+
+    /**
+     * A delay in [0, {@code maxJitter}) for r in [0, 1). When a DaemonSet rolls out (or a cluster restarts)
+     * every node's agent starts at once; each start lists its Node and pods, opens two watches and reads
+     * its record, so a random delay spreads that burst over {@code maxJitter} instead of one second.
+     */
+    public static Duration startupDelay(Duration maxJitter, double r) {
+        return Duration.ofMillis((long) (maxJitter.toMillis() * r));
     }
 
     /** Asks for a pass now; several requests before it starts make one pass. */
@@ -41,6 +60,9 @@ public final class AgentLoop implements Runnable {
 
     @Override
     public void run() {
+        if (!startupDelay.isZero() && waitForTrigger(startupDelay)) {
+            return;
+        }
         Duration retry = FIRST_RETRY;
         while (!stopping) {
             PassReport report = agent.pass();
@@ -52,16 +74,21 @@ public final class AgentLoop implements Runnable {
                 retry = FIRST_RETRY;
                 wait = nextWait(interval, jitter, random.getAsDouble());
             }
-            try {
-                String why = triggers.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
-                triggers.clear();
-                if ("stop".equals(why)) {
-                    return;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (waitForTrigger(wait)) {
                 return;
             }
+        }
+    }
+
+    /** Waits for the time or a trigger; true when the loop is to end. */
+    private boolean waitForTrigger(Duration wait) {
+        try {
+            String why = triggers.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+            triggers.clear();
+            return "stop".equals(why);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
         }
     }
 
