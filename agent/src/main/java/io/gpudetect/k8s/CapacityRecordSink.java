@@ -62,7 +62,6 @@ public final class CapacityRecordSink {
      */
     public Outcome sync(Node node, GpuCapacitySpec spec, boolean keepSpec, GpuCapacityStatus status) {
         String name = node.getMetadata().getName();
-        Resource<GpuCapacity> resource = client.resources(GpuCapacity.class).withName(name);
         try {
             boolean created = false;
             load(name);
@@ -76,12 +75,13 @@ public final class CapacityRecordSink {
             }
             boolean specPatched = false;
             if (!created && !keepSpec && !Objects.equals(known.getSpec(), spec)) {
-                known = resource.patch(PatchContext.of(PatchType.JSON), replace("/spec", spec));
+                known = knownResource().patch(PatchContext.of(PatchType.JSON), replace("/spec", spec));
                 specPatched = true;
             }
             boolean statusPatched = false;
             if (!Objects.equals(known.getStatus(), status)) {
-                known = resource.subresource("status").patch(PatchContext.of(PatchType.JSON), replace("/status", status));
+                known = knownResource().subresource("status").patch(PatchContext.of(PatchType.JSON),
+                        replace("/status", status));
                 statusPatched = true;
             }
             return new Outcome(created, specPatched, statusPatched);
@@ -89,6 +89,14 @@ public final class CapacityRecordSink {
             forget();
             throw e;
         }
+    }
+
+    /**
+     * The record's operations built from the known object, not its name: fabric8 reads a resource named only
+     * by name from the server before patching it, which would add a GET to every write (every heartbeat).
+     */
+    private Resource<GpuCapacity> knownResource() {
+        return client.resources(GpuCapacity.class).resource(known);
     }
 
     private void forget() {

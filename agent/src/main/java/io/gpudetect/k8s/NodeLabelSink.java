@@ -29,8 +29,12 @@ public final class NodeLabelSink {
         this.client = client;
     }
 
+    /**
+     * Sends the patch: one request. The operation is built from the node object rather than its name, since
+     * fabric8 reads a resource named only by name from the server before patching it (a GET per write).
+     */
     public void apply(Node node, LabelChange.Patch patch) {
-        client.nodes().withName(node.getMetadata().getName())
+        client.nodes().resource(node)
                 .patch(PatchContext.of(PatchType.JSON), jsonPatch(patch, node.getMetadata().getResourceVersion(),
                         node.getMetadata().getLabels() != null, node.getMetadata().getAnnotations() != null));
     }
