@@ -84,10 +84,11 @@ public final class ApiLoadSimulation {
         burst.close();
         report("startup_at_once", atOnce);
 
-        double rewatchesPerNodeHour = burst.watchesPerHour / nodes;
         Phase spread = Phase.start(nodes, inventory, compression, Duration.ofSeconds(jitterSeconds));
         StartUp jittered = spread.awaitFirstPasses();
         report("startup_jitter_" + jitterSeconds + "s", jittered);
+        // From the spread start: there every informer opened its watch once (no failed pass re-opened one).
+        double rewatchesPerNodeHour = spread.watchesPerHour / nodes;
 
         // Two intervals for the last agents to settle (labels patched, record created) before counting.
         Thread.sleep(2 * INTERVAL.dividedBy(compression).toMillis());
