@@ -6,36 +6,56 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 
 /**
- * Runs passes: one at start (after an optional random start-up delay), then one every interval plus jitter, one at once when {@link #trigger} is
- * called (SIGHUP, {@code POST /detect}), and sooner after a failed pass, backing off 1 s, 2 s, 4 s ... up to
- * the interval, so the agent rides out an API-server outage and converges soon after it ends.
+ * Runs passes: one at start (after a random start-up delay, see {@link #withStartupDelay}), then one every interval plus jitter, one at once when {@link #trigger} is
+ * called (SIGHUP, {@code POST /detect}, the agent's own record deleted, its Node recreated), and sooner
+ * after a failed pass, backing off 1 s, 2 s, 4 s ... up to the interval, so the agent rides out an
+ * API-server outage and converges soon after it ends.
+ *
+ * <p>Each backoff wait is drawn from [b/2, b) for the current step b, so that a DaemonSet's pods, which all
+ * lost the API server at the same moment, do not all come back at the same moment; and it is never
+ * shorter than a {@code Retry-After} the server sent. Passes run on one thread, one after another: a
+ * trigger during a pass makes one more pass after it, however many triggers came.
  */
 public final class AgentLoop implements Runnable {
 
     static final Duration FIRST_RETRY = Duration.ofSeconds(1);
 
     private final NodeAgent agent;
+    private final Duration firstRetry;
     private final Duration interval;
     private final double jitter;
     private final DoubleSupplier random;
-    private final Duration startupDelay;
     private final LinkedBlockingQueue<String> triggers = new LinkedBlockingQueue<>();
+    private final Duration startupDelay;
     private volatile boolean stopping;
 
     public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random) {
-        this(agent, interval, jitter, random, Duration.ZERO);
+        this(agent, interval, jitter, random, FIRST_RETRY);
     }
 
-    /**
-     * @param startupDelay how long to wait before the first pass; a trigger or {@link #stop} ends the wait.
-     *                     See {@link #startupDelay(Duration, double)}.
-     */
-    public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration startupDelay) {
+    /** As above, with the first backoff step given (tests shorten it to run an outage in seconds). */
+    AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration firstRetry) {
+        this(agent, interval, jitter, random, firstRetry, Duration.ZERO);
+    }
+
+    private AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration firstRetry,
+                      Duration startupDelay) {
+        this.firstRetry = firstRetry;
+        this.startupDelay = startupDelay;
         this.agent = agent;
         this.interval = interval;
         this.jitter = jitter;
         this.random = random;
-        this.startupDelay = startupDelay;
+        agent.onExternalChange(this::trigger);
+    }
+
+    /**
+     * A loop whose first pass waits {@code startupDelay}; a trigger or {@link #stop} ends the wait.
+     * See {@link #startupDelay(Duration, double)}.
+     */
+    public static AgentLoop withStartupDelay(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random,
+                                             Duration startupDelay) {
+        return new AgentLoop(agent, interval, jitter, random, FIRST_RETRY, startupDelay);
     }
 
     /**
@@ -63,17 +83,18 @@ public final class AgentLoop implements Runnable {
         if (!startupDelay.isZero() && waitForTrigger(startupDelay)) {
             return;
         }
-        Duration retry = FIRST_RETRY;
+        Duration retry = firstRetry;
         while (!stopping) {
             PassReport report = agent.pass();
             Duration wait;
             if (report.failed()) {
-                wait = retry;
+                wait = backoffWait(retry, random.getAsDouble());
                 retry = min(retry.multipliedBy(2), interval);
             } else {
-                retry = FIRST_RETRY;
+                retry = firstRetry;
                 wait = nextWait(interval, jitter, random.getAsDouble());
             }
+            wait = max(wait, report.retryAfter());
             if (waitForTrigger(wait)) {
                 return;
             }
@@ -95,6 +116,16 @@ public final class AgentLoop implements Runnable {
     /** The interval plus {@code jitter * interval * r} for r in [0, 1). */
     static Duration nextWait(Duration interval, double jitter, double r) {
         return interval.plusMillis((long) (interval.toMillis() * jitter * r));
+    }
+
+    /** A backoff step {@code b} waits {@code b/2 + r * b/2} for r in [0, 1). */
+    static Duration backoffWait(Duration step, double r) {
+        long half = step.toMillis() / 2;
+        return Duration.ofMillis(half + (long) (half * r));
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -14,6 +14,7 @@ import io.gpudetect.k8s.NfdFeatureFile;
 import io.gpudetect.k8s.NodeFeatureSink;
 import io.gpudetect.k8s.NodeLabelSink;
 import io.gpudetect.k8s.NodeView;
+import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.GpuCapacitySpec;
@@ -24,6 +25,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -48,10 +50,26 @@ public final class NodeAgent implements AutoCloseable {
     private final AgentMetrics metrics;
     private final PrintWriter out;
     private final Clock clock;
+    private final RetryAfterHint retryAfter;
     private volatile PassReport last;
+    /** Asks the loop for a pass now; set by {@link AgentLoop}, a no-op for a lone {@link #pass()}. */
+    private volatile Consumer<String> trigger = why -> { };
+    /** The uid of the Node the last pass labelled: a Node added under our name with another uid is a new Node. */
+    private volatile String labelledUid;
 
     public NodeAgent(AgentSettings settings, Supplier<Inventory> detector, Supplier<GpuCapacitySpec.HostFacts> hostFacts,
                      KubernetesClient client, AgentLog log, AgentMetrics metrics, PrintWriter out, Clock clock) {
+        this(settings, detector, hostFacts, client, new RetryAfterHint(), log, metrics, out, clock);
+    }
+
+    /**
+     * @param retryAfter the hint registered as an interceptor in {@code client} (see {@link RetryAfterHint});
+     *                   without one, only a {@code Status} that carries {@code retryAfterSeconds} is honoured
+     */
+    public NodeAgent(AgentSettings settings, Supplier<Inventory> detector, Supplier<GpuCapacitySpec.HostFacts> hostFacts,
+                     KubernetesClient client, RetryAfterHint retryAfter, AgentLog log, AgentMetrics metrics,
+                     PrintWriter out, Clock clock) {
+        this.retryAfter = retryAfter;
         this.settings = settings;
         this.detector = detector;
         this.hostFacts = hostFacts;
@@ -66,6 +84,12 @@ public final class NodeAgent implements AutoCloseable {
         this.clock = clock;
     }
 
+    /** The resource version of the Node as this agent's informer last saw it (tests wait on it). */
+    String cachedNodeVersion() {
+        Node node = view.node();
+        return node == null ? null : node.getMetadata().getResourceVersion();
+    }
+
     /** The last pass's report, for {@code /readyz}; null before the first pass ends. */
     public PassReport lastPass() {
         return last;
@@ -75,10 +99,27 @@ public final class NodeAgent implements AutoCloseable {
         return metrics;
     }
 
+    /**
+     * Where the agent asks for a pass when the cluster changes under it: its {@code GpuCapacity} record deleted
+     * by someone, or its Node deleted and added again under the same name.
+     */
+    public void onExternalChange(Consumer<String> trigger) {
+        this.trigger = trigger;
+    }
+
     /** One full pass. Never throws. */
     public PassReport pass() {
         long started = clock.millis();
-        PassReport report = runPass();
+        PassReport report;
+        try {
+            report = runPass().withRetryAfter(retryAfter.take());
+        } catch (RuntimeException e) {
+            // Whatever a broken proxy or API server answers (HTML instead of JSON, a body fabric8 cannot read),
+            // the loop must go on: an agent that exits on it crash-loops on every node at once.
+            metrics.error("internal");
+            report = new PassReport("incomplete", 0, new LabelChange.None("pass failed"), 0,
+                    "internal: " + e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()), retryAfter.take());
+        }
         metrics.pass(report.failed() ? "error" : report.outcome(), clock.millis() - started);
         last = report;
         log.info("pass done", "node", settings.nodeName(), "outcome", report.outcome(), "gpus", report.gpus(),
@@ -114,7 +155,11 @@ public final class NodeAgent implements AutoCloseable {
         LabelChange change = new LabelChange.None("not decided");
         try {
             if (!settings.dryRun()) {
-                view.start();
+                view.start(this::nodeAdded);
+                recordSink.watch(settings.nodeName(), () -> {
+                    log.warn("GpuCapacity record deleted by someone else; recreating", "node", settings.nodeName());
+                    trigger.accept("record deleted");
+                });
             }
             Node node = settings.dryRun() ? readForDryRun() : view.node();
             if (node == null && !settings.dryRun()) {
@@ -125,13 +170,26 @@ public final class NodeAgent implements AutoCloseable {
             change = labels.change();
             writes += labels.writes();
             writes += syncRecord(node, inventory, complete);
+            if (node != null) {
+                labelledUid = node.getMetadata().getUid();
+            }
             return new PassReport(outcome, gpus, change, writes, null);
         } catch (KubernetesClientException e) {
+            retryAfter.fromException(e);
             metrics.error(errorKind(e));
             return new PassReport(outcome, gpus, change, writes, errorKind(e) + ": " + firstLine(e.getMessage()));
         } catch (IOException e) {
             metrics.error("io");
             return new PassReport(outcome, gpus, change, writes, "io: " + e.getMessage());
+        }
+    }
+
+    /** A Node under our name with a uid we have not labelled: deleted and recreated (or replaced) meanwhile. */
+    private void nodeAdded(Node node) {
+        String before = labelledUid;
+        if (before != null && node.getMetadata() != null && !before.equals(node.getMetadata().getUid())) {
+            log.warn("node recreated under the same name; labelling it again", "node", settings.nodeName());
+            trigger.accept("node recreated");
         }
     }
 
@@ -178,7 +236,7 @@ public final class NodeAgent implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             Map<String, String> labels = current == null ? Map.of() : current.getMetadata().getLabels();
             Map<String, String> annotations = current == null ? Map.of() : current.getMetadata().getAnnotations();
-            LabelChange change = LabelSync.decide(labels, annotations, desired, complete);
+            LabelChange change = LabelSync.decide(labels, annotations, desired, complete, settings.profiles()::mayRemove);
             if (!(change instanceof LabelChange.Patch patch)) {
                 return new LabelResult(change, 0);
             }
@@ -295,5 +353,6 @@ public final class NodeAgent implements AutoCloseable {
     @Override
     public void close() {
         view.close();
+        recordSink.close();
     }
 }

@@ -1,14 +1,26 @@
 package io.gpudetect.agent;
 
 import io.gpudetect.k8s.LabelChange;
+import java.time.Duration;
 
 /**
  * What one pass did. {@code outcome} is {@code complete}, {@code incomplete} (a probe failed: labels kept)
  * or {@code error} (the API server could not be reached or refused; retried with backoff).
+ * {@code retryAfter} is the longest delay the API server asked for during the pass (429 {@code Retry-After}),
+ * zero when it asked for none.
  */
-public record PassReport(String outcome, int gpus, LabelChange labelChange, int apiWrites, String error) {
+public record PassReport(String outcome, int gpus, LabelChange labelChange, int apiWrites, String error,
+                         Duration retryAfter) {
+
+    public PassReport(String outcome, int gpus, LabelChange labelChange, int apiWrites, String error) {
+        this(outcome, gpus, labelChange, apiWrites, error, Duration.ZERO);
+    }
 
     public boolean failed() {
         return error != null;
+    }
+
+    PassReport withRetryAfter(Duration value) {
+        return new PassReport(outcome, gpus, labelChange, apiWrites, error, value);
     }
 }

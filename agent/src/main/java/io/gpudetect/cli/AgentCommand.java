@@ -12,6 +12,8 @@ import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Detector;
+import io.gpudetect.k8s.RetryAfterHint;
+import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.record.GpuCapacitySpec;
@@ -64,8 +66,13 @@ public final class AgentCommand implements Callable<Integer> {
                     + ", else the config file, else gpu-detect).")
     String profiles;
 
+    @Option(names = "--prefix", paramLabel = "DOMAIN",
+            description = "Prefix of our own labels (default: the config file's prefix=, else gpu-detect.io).")
+    String prefix;
+
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A properties file: profiles=, interval=, heartbeat=, startup-jitter=, nfd-output= (flags win over it).")
+            description = "A properties file: profiles=, prefix=, interval=, heartbeat=, startup-jitter=, nfd-output= "
+                    + "(flags win over it).")
     Path config;
 
     @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -132,8 +139,9 @@ public final class AgentCommand implements Callable<Integer> {
         GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
         Supplier<GpuCapacitySpec.HostFacts> hostFacts = () -> host;
         AgentLog log = new AgentLog(err, Clock.systemUTC());
-        try (KubernetesClient client = newClient();
-             NodeAgent agent = new NodeAgent(settings, () -> detector.detect(source), hostFacts, client, log,
+        RetryAfterHint retryAfter = new RetryAfterHint();
+        try (KubernetesClient client = newClient(retryAfter);
+             NodeAgent agent = new NodeAgent(settings, () -> detector.detect(source), hostFacts, client, retryAfter, log,
                      new AgentMetrics(), out, Clock.systemUTC())) {
             if (once) {
                 PassReport report = agent.pass();
@@ -147,17 +155,19 @@ public final class AgentCommand implements Callable<Integer> {
     /**
      * A client configured like kubectl. The client's own retries are off: the agent's loop already
      * retries with backoff, and a retrying client would hold a pass for many seconds during an outage.
+     * {@code retryAfter} sees every response, to honour a 429's {@code Retry-After} in the loop.
      */
-    static KubernetesClient newClient() {
+    static KubernetesClient newClient(RetryAfterHint retryAfter) {
         Config config = Config.autoConfigure(null);
         config.setRequestRetryBackoffLimit(0);
-        return new KubernetesClientBuilder().withConfig(config).build();
+        return new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(RetryAfterHint.NAME, retryAfter)).build();
     }
 
     private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, AgentLog log)
             throws IOException {
         Duration startupDelay = AgentLoop.startupDelay(maxStartupJitter, ThreadLocalRandom.current().nextDouble());
-        AgentLoop loop = new AgentLoop(agent, settings.interval(), settings.jitter(),
+        AgentLoop loop = AgentLoop.withStartupDelay(agent, settings.interval(), settings.jitter(),
                 () -> ThreadLocalRandom.current().nextDouble(), startupDelay);
         AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop);
         Signals.onHangup(() -> loop.trigger("SIGHUP"));
@@ -205,7 +215,8 @@ public final class AgentCommand implements Callable<Integer> {
         String selection = profiles != null ? profiles
                 : System.getenv(ENV_PROFILES) != null ? System.getenv(ENV_PROFILES)
                 : file.getProperty("profiles", LabelProfiles.DEFAULT_SELECTION);
-        AgentSettings s = AgentSettings.defaults(node, LabelProfiles.parse(selection), VersionProvider.version());
+        String ownPrefix = prefix != null ? prefix : file.getProperty("prefix", GpuDetectProfile.PREFIX);
+        AgentSettings s = AgentSettings.defaults(node, LabelProfiles.parse(selection, ownPrefix), VersionProvider.version());
         Duration every = interval != null ? interval : duration(file, "interval", s.interval());
         Duration beat = heartbeat != null ? heartbeat : duration(file, "heartbeat", s.heartbeat());
         String mode = nfdOutput != null ? nfdOutput : file.getProperty("nfd-output", "off");

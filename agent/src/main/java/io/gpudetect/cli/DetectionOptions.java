@@ -24,9 +24,9 @@ public final class DetectionOptions {
             description = "Where the host's file system is mounted (a container mounting /sys elsewhere); default: ${DEFAULT-VALUE}.")
     Path hostRoot;
 
-    @Option(names = "--driver-root", paramLabel = "DIR",
+    @Option(names = "--driver-root", paramLabel = "DIR", defaultValue = "${env:GPU_DETECT_DRIVER_ROOT}",
             description = "Where the host's NVIDIA driver is mounted (/run/nvidia/driver, /host): libnvidia-ml.so.1 is "
-                    + "looked for under its usr/lib64, usr/lib/x86_64-linux-gnu, ... before the system's library paths.")
+                    + "looked for under its usr/lib64, usr/lib/x86_64-linux-gnu, ... before the system's library paths (default: $GPU_DETECT_DRIVER_ROOT).")
     Path driverRoot;
 
     /** What the probes are told beyond the source: the driver root. */

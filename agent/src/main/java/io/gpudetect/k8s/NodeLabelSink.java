@@ -29,11 +29,8 @@ public final class NodeLabelSink {
         this.client = client;
     }
 
-    /**
-     * Sends the patch: one request. The operation is built from the node object rather than its name, since
-     * fabric8 reads a resource named only by name from the server before patching it (a GET per write).
-     */
     public void apply(Node node, LabelChange.Patch patch) {
+        // resource(node), not withName(name): fabric8 then has the object and does not GET it before patching.
         client.nodes().resource(node)
                 .patch(PatchContext.of(PatchType.JSON), jsonPatch(patch, node.getMetadata().getResourceVersion(),
                         node.getMetadata().getLabels() != null, node.getMetadata().getAnnotations() != null));

@@ -3,8 +3,10 @@ package io.gpudetect.k8s;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The agent's view of its own Node and of the pods bound to it, kept by two informers (a watch on one
@@ -26,9 +28,37 @@ public final class NodeView implements AutoCloseable {
 
     /** Starts both informers without waiting; they retry on their own while the API server is away. */
     public synchronized void start() {
+        start(node -> { });
+    }
+
+    /**
+     * As {@link #start()}, calling {@code nodeAdded} whenever the informer sees the Node added: at its first
+     * list, after a re-list, and when the Node is created again after a deletion.
+     */
+    public synchronized void start(Consumer<Node> nodeAdded) {
         if (nodeInformer == null) {
             nodeInformer = client.nodes().withName(nodeName).runnableInformer(0);
             nodeInformer.exceptionHandler((started, t) -> true);
+            nodeInformer.addEventHandler(new ResourceEventHandler<Node>() {
+                @Override
+                public void onAdd(Node node) {
+                    nodeAdded.accept(node);
+                }
+
+                @Override
+                public void onUpdate(Node before, Node after) {
+                    // A re-list after a missed delete and create shows up as an update with a new uid.
+                    if (before.getMetadata() != null && after.getMetadata() != null
+                            && !java.util.Objects.equals(before.getMetadata().getUid(), after.getMetadata().getUid())) {
+                        nodeAdded.accept(after);
+                    }
+                }
+
+                @Override
+                public void onDelete(Node node, boolean finalStateUnknown) {
+                    // Nothing to label until it comes back.
+                }
+            });
             nodeInformer.start();
         }
         if (podInformer == null) {

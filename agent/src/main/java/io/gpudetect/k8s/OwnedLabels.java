@@ -1,7 +1,12 @@
 package io.gpudetect.k8s;
 
+import io.gpudetect.labels.AkashProfile;
+import io.gpudetect.labels.AmdProfile;
+import io.gpudetect.labels.GpuDetectProfile;
+import io.gpudetect.labels.NvidiaProfile;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -22,6 +27,14 @@ public final class OwnedLabels {
 
     public static final String ANNOTATION = "gpu-detect.io/owned-labels";
 
+    /**
+     * The prefixes our profiles write under. A key the annotation lists outside them (a hand-edited or
+     * garbled annotation naming {@code kubernetes.io/hostname}) is never removed: the agent cannot have
+     * written it.
+     */
+    static final List<String> PREFIXES = List.of(GpuDetectProfile.PREFIX + "/", NvidiaProfile.PREFIX + "/",
+            AmdProfile.PREFIX + "/", AkashProfile.PREFIX + "/");
+
     private OwnedLabels() {
     }
 
@@ -33,6 +46,11 @@ public final class OwnedLabels {
         }
         return Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty())
                 .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** Whether a listed key is one the agent could have written, and so may withdraw. */
+    public static boolean mayRemove(String key) {
+        return PREFIXES.stream().anyMatch(key::startsWith);
     }
 
     public static String format(Collection<String> keys) {

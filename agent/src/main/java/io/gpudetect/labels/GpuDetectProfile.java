@@ -19,7 +19,29 @@ import java.util.stream.Collectors;
 public final class GpuDetectProfile implements LabelProfile {
 
     public static final String NAME = "gpu-detect";
+    /** The default prefix; a provider may choose its own ({@code --prefix}). */
     public static final String PREFIX = "gpu-detect.io";
+    private static final java.util.regex.Pattern DNS_SUBDOMAIN =
+            java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    private final String prefix;
+
+    public GpuDetectProfile() {
+        this(PREFIX);
+    }
+
+    /** @throws IllegalArgumentException when {@code prefix} is not a DNS subdomain, as a label key prefix must be */
+    public GpuDetectProfile(String prefix) {
+        if (prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("label prefix '" + prefix
+                    + "' is not a DNS subdomain (expected lower-case words joined by dots, like gpu-detect.io)");
+        }
+        this.prefix = prefix;
+    }
+
+    public String prefix() {
+        return prefix;
+    }
 
     @Override
     public String name() {
@@ -79,7 +101,7 @@ public final class GpuDetectProfile implements LabelProfile {
         return out;
     }
 
-    private static void put(SortedMap<String, String> out, String name, String value) {
-        out.put(LabelText.key(PREFIX, name), value);
+    private void put(SortedMap<String, String> out, String name, String value) {
+        out.put(LabelText.key(prefix, name), value);
     }
 }

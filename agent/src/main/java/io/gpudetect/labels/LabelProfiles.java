@@ -27,13 +27,22 @@ public final class LabelProfiles {
     public static final String DEFAULT_SELECTION = GpuDetectProfile.NAME;
 
     private final List<LabelProfile> enabled;
+    /** Our own profile's prefix, kept when that profile is off: its labels must still be withdrawable. */
+    private final String ownPrefix;
 
-    private LabelProfiles(List<LabelProfile> enabled) {
+    private LabelProfiles(List<LabelProfile> enabled, String ownPrefix) {
         this.enabled = List.copyOf(enabled);
+        this.ownPrefix = ownPrefix;
     }
 
     public static LabelProfiles of(LabelProfile... profiles) {
-        return new LabelProfiles(List.of(profiles));
+        String own = GpuDetectProfile.PREFIX;
+        for (LabelProfile p : profiles) {
+            if (p instanceof GpuDetectProfile g) {
+                own = g.prefix();
+            }
+        }
+        return new LabelProfiles(List.of(profiles), own);
     }
 
     /**
@@ -42,6 +51,13 @@ public final class LabelProfiles {
      * @throws IllegalArgumentException naming the unknown profile and the known ones
      */
     public static LabelProfiles parse(String selection) {
+        return parse(selection, GpuDetectProfile.PREFIX);
+    }
+
+    /** As {@link #parse(String)}, with our own profile writing under {@code prefix} instead of the default. */
+    public static LabelProfiles parse(String selection, String prefix) {
+        List<LabelProfile> all = ALL.stream()
+                .map(p -> p instanceof GpuDetectProfile ? new GpuDetectProfile(prefix) : p).toList();
         Set<String> wanted = new LinkedHashSet<>();
         for (String part : selection.split("[,\\s]+")) {
             String name = part.strip().toLowerCase(Locale.ROOT);
@@ -55,12 +71,22 @@ public final class LabelProfiles {
             wanted.add(name);
         }
         List<LabelProfile> enabled = new ArrayList<>();
-        for (LabelProfile p : ALL) {
+        for (LabelProfile p : all) {
             if (wanted.contains(p.name())) {
                 enabled.add(p);
             }
         }
-        return new LabelProfiles(enabled);
+        return new LabelProfiles(enabled, prefix);
+    }
+
+    /**
+     * Whether {@code key} is under a prefix some profile writes (our own, as configured or the default, or a
+     * vendor's), so that the agent may have written it and may withdraw it when its annotation lists it.
+     */
+    public boolean mayRemove(String key) {
+        return key.startsWith(ownPrefix + "/") || key.startsWith(GpuDetectProfile.PREFIX + "/")
+                || key.startsWith(NvidiaProfile.PREFIX + "/") || key.startsWith(AmdProfile.PREFIX + "/")
+                || key.startsWith(AkashProfile.PREFIX + "/");
     }
 
     public List<String> names() {

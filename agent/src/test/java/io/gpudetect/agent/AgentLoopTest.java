@@ -26,6 +26,20 @@ class AgentLoopTest {
     }
 
     @Test
+    void backoffWaitsAreDrawnFromTheUpperHalfOfTheStep() {
+        assertEquals(Duration.ofMillis(500), AgentLoop.backoffWait(Duration.ofSeconds(1), 0));
+        assertEquals(Duration.ofMillis(750), AgentLoop.backoffWait(Duration.ofSeconds(1), 0.5));
+        assertTrue(AgentLoop.backoffWait(Duration.ofSeconds(60), 0.9999).compareTo(Duration.ofSeconds(60)) < 0);
+        // 1000 pods that lost the API server together come back spread over half the step, not at one instant.
+        java.util.Random rnd = new java.util.Random(1);
+        java.util.Set<Long> seconds = new java.util.TreeSet<>();
+        for (int pod = 0; pod < 1000; pod++) {
+            seconds.add(AgentLoop.backoffWait(Duration.ofSeconds(32), rnd.nextDouble()).toSeconds());
+        }
+        assertEquals(16, seconds.size(), seconds.toString());
+    }
+
+    @Test
     void failedPassesAreRetriedWithBackoffLongBeforeTheInterval() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -72,7 +86,7 @@ class AgentLoopTest {
              NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("gpu-detect"), "test"),
                      () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
-            AgentLoop waiting = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0, Duration.ofHours(1));
+            AgentLoop waiting = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0, Duration.ofHours(1));
             Thread worker = new Thread(waiting);
             worker.start();
             Thread.sleep(300);
@@ -86,7 +100,7 @@ class AgentLoopTest {
             waiting.stop();
             worker.join(5_000);
 
-            AgentLoop stopped = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0, Duration.ofHours(1));
+            AgentLoop stopped = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0, Duration.ofHours(1));
             Thread second = new Thread(stopped);
             second.start();
             stopped.stop();

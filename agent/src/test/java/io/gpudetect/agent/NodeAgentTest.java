@@ -203,9 +203,14 @@ class NodeAgentTest {
         NodeAgent agent = agent(inventory);
         agent.pass();
         // GPU Feature Discovery writes a key of its own between our passes.
-        client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata()
-                .addToLabels("nvidia.com/gpu.product", "Tesla-T4").endMetadata().build());
+        String edited = client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata()
+                .addToLabels("nvidia.com/gpu.product", "Tesla-T4").endMetadata().build()).getMetadata().getResourceVersion();
         writes();
+        // The pass reads the node from the informer: let it see GFD's edit, as it would long before the next pass.
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!edited.equals(agent.cachedNodeVersion()) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
 
         inventory.set(RTX4090);
         PassReport report = agent.pass();

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * {@link LabelSync#decide} over every combination, for three keys, of: what the node carries (absent, the
  * desired value, another value), whether our annotation lists the key, whether the pass produces it, and
  * whether the pass was complete; plus whether the annotation exists at all. 3^3 x 2^3 x 2^3 x 2 x 2 cases.
+ * {@link LabelSyncPropertyTest} runs long random sequences of passes over real inventories.
  */
 class LabelSyncTest {
 
@@ -88,8 +89,15 @@ class LabelSyncTest {
             }
             var owned = OwnedLabels.parse(c.annotations);
             Map<String, String> after = apply(c.labels, change);
-            // Every desired label ends up with its value.
-            c.desired.forEach((k, v) -> assertEquals(v, after.get(k), "desired " + k + ": " + where));
+            // Every desired label ends up with its value, unless someone else holds the key: theirs stays.
+            c.desired.forEach((k, v) -> assertEquals(c.labels.containsKey(k) && !owned.contains(k) ? c.labels.get(k) : v,
+                    after.get(k), "desired " + k + ": " + where));
+            // A label we do not own is never changed.
+            c.labels.forEach((k, v) -> {
+                if (!owned.contains(k) && after.containsKey(k)) {
+                    assertEquals(v, after.get(k), "someone else's " + k + " changed: " + where);
+                }
+            });
             // A key is removed only if we own it and no longer produce it.
             for (String k : c.labels.keySet()) {
                 if (!after.containsKey(k)) {
@@ -112,8 +120,10 @@ class LabelSyncTest {
                 if (p.ownedAnnotation() != null) {
                     annotationsAfter.put(OwnedLabels.ANNOTATION, p.ownedAnnotation());
                 }
-                assertEquals(new TreeSet<>(c.desired.keySet()), OwnedLabels.parse(annotationsAfter),
-                        "afterwards we own exactly what we produce: " + where);
+                TreeSet<String> ours = new TreeSet<>(c.desired.keySet());
+                ours.removeIf(k -> c.labels.containsKey(k) && !owned.contains(k));
+                assertEquals(ours, OwnedLabels.parse(annotationsAfter),
+                        "afterwards we own exactly what we produce, less what others hold: " + where);
                 // Applying the patch converges: deciding again on the result changes nothing.
                 assertInstanceOf(LabelChange.None.class, LabelSync.decide(after, annotationsAfter, c.desired, true),
                         "second decision after the patch: " + where);
@@ -122,6 +132,24 @@ class LabelSyncTest {
             }
         }
         assertTrue(patches > 0);
+    }
+
+    @Test
+    void ownedKeysUnderAConfiguredPrefixAreWithdrawnAndGarbageKeysNever() {
+        var profiles = io.gpudetect.labels.LabelProfiles.parse("gpu-detect", "gpus.example.com");
+        Map<String, String> labels = Map.of("gpus.example.com/gpu.model", "t4", "kubernetes.io/hostname", "n1",
+                "gpu-detect.io/gpu.model", "t4");
+        Map<String, String> annotations = Map.of(OwnedLabels.ANNOTATION,
+                "gpu-detect.io/gpu.model,gpus.example.com/gpu.model,kubernetes.io/hostname");
+        SortedMap<String, String> desired = new TreeMap<>(Map.of("gpus.example.com/gpu.count", "0"));
+        LabelChange.Patch p = assertInstanceOf(LabelChange.Patch.class,
+                LabelSync.decide(labels, annotations, desired, true, profiles::mayRemove));
+        assertEquals(new TreeSet<>(List.of("gpu-detect.io/gpu.model", "gpus.example.com/gpu.model")), p.remove(),
+                "the configured and the default prefix are ours; kubernetes.io/hostname, though listed, is not");
+        assertEquals("gpus.example.com/gpu.count", p.ownedAnnotation());
+        LabelChange.Patch defaults = assertInstanceOf(LabelChange.Patch.class,
+                LabelSync.decide(labels, annotations, desired, true));
+        assertEquals(new TreeSet<>(List.of("gpu-detect.io/gpu.model")), defaults.remove());
     }
 
     @Test

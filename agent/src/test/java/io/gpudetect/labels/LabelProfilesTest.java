@@ -218,4 +218,16 @@ class LabelProfilesTest {
         }
         return m;
     }
+
+    @org.junit.jupiter.api.Test
+    void ourOwnProfileWritesUnderTheChosenPrefixAndRefusesAnInvalidOne() throws Exception {
+        var inventory = new io.gpudetect.inventory.Detector(io.gpudetect.probe.Probes.defaults()).detect(
+                io.gpudetect.source.BundleSource.open(java.nio.file.Path.of("../test-fixtures/hosts/tesla-t4_515.105.01_v11")));
+        var labels = LabelProfiles.parse("gpu-detect", "gpus.example.com").render(inventory);
+        assertEquals("1", labels.get("gpus.example.com/gpu.count"));
+        assertTrue(labels.keySet().stream().allMatch(k -> k.startsWith("gpus.example.com/")), labels.toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LabelProfiles.parse("gpu-detect", "Not_A/Domain"));
+        assertTrue(e.getMessage().contains("not a DNS subdomain"), e.getMessage());
+    }
 }

@@ -3,6 +3,7 @@ package io.gpudetect.inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.PciAddress;
+import io.gpudetect.probe.FieldLimits;
 import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.source.Source;
@@ -10,6 +11,8 @@ import io.gpudetect.tables.Tables;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** One detection pass: every probe in order over one source, merged and normalised into an {@link Inventory}. */
 public final class Detector {
@@ -33,10 +36,13 @@ public final class Detector {
     public Inventory detect(Source source, Tables tables) {
         List<ProbeResult> results = new ArrayList<>();
         for (Probe probe : probesInPrecedenceOrder) {
-            results.add(runSafely(probe, source));
+            // Tool probes bound their values already; this covers the others (NVML, sysfs) the same way.
+            results.add(FieldLimits.apply(runSafely(probe, source)));
         }
         Normaliser normaliser = new Normaliser(tables);
-        List<Gpu> gpus = Merger.merge(results).stream().map(normaliser::normalise).sorted(ORDER).toList();
+        Set<String> withoutDomain = probesInPrecedenceOrder.stream().filter(p -> !p.printsPciDomain())
+                .map(Probe::name).collect(Collectors.toSet());
+        List<Gpu> gpus = Merger.merge(results, withoutDomain).stream().map(normaliser::normalise).sorted(ORDER).toList();
         List<Inventory.ProbeSummary> summaries = results.stream()
                 .map(r -> new Inventory.ProbeSummary(r.probe(), r.outcome(), r.gpus().size())).toList();
         List<Diagnostic> diagnostics = results.stream().flatMap(r -> r.diagnostics().stream()).toList();

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -30,6 +31,15 @@ public final class Merger {
     }
 
     public static List<Gpu> merge(List<ProbeResult> resultsInPrecedenceOrder) {
+        return merge(resultsInPrecedenceOrder, Set.of());
+    }
+
+    /**
+     * As {@link #merge(List)}; the addresses of {@code probesWithoutDomain} name domain 0000 only because
+     * those tools print none, so a card they place there joins the one card at the same bus, device and
+     * function in another domain, when exactly one is there.
+     */
+    public static List<Gpu> merge(List<ProbeResult> resultsInPrecedenceOrder, Set<String> probesWithoutDomain) {
         Map<Gpu, String> probeOf = new IdentityHashMap<>();
         Map<Gpu, Integer> rankOf = new IdentityHashMap<>();
         for (int rank = 0; rank < resultsInPrecedenceOrder.size(); rank++) {
@@ -53,6 +63,7 @@ public final class Merger {
                 }
             }
         }
+        placeDomainlessAddresses(groups, byAddress, probeOf, rankOf, probesWithoutDomain);
         // Then what came without an address, probe by probe, so that its position in the list never
         // decides whether a card is counted once or twice.
         for (ProbeResult result : resultsInPrecedenceOrder) {
@@ -75,6 +86,37 @@ public final class Merger {
             ordered.sort(precedence);
             return combine(ordered);
         }).toList();
+    }
+
+    private static void placeDomainlessAddresses(List<List<Gpu>> groups, Map<PciAddress, List<Gpu>> byAddress,
+                                                 Map<Gpu, String> probeOf, Map<Gpu, Integer> rankOf,
+                                                 Set<String> probesWithoutDomain) {
+        if (probesWithoutDomain.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<PciAddress, List<Gpu>> entry : new ArrayList<>(byAddress.entrySet())) {
+            PciAddress guessed = entry.getKey();
+            List<Gpu> group = entry.getValue();
+            if (guessed.domain() != 0 || !group.stream().allMatch(g -> probesWithoutDomain.contains(probeOf.get(g)))) {
+                continue;
+            }
+            List<PciAddress> sameSlot = byAddress.keySet().stream()
+                    .filter(a -> a.domain() != 0 && a.bus() == guessed.bus() && a.device() == guessed.device()
+                            && a.function() == guessed.function())
+                    .toList();
+            if (sameSlot.size() == 1) {
+                List<Gpu> target = byAddress.get(sameSlot.get(0));
+                for (Gpu g : group) {
+                    // The observation with its address corrected, keeping the probe and precedence it came with.
+                    Gpu placed = g.toBuilder(probeOf.get(g)).pciAddress(sameSlot.get(0)).build();
+                    probeOf.put(placed, probeOf.get(g));
+                    rankOf.put(placed, rankOf.get(g));
+                    target.add(placed);
+                }
+                groups.remove(group);
+                byAddress.remove(guessed);
+            }
+        }
     }
 
     private static List<Gpu> byUuid(List<List<Gpu>> groups, String uuid) {

@@ -127,6 +127,9 @@ public final class Normaliser {
 
         if (gpu.architecture() == null && gpu.computeCapability() != null) {
             b.architecture(nvidiaArchitecture(gpu.computeCapability()));
+        } else if (gpu.architecture() == null && vendor == Vendor.NVIDIA && gpu.pciDeviceId() != null) {
+            tables.pciIds().device(vendorId, gpu.pciDeviceId()).map(Normaliser::nvidiaArchitectureFromChip)
+                    .ifPresent(arch -> b.as("pci.ids").architecture(arch).as("derived"));
         }
         return b.build();
     }
@@ -134,10 +137,12 @@ public final class Normaliser {
     /**
      * The plain nvidia-smi table cuts long names to fit ({@code NVIDIA GeForce RTX 2080 ...}): such a name
      * is replaced from pci.ids where the ids are known, and never yields a model, which would be wrong
-     * ({@code rtx2080} for a 2080 SUPER).
+     * ({@code rtx2080} for a 2080 SUPER). The same holds for names cut or cleaned by FieldLimits.
      */
     static boolean isTruncated(String name) {
-        return name != null && name.strip().endsWith("...");
+        // U+FFFD marks bytes that were not text or control characters removed (FieldLimits): a damaged
+        // name is no better than a cut one for a model ("a10g0owned" from an escape sequence).
+        return name != null && (name.strip().endsWith("...") || name.indexOf('\uFFFD') >= 0);
     }
 
     private Optional<String> amdProductName(String deviceId, String revision) {
@@ -155,6 +160,28 @@ public final class Normaliser {
             }
         }
         return tables.pciIds().productName(vendorId, deviceId);
+    }
+
+    /**
+     * NVIDIA's architecture from the chip code that starts its pci.ids entry ({@code TU102 [GeForce RTX
+     * 2080 Ti]}): old nvidia-smi schemas print no architecture, but every chip name says it.
+     */
+    static String nvidiaArchitectureFromChip(String pciIdsEntry) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(GK|GM|GP|GV|TU|GA|AD|GH|GB)\\d{3}").matcher(pciIdsEntry);
+        if (!m.find()) {
+            return null;
+        }
+        return switch (m.group(1)) {
+            case "GK" -> "Kepler";
+            case "GM" -> "Maxwell";
+            case "GP" -> "Pascal";
+            case "GV" -> "Volta";
+            case "TU" -> "Turing";
+            case "GA" -> "Ampere";
+            case "AD" -> "Ada Lovelace";
+            case "GH" -> "Hopper";
+            default -> "Blackwell";
+        };
     }
 
     /** NVIDIA's architecture from the compute capability's major (and for 8.x, minor) version. */

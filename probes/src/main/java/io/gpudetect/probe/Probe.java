@@ -12,4 +12,12 @@ public interface Probe {
     String name();
 
     ProbeResult probe(Source source);
+
+    /**
+     * False for a source that prints PCI addresses without their domain (rocminfo): its {@code 0000} is a
+     * guess, so the inventory may match it to the same bus, device and function in another domain.
+     */
+    default boolean printsPciDomain() {
+        return true;
+    }
 }

@@ -62,7 +62,7 @@ public final class Probes {
                 new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, NvidiaSmiListParser::parse),
                 new ToolProbe(AmdSmiJsonParser.PROBE, AMD_SMI_STATIC, AmdSmiJsonParser::parse),
                 new ToolProbe(RocmSmiJsonParser.PROBE, ROCM_SMI_JSON, RocmSmiJsonParser::parse),
-                new ToolProbe(RocminfoParser.PROBE, ROCMINFO, RocminfoParser::parse),
+                new ToolProbe(RocminfoParser.PROBE, ROCMINFO, RocminfoParser::parse, false),
                 new ToolProbe(RocmSmiTableParser.PROBE, ROCM_SMI_TABLE, RocmSmiTableParser::parse),
                 new ToolProbe(ClinfoParser.PROBE, CLINFO, ClinfoParser::parse),
                 new ToolProbe(ClinfoRawParser.PROBE, CLINFO_RAW, ClinfoRawParser::parse),

@@ -12,7 +12,13 @@ import java.util.List;
  * (tool missing, hung, failing, printing binary or nothing) is handled here once, the same way for
  * every tool.
  */
-public record ToolProbe(String name, ToolCommand command, ToolOutputParser parser) implements Probe {
+public record ToolProbe(String name, ToolCommand command, ToolOutputParser parser, boolean printsPciDomain)
+        implements Probe {
+
+    /** A tool whose PCI addresses, where it prints any, include the domain. */
+    public ToolProbe(String name, ToolCommand command, ToolOutputParser parser) {
+        this(name, command, parser, true);
+    }
 
     @Override
     public ProbeResult probe(Source source) {
@@ -52,11 +58,13 @@ public record ToolProbe(String name, ToolCommand command, ToolOutputParser parse
         try {
             parsed = parser.parse(text, file);
         } catch (RuntimeException e) {
-            return ProbeResult.failed(name, Diagnostic.error(name, file, null,
-                    "could not read " + what() + " output: " + e));
+            return ProbeResult.failed(name, FieldLimits.bound(Diagnostic.error(name, file, null,
+                    "could not read " + what() + " output: " + e)));
         }
-        notes.addAll(parsed.diagnostics());
-        return ProbeResult.of(name, parsed.gpus(), notes);
+        parsed.diagnostics().stream().map(FieldLimits::bound).forEach(notes::add);
+        FieldLimits.Bounded bounded = FieldLimits.apply(parsed.gpus(), name, file);
+        notes.addAll(bounded.diagnostics());
+        return ProbeResult.of(name, bounded.gpus(), notes);
     }
 
     private String what() {

@@ -1,7 +1,10 @@
 package io.gpudetect.source;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +22,18 @@ import java.util.stream.Stream;
  * folder is ever read, even through a symbolic link inside it.
  */
 public final class BundleSource implements Source {
+
+    /** A manifest is three objects deep; nesting much deeper is not one, and must not exhaust the stack. */
+    static final int MAX_MANIFEST_DEPTH = 32;
+    /** What 'record' writes is a few kB; the stderr it keeps per tool is capped at 64 kB. */
+    static final long MAX_MANIFEST_BYTES = 4L * 1024 * 1024;
+    private static final ObjectReader MANIFEST_READER = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_MANIFEST_DEPTH)
+                    .maxDocumentLength(MAX_MANIFEST_BYTES)
+                    .maxStringLength((int) MAX_MANIFEST_BYTES)
+                    .build())
+            .build()).readerFor(BundleManifest.class);
 
     private final Path dir;
     private final Path realDir;
@@ -45,16 +60,29 @@ public final class BundleSource implements Source {
         BundleManifest manifest = new BundleManifest(null, null, null, null);
         if (Files.isRegularFile(manifestFile)) {
             try {
-                manifest = new ObjectMapper().readValue(manifestFile.toFile(), BundleManifest.class);
+                manifest = MANIFEST_READER.readValue(manifestFile.toFile());
+                if (manifest == null) {
+                    // The JSON literal null reads as no object at all.
+                    throw new BundleException(manifestFile + ": not a valid bundle manifest: expected a JSON object, found null");
+                }
             } catch (JsonProcessingException e) {
                 var loc = e.getLocation();
-                throw new BundleException(manifestFile + (loc == null ? "" : ":" + loc.getLineNr())
-                        + ": not a valid bundle manifest: " + e.getOriginalMessage());
+                throw new BundleException(manifestFile + (loc == null || loc.getLineNr() < 1 ? "" : ":" + loc.getLineNr())
+                        + ": not a valid bundle manifest: " + firstLine(e.getOriginalMessage()));
             } catch (IOException e) {
                 throw new BundleException("cannot read " + manifestFile + ": " + e.getMessage());
             }
         }
         return new BundleSource(dir, realDir, manifest);
+    }
+
+    /**
+     * Jackson's messages can quote the input across lines, and name its own setting where a limit was
+     * hit ("from `StreamReadConstraints.getMaxNestingDepth()`"); a BundleException is one line for a user.
+     */
+    private static String firstLine(String message) {
+        String m = message == null ? "" : message.replaceAll(",?\\s*from `[^`]*`", "").strip();
+        return m.lines().findFirst().orElse("unreadable JSON");
     }
 
     public Path dir() {
@@ -82,6 +110,10 @@ public final class BundleSource implements Source {
         }
         try {
             Path real = inside(file);
+            if (!Files.isRegularFile(real)) {
+                // A named pipe or device would block the replay forever; a folder is no output either.
+                return new ToolResult.Failed(command.bundleFile() + " in the bundle is not a regular file");
+            }
             byte[] bytes;
             try (InputStream in = Files.newInputStream(real)) {
                 bytes = in.readNBytes(LiveSource.DEFAULT_MAX_OUTPUT_BYTES + 1);

@@ -3,16 +3,24 @@ package io.gpudetect.source;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -25,17 +33,43 @@ public final class LiveSource implements Source {
     public static final int DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
     /** Sysfs attributes are a few bytes, the host's pci.ids about 1.4 MB; nothing we read is larger. */
     public static final int MAX_FILE_BYTES = 4 * 1024 * 1024;
+    /**
+     * A sysfs attribute answers in microseconds; one that has not answered in this time is stuck on a
+     * device that no longer responds (a GPU fallen off the bus can hang reads of its config space).
+     */
+    public static final Duration DEFAULT_FILE_READ_TIMEOUT = Duration.ofSeconds(2);
     /** How long a tool gets to exit after SIGTERM before it is killed outright. */
     private static final Duration GRACE = Duration.ofMillis(500);
+    /** The file type bits of {@code unix:mode} that mark a named pipe. */
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFIFO = 0010000;
 
     private final Path root;
     private final Duration timeout;
     private final int maxOutputBytes;
+    private final Duration fileReadTimeout;
+    /**
+     * Reads files on its own threads so that a read that never returns cannot hold up the pass. Idle
+     * threads end after a few seconds, and are daemons, so a source needs no closing.
+     */
+    private final ExecutorService fileReader;
 
     public LiveSource(Path root, Duration timeout, int maxOutputBytes) {
+        this(root, timeout, maxOutputBytes, DEFAULT_FILE_READ_TIMEOUT);
+    }
+
+    public LiveSource(Path root, Duration timeout, int maxOutputBytes, Duration fileReadTimeout) {
         this.root = root;
         this.timeout = timeout;
         this.maxOutputBytes = maxOutputBytes;
+        this.fileReadTimeout = fileReadTimeout;
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, "file-read");
+                    t.setDaemon(true);
+                    return t;
+                });
+        this.fileReader = pool;
     }
 
     public static LiveSource of(Duration timeout) {
@@ -89,16 +123,58 @@ public final class LiveSource implements Source {
         return root.resolve(hostPath.startsWith("/") ? hostPath.substring(1) : hostPath);
     }
 
+    /**
+     * Reads at most {@link #MAX_FILE_BYTES} of a file, giving up after the file read timeout with an
+     * {@link IOException} naming the file. Anything that is not a directory is read, named pipes and
+     * devices included, because a sysfs attribute that blocks looks like a regular file.
+     */
     @Override
     public Optional<String> readFile(String path) throws IOException {
         Path p = resolve(path);
-        if (!Files.isRegularFile(p)) {
+        if (!Files.exists(p) || Files.isDirectory(p)) {
             return Optional.empty();
         }
-        try (InputStream in = Files.newInputStream(p)) {
-            return Optional.of(new String(in.readNBytes(MAX_FILE_BYTES), StandardCharsets.UTF_8));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
+        Future<byte[]> read = fileReader.submit(() -> {
+            try (InputStream in = Files.newInputStream(p)) {
+                return in.readNBytes(MAX_FILE_BYTES);
+            }
+        });
+        try {
+            return Optional.of(new String(read.get(fileReadTimeout.toMillis(), TimeUnit.MILLISECONDS),
+                    StandardCharsets.UTF_8));
+        } catch (TimeoutException e) {
+            read.cancel(true);
+            releaseBlockedPipe(p);
+            throw new IOException(path + ": no answer within " + fileReadTimeout.toMillis()
+                    + " ms; the read was abandoned (a device that hangs on read, or a named pipe)");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof NoSuchFileException) {
+                return Optional.empty();
+            }
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(path + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            read.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while reading " + path);
+        }
+    }
+
+    /**
+     * A thread blocked opening a named pipe waits for a writer; opening the pipe for writing, and closing
+     * it at once, lets that thread see the end of the file and finish. Only done for pipes: opening a
+     * sysfs attribute for writing is never right, and a thread stuck in a device read cannot be freed.
+     */
+    private static void releaseBlockedPipe(Path p) {
+        try {
+            Object mode = Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            if (mode instanceof Integer m && (m & S_IFMT) == S_IFIFO) {
+                Files.newOutputStream(p, StandardOpenOption.WRITE).close();
+            }
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException ignored) {
+            // Not a pipe, or no unix view: the reading thread stays blocked; it is a daemon.
         }
     }
 

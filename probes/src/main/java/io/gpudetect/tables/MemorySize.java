@@ -13,6 +13,17 @@ public final class MemorySize {
     /** How far below a marketed size a reported size may fall and still count as it. */
     private static final double TOLERANCE = 0.08;
 
+    /**
+     * 16 TiB: far above any GPU (the largest carry 288 GB), far below where arithmetic on it overflows.
+     * A probe that reads more has read garbage and leaves the size out.
+     */
+    public static final long MAX_PLAUSIBLE_MIB = 16L * 1024 * 1024;
+
+    /** True for a size a GPU can have, in MiB. */
+    public static boolean isPlausibleMiB(long mib) {
+        return mib >= 0 && mib <= MAX_PLAUSIBLE_MIB;
+    }
+
     private MemorySize() {
     }
 
@@ -35,6 +46,10 @@ public final class MemorySize {
                 nearest = size;
             }
         }
-        return nearest != null ? nearest : (int) Math.round(gib);
+        if (nearest != null) {
+            return nearest;
+        }
+        // Beyond int the (int) cast would wrap to a small or negative number of Gi: no size is better.
+        return gib < Integer.MAX_VALUE ? (int) Math.round(gib) : tableGi;
     }
 }

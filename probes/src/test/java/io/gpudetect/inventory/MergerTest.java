@@ -81,4 +81,30 @@ class MergerTest {
                 result("clinfo", Gpu.builder("clinfo").vendor(Vendor.INTEL).name("Intel(R) UHD Graphics 630").build())));
         assertEquals(2, merged.size());
     }
+
+    @Test
+    void aToolThatPrintsNoDomainJoinsTheCardInTheOtherDomain() {
+        ProbeResult rocminfo = result("rocminfo", Gpu.builder("rocminfo").vendor(Vendor.AMD)
+                .pciAddress(PciAddress.of("0000:c1:00.0")).architecture("gfx942").build());
+        ProbeResult sysfs = result("sysfs-pci", Gpu.builder("sysfs-pci").vendor(Vendor.AMD)
+                .pciAddress(PciAddress.of("0001:c1:00.0")).pciDeviceId("74a1").build());
+
+        List<Gpu> merged = Merger.merge(List.of(rocminfo, sysfs), java.util.Set.of("rocminfo"));
+        assertEquals(1, merged.size());
+        assertEquals(PciAddress.of("0001:c1:00.0"), merged.get(0).pciAddress());
+        assertEquals("gfx942", merged.get(0).architecture());
+        assertEquals("rocminfo", merged.get(0).sources().get("architecture"));
+
+        assertEquals(2, Merger.merge(List.of(rocminfo, sysfs)).size(), "a tool that prints domains keeps them apart");
+    }
+
+    @Test
+    void aDomainlessAddressStaysWhereItIsWhenTheSlotIsAmbiguous() {
+        ProbeResult rocminfo = result("rocminfo", Gpu.builder("rocminfo").vendor(Vendor.AMD)
+                .pciAddress(PciAddress.of("0000:c1:00.0")).build());
+        ProbeResult sysfs = result("sysfs-pci",
+                Gpu.builder("sysfs-pci").vendor(Vendor.AMD).pciAddress(PciAddress.of("0001:c1:00.0")).build(),
+                Gpu.builder("sysfs-pci").vendor(Vendor.AMD).pciAddress(PciAddress.of("0002:c1:00.0")).build());
+        assertEquals(3, Merger.merge(List.of(rocminfo, sysfs), java.util.Set.of("rocminfo")).size());
+    }
 }

@@ -71,4 +71,15 @@ class NormaliserTest {
         assertEquals("Volta", Normaliser.nvidiaArchitecture("7.0"));
         assertNull(Normaliser.nvidiaArchitecture("x.y"));
     }
+
+    @Test
+    void anNvidiaCardWithoutArchitectureGetsItFromItsChipName() {
+        Gpu gpu = NORMALISER.normalise(Gpu.builder("nvidia-smi-xml").vendor(Vendor.NVIDIA).name("GeForce RTX 2080 Ti")
+                .pciVendorId("10de").pciDeviceId("1e04").build());
+        assertEquals("Turing", gpu.architecture());
+        assertEquals("pci.ids", gpu.sources().get("architecture"));
+        assertEquals("Hopper", Normaliser.nvidiaArchitectureFromChip("GH100 [H100 SXM5 80GB]"));
+        assertEquals("Ada Lovelace", Normaliser.nvidiaArchitectureFromChip("AD102 [GeForce RTX 4090]"));
+        assertNull(Normaliser.nvidiaArchitectureFromChip("Device 2330"));
+    }
 }

@@ -3,11 +3,14 @@ package io.gpudetect.source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,5 +74,60 @@ class BundleSourceTest {
                 bundle.run(ToolCommand.of("nvidia-smi.xml", "nvidia-smi")));
         assertTrue(failed.reason().contains("outside the bundle"), failed.reason());
         assertTrue(bundle.readFile("/../secret.txt").isEmpty(), "dot-dot paths stay inside");
+    }
+
+    @Test
+    void aSysFolderLinkedOutOfTheBundleIsRefusedForReadsAndListings() throws Exception {
+        Path host = Files.createDirectories(tmp.resolve("host-sys/bus/pci/devices/0000:01:00.0"));
+        Files.writeString(host.resolve("vendor"), "0x10de\n");
+        Path bundleDir = Files.createDirectories(tmp.resolve("bundle"));
+        Files.createSymbolicLink(bundleDir.resolve("sys"), tmp.resolve("host-sys"));
+        BundleSource bundle = BundleSource.open(bundleDir);
+
+        IOException read = assertThrows(IOException.class, () -> bundle.readFile("/sys/bus/pci/devices/0000:01:00.0/vendor"));
+        assertTrue(read.getMessage().contains("outside the bundle"), read.getMessage());
+        IOException list = assertThrows(IOException.class, () -> bundle.list("/sys/bus/pci/devices"));
+        assertTrue(list.getMessage().contains("outside the bundle"), list.getMessage());
+    }
+
+    @Test
+    void aListedFolderLinkedOutOfTheBundleIsRefused() throws Exception {
+        Files.createDirectories(tmp.resolve("elsewhere/0000:01:00.0"));
+        Path bundleDir = Files.createDirectories(tmp.resolve("bundle/sys/bus/pci"));
+        Files.createSymbolicLink(bundleDir.resolve("devices"), tmp.resolve("elsewhere"));
+        BundleSource bundle = BundleSource.open(tmp.resolve("bundle"));
+        assertThrows(IOException.class, () -> bundle.list("/sys/bus/pci/devices"));
+    }
+
+    @Test
+    void aLinkLoopIsAnErrorNotAHang() throws Exception {
+        Path devices = Files.createDirectories(tmp.resolve("sys/bus/pci/devices"));
+        Files.createSymbolicLink(devices.resolve("a"), devices.resolve("b"));
+        Files.createSymbolicLink(devices.resolve("b"), devices.resolve("a"));
+        Files.createSymbolicLink(tmp.resolve("nvidia-smi.xml"), tmp.resolve("nvidia-smi.xml"));
+        BundleSource bundle = BundleSource.open(tmp);
+        assertTrue(assertTimeoutPreemptively(Duration.ofSeconds(5), () -> bundle.readFile("/sys/bus/pci/devices/a")).isEmpty());
+        assertInstanceOf(ToolResult.Failed.class, bundle.run(ToolCommand.of("nvidia-smi.xml", "nvidia-smi")));
+    }
+
+    @Test
+    void aNamedPipeInTheBundleNeverBlocksTheReplay() throws Exception {
+        Assumptions.assumeTrue(mkfifo(tmp.resolve("nvidia-smi.xml")), "mkfifo is not available");
+        Files.createDirectories(tmp.resolve("sys/bus/pci/devices/0000:01:00.0"));
+        assertTrue(mkfifo(tmp.resolve("sys/bus/pci/devices/0000:01:00.0/vendor")));
+        BundleSource bundle = BundleSource.open(tmp);
+        ToolResult r = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> bundle.run(ToolCommand.of("nvidia-smi.xml", "nvidia-smi")));
+        assertTrue(assertInstanceOf(ToolResult.Failed.class, r).reason().contains("not a regular file"), r.toString());
+        assertTrue(assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> bundle.readFile("/sys/bus/pci/devices/0000:01:00.0/vendor")).isEmpty());
+    }
+
+    static boolean mkfifo(Path p) throws Exception {
+        try {
+            return new ProcessBuilder("mkfifo", p.toString()).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        }
     }
 }

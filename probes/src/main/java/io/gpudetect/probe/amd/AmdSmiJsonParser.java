@@ -10,6 +10,7 @@ import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.HexId;
 import io.gpudetect.probe.ParsedOutput;
+import io.gpudetect.tables.MemorySize;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -147,7 +148,9 @@ public final class AmdSmiJsonParser {
             case "GB", "GIB" -> 1024;
             default -> -1;
         };
-        return factor < 0 || value <= 0 ? null : Math.round(value * factor);
+        double mib = value * factor;
+        // Math.round saturates at Long.MAX_VALUE: a garbage number would become exabytes of VRAM.
+        return factor < 0 || !(value > 0) || !(mib <= MemorySize.MAX_PLAUSIBLE_MIB) ? null : Math.round(mib);
     }
 
     private static String id(JsonNode node, String name, String where, List<Diagnostic> diagnostics, String file) {

@@ -9,6 +9,7 @@ import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.HexId;
 import io.gpudetect.probe.ParsedOutput;
+import io.gpudetect.tables.MemorySize;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -32,7 +33,7 @@ public final class RocmSmiJsonParser {
     public static final String PROBE = "rocm-smi-json";
 
     private static final Pattern CARD = Pattern.compile("^card(\\d+)$");
-    private static final Pattern DIGITS = Pattern.compile("^\\s*(\\d+)\\s*$");
+    private static final Pattern DIGITS = Pattern.compile("^\\s*(\\d{1,18})\\s*$");
 
     private RocmSmiJsonParser() {
     }
@@ -110,11 +111,11 @@ public final class RocmSmiJsonParser {
         Optional<String> vram = field(card, "VRAM Total Memory (B)");
         if (vram.isPresent()) {
             Matcher m = DIGITS.matcher(vram.get());
-            if (m.matches()) {
+            if (m.matches() && MemorySize.isPlausibleMiB(Long.parseLong(m.group(1)) / (1024 * 1024))) {
                 b.memoryMiB(Long.parseLong(m.group(1)) / (1024 * 1024));
             } else {
                 diagnostics.add(Diagnostic.warning(PROBE, file, null,
-                        key + ": VRAM Total Memory (B) '" + vram.get() + "' is not a number of bytes"));
+                        key + ": VRAM Total Memory (B) '" + vram.get() + "' is not a plausible number of bytes"));
             }
         }
         field(card, "Max Graphics Package Power (W)").map(RocmSmiJsonParser::number).ifPresent(b::powerLimitWatts);

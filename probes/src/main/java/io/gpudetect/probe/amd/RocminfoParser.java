@@ -6,6 +6,7 @@ import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.HexId;
 import io.gpudetect.probe.ParsedOutput;
+import io.gpudetect.tables.MemorySize;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class RocminfoParser {
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
     private static final Pattern AGENT = Pattern.compile("^Agent\\s+(\\d+)\\s*$");
     private static final Pattern FIELD = Pattern.compile("^(\\s*)([^:]+?):\\s*(.*?)\\s*$");
-    private static final Pattern SIZE_KB = Pattern.compile("^(\\d+)(?:\\(0x[0-9a-fA-F]+\\))?\\s*KB$");
+    private static final Pattern SIZE_KB = Pattern.compile("^(\\d{1,18})(?:\\(0x[0-9a-fA-F]+\\))?\\s*KB$");
 
     private RocminfoParser() {
     }
@@ -138,9 +139,9 @@ public final class RocminfoParser {
         for (Pool pool : agent.pools) {
             if (pool.segment.startsWith("GLOBAL") && pool.segment.contains("COARSE GRAINED") && pool.size != null) {
                 Matcher m = SIZE_KB.matcher(pool.size.strip());
-                if (!m.matches()) {
+                if (!m.matches() || !MemorySize.isPlausibleMiB(Long.parseLong(m.group(1)) / 1024)) {
                     diagnostics.add(Diagnostic.warning(PROBE, file, pool.line,
-                            "GLOBAL pool size '" + pool.size + "' is not 'N(0xhex) KB'; VRAM left out"));
+                            "GLOBAL pool size '" + pool.size + "' is not 'N(0xhex) KB' of a plausible size; VRAM left out"));
                     return null;
                 }
                 return Long.parseLong(m.group(1)) / 1024;

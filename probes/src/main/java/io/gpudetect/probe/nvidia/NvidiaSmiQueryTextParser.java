@@ -76,7 +76,7 @@ public final class NvidiaSmiQueryTextParser {
                         + "which nvidia-smi -q prints at the end of every GPU: the output looks cut off, later fields are missing")));
         top.node("Attached GPUs").ifPresent(attached -> {
             String v = attached.value();
-            if (v != null && v.matches("\\d+") && Integer.parseInt(v) != gpus.size()) {
+            if (v != null && v.matches("\\d{1,9}") && Integer.parseInt(v) != gpus.size()) {
                 notes.add(Diagnostic.info(PROBE, file, attached.line(), "Attached GPUs says " + v + " but " + gpus.size()
                         + " GPU sections are present (output filtered with -i, or cut off?)"));
             }
@@ -142,12 +142,12 @@ public final class NvidiaSmiQueryTextParser {
         gpu.child("MIG Devices").ifPresent(devices -> {
             for (IndentedText.Node d : devices.all("MIG Device")) {
                 Fields mf = new Fields(d, f.file, f.notes);
-                Long sms = mf.read(NvidiaValues::count, "Device Attributes", "Shared", "Multiprocessor count");
+                Integer sms = mf.read(NvidiaValues::smallCount, "Device Attributes", "Shared", "Multiprocessor count");
                 instances.add(new Partition(null,
-                        toInt(mf.read(NvidiaValues::count, "GPU Instance ID")),
-                        toInt(mf.read(NvidiaValues::count, "Compute Instance ID")),
+                        mf.read(NvidiaValues::smallCount, "GPU Instance ID"),
+                        mf.read(NvidiaValues::smallCount, "Compute Instance ID"),
                         mf.read(NvidiaValues::mib, "FB Memory Usage", "Total"),
-                        toInt(sms), mf.read(NvidiaValues::uuid, "UUID")));
+                        sms, mf.read(NvidiaValues::uuid, "UUID")));
             }
         });
         return new Partitioning("mig", current, pending, instances);
@@ -192,9 +192,6 @@ public final class NvidiaSmiQueryTextParser {
         return a != null ? a : b;
     }
 
-    private static Integer toInt(Long v) {
-        return v == null ? null : Math.toIntExact(v);
-    }
 
     private static Integer lineOf(String text, String needle) {
         int at = text.indexOf(needle);

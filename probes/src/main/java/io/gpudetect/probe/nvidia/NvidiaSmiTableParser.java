@@ -32,9 +32,9 @@ public final class NvidiaSmiTableParser {
     private static final Pattern DRIVER = Pattern.compile("(?i)(?:Driver|KMD) Version:\\s*(\\S+)");
     private static final Pattern CUDA = Pattern.compile("(?i)CUDA(?: UMD)? Version:\\s*(\\S+)");
     /** First cell of a GPU's first line: index, name, then Persistence-M or Driver-Model. */
-    private static final Pattern GPU_CELL = Pattern.compile("^\\s*(\\d+)\\s+(.+?)\\s+(On|Off|WDDM|TCC|MCDM|N/A)\\s*$");
+    private static final Pattern GPU_CELL = Pattern.compile("^\\s*(\\d{1,9})\\s+(.+?)\\s+(On|Off|WDDM|TCC|MCDM|N/A)\\s*$");
     private static final Pattern USED_TOTAL = Pattern.compile("^\\s*(\\S+)\\s*/\\s*(\\S+)\\s*$");
-    private static final Pattern MIG_IDS = Pattern.compile("^\\s*(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s*$");
+    private static final Pattern MIG_IDS = Pattern.compile("^\\s*(\\d{1,9})\\s+(\\d{1,9})\\s+(\\d{1,9})\\s+(\\d{1,9})\\s*$");
 
     private NvidiaSmiTableParser() {
     }
@@ -224,10 +224,10 @@ public final class NvidiaSmiTableParser {
         Matcher memory = USED_TOTAL.matcher(first.cell(1));
         Long total = memory.matches() ? readValue(NvidiaValues::mib, memory.group(2), first.line(), "MIG memory total", file, notes) : null;
         String[] sm = first.cell(2).strip().split("\\s+");
-        Long multiprocessors = sm.length > 0 && sm[0].matches("\\d+") ? Long.parseLong(sm[0]) : null;
+        Integer multiprocessors = sm.length > 0 && sm[0].matches("\\d{1,9}") ? Integer.parseInt(sm[0]) : null;
         migDevices.computeIfAbsent(Integer.parseInt(ids.group(1)), k -> new ArrayList<>()).add(new Partition(null,
                 Integer.parseInt(ids.group(2)), Integer.parseInt(ids.group(3)), total,
-                multiprocessors == null ? null : Math.toIntExact(multiprocessors), null));
+                multiprocessors, null));
     }
 
     /** The table prints {@code ERR!} where NVML failed to read a value from the card: a GPU in trouble. */

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 public final class NvidiaSmiXmlParser {
 
     public static final String PROBE = "nvidia-smi-xml";
-    private static final Pattern SCHEMA = Pattern.compile("nvsmi_device_v(\\d+)\\.dtd");
+    private static final Pattern SCHEMA = Pattern.compile("nvsmi_device_v(\\d{1,9})\\.dtd");
     private static final int NEWEST_KNOWN_SCHEMA = 13;
     private static final int OLDEST_KNOWN_SCHEMA = 10;
 
@@ -61,7 +61,7 @@ public final class NvidiaSmiXmlParser {
             gpus.add(readGpu(gpu, driver, cuda, file, notes));
         }
         root.child("attached_gpus").map(e -> e.text()).ifPresent(attached -> {
-            if (attached.matches("\\d+") && Integer.parseInt(attached) != root.all("gpu").size()) {
+            if (attached.matches("\\d{1,9}") && Integer.parseInt(attached) != root.all("gpu").size()) {
                 notes.add(Diagnostic.info(PROBE, file, root.child("attached_gpus").get().line(),
                         "attached_gpus says " + attached + " but " + root.all("gpu").size()
                                 + " <gpu> elements are present (output filtered with -i?)"));
@@ -131,10 +131,10 @@ public final class NvidiaSmiXmlParser {
             for (XmlElement d : devices.all("mig_device")) {
                 Field mf = new Field(d, f.file, f.notes);
                 instances.add(new Partition(null,
-                        toInt(mf.read(NvidiaValues::count, "gpu_instance_id")),
-                        toInt(mf.read(NvidiaValues::count, "compute_instance_id")),
+                        mf.read(NvidiaValues::smallCount, "gpu_instance_id"),
+                        mf.read(NvidiaValues::smallCount, "compute_instance_id"),
                         mf.read(NvidiaValues::mib, "fb_memory_usage", "total"),
-                        toInt(mf.read(NvidiaValues::count, "device_attributes", "shared", "multiprocessor_count")),
+                        mf.read(NvidiaValues::smallCount, "device_attributes", "shared", "multiprocessor_count"),
                         mf.read(NvidiaValues::uuid, "uuid")));
             }
         });
@@ -181,9 +181,6 @@ public final class NvidiaSmiXmlParser {
         return new Health(status, anyEcc ? uncorrected : null, problems);
     }
 
-    private static Integer toInt(Long v) {
-        return v == null ? null : Math.toIntExact(v);
-    }
 
     /** Reads child values of one element, turning a value that does not parse into a warning with its line. */
     private record Field(XmlElement parent, String file, List<Diagnostic> notes) {

@@ -1,5 +1,6 @@
 package io.gpudetect.probe.nvidia;
 
+import io.gpudetect.tables.MemorySize;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,6 +11,11 @@ import java.util.regex.Pattern;
  * {@code 0x268410DE}. Shared by the XML, text and CSV parsers so that every form reads the same.
  */
 public final class NvidiaValues {
+
+    /** A megawatt: no card draws that; a bigger number is garbage. */
+    public static final double MAX_PLAUSIBLE_WATTS = 1_000_000;
+
+    public static final long MAX_PLAUSIBLE_MIB = MemorySize.MAX_PLAUSIBLE_MIB;
 
     private static final Pattern SIZE = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*(mib|mb|gib|gb|kib|kb)?\\s*$");
     private static final Pattern WATTS = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*w?\\s*$");
@@ -62,11 +68,17 @@ public final class NvidiaValues {
         }
         double n = Double.parseDouble(m.group(1));
         String unit = m.group(2) == null ? "mib" : m.group(2).toLowerCase(Locale.ROOT);
-        return switch (unit) {
-            case "gib", "gb" -> Math.round(n * 1024);
-            case "kib", "kb" -> Math.round(n / 1024);
-            default -> Math.round(n);
+        double mib = switch (unit) {
+            case "gib", "gb" -> n * 1024;
+            case "kib", "kb" -> n / 1024;
+            default -> n;
         };
+        // Math.round saturates at Long.MAX_VALUE: a garbage number would become 8 EiB of VRAM.
+        if (!(mib <= MAX_PLAUSIBLE_MIB)) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is not a plausible GPU memory size (more than "
+                    + MAX_PLAUSIBLE_MIB / (1024 * 1024) + " TiB)");
+        }
+        return Math.round(mib);
     }
 
     /** Watts from {@code 450.00 W}; null for a placeholder; throws on garbage. */
@@ -78,19 +90,39 @@ public final class NvidiaValues {
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + v.strip() + "' is not a power (expected watts, like '450.00 W')");
         }
-        return Double.parseDouble(m.group(1));
+        double watts = Double.parseDouble(m.group(1));
+        if (!(watts <= MAX_PLAUSIBLE_WATTS)) {
+            // Also keeps Infinity, which JSON cannot hold, out of the inventory.
+            throw new IllegalArgumentException("'" + v.strip() + "' is not a plausible power limit (more than "
+                    + (long) MAX_PLAUSIBLE_WATTS + " W)");
+        }
+        return watts;
     }
 
-    /** A whole number, or null for a placeholder; throws on garbage. */
+    /** A whole number, not negative, or null for a placeholder; throws on garbage. */
     public static Long count(String v) {
         if (isPlaceholder(v)) {
             return null;
         }
+        long n;
         try {
-            return Long.parseLong(v.strip());
+            n = Long.parseLong(v.strip());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("'" + v.strip() + "' is not a whole number");
         }
+        if (n < 0) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is negative (expected a count)");
+        }
+        return n;
+    }
+
+    /** A count that fits an int (ids, multiprocessors), or null for a placeholder; throws on garbage. */
+    public static Integer smallCount(String v) {
+        Long n = count(v);
+        if (n != null && n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is too large (expected a small whole number)");
+        }
+        return n == null ? null : n.intValue();
     }
 
     /**

@@ -12,8 +12,8 @@ import javax.xml.stream.XMLStreamReader;
 
 /**
  * Parses tool XML without ever loading a DTD or expanding an entity: a {@code DOCTYPE} naming
- * {@code nvsmi_device_v12.dtd} is skipped, an entity declaration (the way to build an "XML bomb") is
- * refused. Reading stops at the first error; everything closed before it is kept, so a truncated file
+ * {@code nvsmi_device_v12.dtd} is skipped, an entity declaration (the way to build an "XML bomb") and
+ * an internal DTD subset are refused. Reading stops at the first error; everything closed before it is kept, so a truncated file
  * still yields the GPUs it finished describing.
  */
 public final class SafeXml {
@@ -32,6 +32,17 @@ public final class SafeXml {
         if (text.contains("<!ENTITY")) {
             return new Parsed(null, null, "entity declarations are not accepted (nvidia-smi never writes them)",
                     lineOf(text, text.indexOf("<!ENTITY")));
+        }
+        int doctypeAt = text.indexOf("<!DOCTYPE");
+        if (doctypeAt >= 0) {
+            int end = text.indexOf('>', doctypeAt);
+            int subset = text.indexOf('[', doctypeAt);
+            if (subset >= 0 && (end < 0 || subset < end)) {
+                // The JDK's reader mishandles odd characters in an internal subset (it throws
+                // MissingResourceException and prints to stdout, which would corrupt --output json).
+                return new Parsed(null, null, "a DOCTYPE with an internal subset ('[...]') is not accepted"
+                        + " (nvidia-smi never writes one)", lineOf(text, subset));
+            }
         }
         XMLInputFactory factory = XMLInputFactory.newFactory();
         factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
@@ -83,13 +94,21 @@ public final class SafeXml {
             }
             return new Parsed(root, doctype, null, null);
         } catch (XMLStreamException e) {
-            Integer line = e.getLocation() == null ? null : e.getLocation().getLineNumber();
-            String message = e.getMessage() == null ? "malformed XML" : e.getMessage().replaceFirst("(?s)^ParseError at \\[row,col]:\\[\\d+,\\d+]\\s*Message:\\s*", "");
+            // The reader reports an end of input it did not expect at row -1: that is the last line.
+            int row = e.getLocation() == null ? 0 : e.getLocation().getLineNumber();
+            Integer line = row > 0 ? row : lineOf(text, text.length());
+            String message = e.getMessage() == null ? "malformed XML" : e.getMessage().replaceFirst("(?s)^ParseError at \\[row,col]:\\[-?\\d+,-?\\d+]\\s*Message:\\s*", "");
             if (!open.isEmpty()) {
                 message = "XML ends or breaks inside <" + open.peek().name() + "> (opened on line " + open.peek().line()
                         + "): " + message.strip();
             }
             return new Parsed(root, doctype, message.strip(), line);
+        } catch (RuntimeException e) {
+            // The JDK's reader has bugs of its own: an odd character inside a DOCTYPE's internal subset
+            // makes it throw MissingResourceException("InvalidCharInDTD") instead of a parse error.
+            int row = reader == null || reader.getLocation() == null ? 0 : reader.getLocation().getLineNumber();
+            return new Parsed(root, doctype, "malformed XML (the XML reader gave up: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : " " + e.getMessage()) + ")", row > 0 ? row : lineOf(text, text.length()));
         } finally {
             if (reader != null) {
                 try {

@@ -12,6 +12,7 @@ import io.gpudetect.nvml.NvmlReturn;
 import io.gpudetect.nvml.NvmlSnapshot;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.probe.nvidia.NvidiaValues;
+import io.gpudetect.tables.MemorySize;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -67,8 +68,10 @@ public final class NvmlGpus {
                 gpus.add(gpu);
             }
         }
-        if (s.devices().size() != s.deviceCount().value()) {
-            c.notes.add(Diagnostic.warning(probe, file, null, "NVML counted " + s.deviceCount().value()
+        // A replayed snapshot can say success and still hold no count: then there is nothing to compare.
+        Integer counted = s.deviceCount().value();
+        if (counted != null && s.devices().size() != counted) {
+            c.notes.add(Diagnostic.warning(probe, file, null, "NVML counted " + counted
                     + " GPUs but the snapshot describes " + s.devices().size()));
         }
         for (String symbol : c.missingSymbols) {
@@ -118,7 +121,8 @@ public final class NvmlGpus {
                 return null;
             }
             if (code == NvmlReturn.ERROR_FUNCTION_NOT_FOUND) {
-                missingSymbols.add(call.function());
+                // A replayed file may name no function; the live library always does.
+                missingSymbols.add(call.function() == null ? "(a function the snapshot does not name)" : call.function());
                 return null;
             }
             if (gpu != null && NvmlReturn.meansGpuLost(code)) {
@@ -164,7 +168,7 @@ public final class NvmlGpus {
             b.serial(NvidiaValues.identifier(fact(d.serial(), "the serial number", label)));
             b.boardPartNumber(NvidiaValues.value(fact(d.boardPartNumber(), "the board part number", label)));
             NvmlSnapshot.Memory memory = fact(d.memory(), "the memory size", label);
-            b.memoryMiB(memory == null ? null : memory.total() / MIB);
+            b.memoryMiB(memory == null ? null : mib(memory.total()));
             NvmlSnapshot.ComputeCapability cc = fact(d.computeCapability(), "the compute capability", label);
             b.computeCapability(cc == null ? null : cc.major() + "." + cc.minor());
             Long arch = fact(d.architecture(), "the architecture", label);
@@ -223,15 +227,22 @@ public final class NvmlGpus {
                 instances.add(new Partition(profile != null && profile.find() ? profile.group(1) : null,
                         toInt(fact(m.gpuInstanceId(), "the GPU instance id", slice)),
                         toInt(fact(m.computeInstanceId(), "the compute instance id", slice)),
-                        memory == null ? null : memory.total() / MIB,
+                        memory == null ? null : mib(memory.total()),
                         toInt(fact(m.multiprocessors(), "the multiprocessor count", slice)),
                         NvidiaValues.identifier(fact(m.uuid(), "the UUID", slice))));
             }
             return new Partitioning("mig", mode.current(), mode.pending(), instances);
         }
 
+        /** Ids and counts from a replayed file can be anything; one that does not fit is left out. */
         private static Integer toInt(Long v) {
-            return v == null ? null : Math.toIntExact(v);
+            return v == null || v < 0 || v > Integer.MAX_VALUE ? null : v.intValue();
+        }
+
+        /** Bytes to MiB; a negative or implausible total (a hand-edited or broken replay) is left out. */
+        private static Long mib(long bytes) {
+            long mib = bytes / MIB;
+            return MemorySize.isPlausibleMiB(mib) ? mib : null;
         }
     }
 }

@@ -94,7 +94,7 @@ public final class NvmlProbe implements Probe {
             snapshot = NvmlSnapshotJson.read(done.stdout());
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
-            return ProbeResult.failed(PROBE, Diagnostic.error(PROBE, file, at == null ? null : at.getLineNr(),
+            return ProbeResult.failed(PROBE, Diagnostic.error(PROBE, file, at == null || at.getLineNr() < 1 ? null : at.getLineNr(),
                     "not an NVML snapshot as 'gpu-detect record' writes it: " + e.getOriginalMessage()));
         }
         return NvmlGpus.interpret(snapshot, file);

@@ -5,6 +5,7 @@ import io.gpudetect.model.Gpu;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.HexId;
+import io.gpudetect.tables.MemorySize;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +34,7 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
     static final String GLOBAL_MEMORY = "Global memory size";
     static final String UNIFIED_MEMORY = "Unified memory for Host and Device";
 
-    private static final Pattern LEADING_NUMBER = Pattern.compile("^(\\d+)");
+    private static final Pattern LEADING_NUMBER = Pattern.compile("^(\\d{1,18})(?!\\d)");
     private static final Pattern PCI_E = Pattern.compile("(?i)PCI-?E,\\s*(\\S+)");
 
     boolean isGpu() {
@@ -72,11 +73,11 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
         String memory = fields.get(GLOBAL_MEMORY);
         if (memory != null) {
             Matcher m = LEADING_NUMBER.matcher(memory.strip());
-            if (m.find()) {
+            if (m.find() && MemorySize.isPlausibleMiB(Long.parseLong(m.group(1)) / (1024 * 1024))) {
                 b.memoryMiB(Long.parseLong(m.group(1)) / (1024 * 1024));
             } else {
                 diagnostics.add(Diagnostic.warning(probe, file, line,
-                        "device '" + name + "': " + GLOBAL_MEMORY + " '" + memory + "' is not a number of bytes"));
+                        "device '" + name + "': " + GLOBAL_MEMORY + " '" + memory + "' is not a plausible number of bytes"));
             }
         }
         String unified = fields.get(UNIFIED_MEMORY);

@@ -1,0 +1,175 @@
+package io.gpudetect.daemonset;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The chart rendered with its default values: what a provider gets from {@code helm install} with no options. */
+class ChartDefaultsTest {
+
+    private static final RenderedChart CHART = Chart.render();
+
+    @Test
+    void rendersExactlyTheAgentsObjects() {
+        assertEquals(List.of("ServiceAccount/gpu-detect", "ClusterRole/gpu-detect", "ClusterRoleBinding/gpu-detect",
+                "DaemonSet/gpu-detect"), CHART.kinds());
+    }
+
+    @Test
+    void clusterRoleGrantsOnlyWhatTheAgentUses() {
+        ClusterRole role = CHART.the(ClusterRole.class, "gpu-detect");
+        assertEquals(Set.of(
+                "/nodes: get list patch watch",
+                "/pods: get list watch",
+                "gpu-detect.io/gpucapacities: create get patch",
+                "gpu-detect.io/gpucapacities/status: patch"), rules(role.getRules()));
+        assertTrue(CHART.all(Role.class).isEmpty(), "no namespaced role unless NFD NodeFeature output is on");
+    }
+
+    /** Each rule flattened to "group/resource: sorted verbs"; a rule naming resourceNames or URLs is a failure. */
+    static Set<String> rules(List<PolicyRule> rules) {
+        Set<String> flat = new TreeSet<>();
+        for (PolicyRule rule : rules) {
+            assertTrue(rule.getResourceNames().isEmpty() && rule.getNonResourceURLs().isEmpty(), rule.toString());
+            String verbs = String.join(" ", new TreeSet<>(rule.getVerbs()));
+            for (String group : rule.getApiGroups()) {
+                for (String resource : rule.getResources()) {
+                    assertTrue(flat.add(group + "/" + resource + ": " + verbs), "granted twice: " + group + "/" + resource);
+                }
+            }
+        }
+        return flat;
+    }
+
+    @Test
+    void bindingGivesTheRoleToTheAgentsServiceAccountOnly() {
+        ClusterRoleBinding binding = CHART.the(ClusterRoleBinding.class, "gpu-detect");
+        assertEquals("ClusterRole", binding.getRoleRef().getKind());
+        assertEquals("gpu-detect", binding.getRoleRef().getName());
+        Subject subject = binding.getSubjects().get(0);
+        assertEquals(1, binding.getSubjects().size());
+        assertEquals(List.of("ServiceAccount", "gpu-detect", "gpu-detect"),
+                List.of(subject.getKind(), subject.getName(), subject.getNamespace()));
+        ServiceAccount account = CHART.the(ServiceAccount.class, "gpu-detect");
+        assertEquals(Chart.NAMESPACE, account.getMetadata().getNamespace());
+        assertEquals("gpu-detect", Pods.pod(CHART).getServiceAccountName());
+        assertTrue(Pods.pod(CHART).getAutomountServiceAccountToken(), "the agent needs its bound token");
+    }
+
+    @Test
+    void podRunsNonRootWithNoPrivilegeAndRuntimeDefaultSeccomp() {
+        PodSpec pod = Pods.pod(CHART);
+        assertTrue(pod.getSecurityContext().getRunAsNonRoot());
+        assertNotEquals(0L, pod.getSecurityContext().getRunAsUser());
+        assertEquals("RuntimeDefault", pod.getSecurityContext().getSeccompProfile().getType());
+        assertNotEquals(Boolean.TRUE, pod.getHostNetwork());
+        assertNotEquals(Boolean.TRUE, pod.getHostPID());
+        assertNotEquals(Boolean.TRUE, pod.getHostIPC());
+        SecurityContext container = Pods.agent(CHART).getSecurityContext();
+        assertFalse(container.getPrivileged());
+        assertFalse(container.getAllowPrivilegeEscalation());
+        assertTrue(container.getReadOnlyRootFilesystem());
+        assertEquals(List.of("ALL"), container.getCapabilities().getDrop());
+        assertTrue(container.getCapabilities().getAdd().isEmpty());
+        assertEquals("RuntimeDefault", container.getSeccompProfile().getType());
+    }
+
+    @Test
+    void hostPathsAreMountedReadOnlyAndOnlyTmpIsWritable() {
+        Map<String, VolumeMount> mounts = Pods.mountsByPath(CHART);
+        assertEquals(Set.of("/host/sys", "/host/driver-root", "/tmp"), mounts.keySet());
+        assertEquals("/sys", Pods.volume(CHART, mounts.get("/host/sys").getName()).getHostPath().getPath());
+        assertEquals("/", Pods.volume(CHART, mounts.get("/host/driver-root").getName()).getHostPath().getPath());
+        assertEquals("HostToContainer", mounts.get("/host/driver-root").getMountPropagation());
+        for (VolumeMount mount : mounts.values()) {
+            boolean hostPath = Pods.volume(CHART, mount.getName()).getHostPath() != null;
+            assertEquals(hostPath, Boolean.TRUE.equals(mount.getReadOnly()), mount.getMountPath() + " read-only iff from the host");
+        }
+        assertEquals(new Quantity("16Mi"), Pods.volume(CHART, mounts.get("/tmp").getName()).getEmptyDir().getSizeLimit());
+        assertEquals(List.of("/host"), Pods.arg(CHART, "host-root").stream().toList());
+        // JNA unpacks its native library to java.io.tmpdir: it must be the writable mount.
+        assertTrue(Pods.env(CHART).get("JAVA_TOOL_OPTIONS").getValue().contains("-Djava.io.tmpdir=/tmp"));
+    }
+
+    @Test
+    void probesCallTheAgentsHealthEndpointsOnItsPort() {
+        Container agent = Pods.agent(CHART);
+        assertEquals(1, agent.getPorts().size());
+        assertEquals("http", agent.getPorts().get(0).getName());
+        assertEquals(8080, agent.getPorts().get(0).getContainerPort());
+        assertEquals("8080", Pods.arg(CHART, "port").orElseThrow());
+        assertEquals("/healthz", agent.getLivenessProbe().getHttpGet().getPath());
+        assertEquals("http", agent.getLivenessProbe().getHttpGet().getPort().getStrVal());
+        assertEquals("/readyz", agent.getReadinessProbe().getHttpGet().getPath());
+        assertEquals("http", agent.getReadinessProbe().getHttpGet().getPort().getStrVal());
+    }
+
+    @Test
+    void agentKnowsItsNodeFromTheDownwardApiAndGetsItsSettings() {
+        Container agent = Pods.agent(CHART);
+        assertEquals("agent", agent.getArgs().get(0));
+        assertEquals("spec.nodeName", Pods.env(CHART).get("NODE_NAME").getValueFrom().getFieldRef().getFieldPath());
+        assertEquals("gpu-detect,akash", Pods.env(CHART).get("GPU_DETECT_PROFILES").getValue());
+        assertEquals("/host/driver-root", Pods.env(CHART).get("GPU_DETECT_DRIVER_ROOT").getValue());
+        assertEquals("60s", Pods.arg(CHART, "interval").orElseThrow());
+        assertEquals("5m", Pods.arg(CHART, "heartbeat").orElseThrow());
+        assertEquals("metadata.namespace", Pods.env(CHART).get("POD_NAMESPACE").getValueFrom().getFieldRef().getFieldPath());
+        assertEquals("off", Pods.arg(CHART, "nfd-output").orElseThrow());
+        assertEquals("ghcr.io/gpu-detect/gpu-detect:0.1.0", agent.getImage());
+        assertNull(Pods.pod(CHART).getRuntimeClassName());
+        assertFalse(Pods.env(CHART).containsKey("NVIDIA_VISIBLE_DEVICES"));
+    }
+
+    @Test
+    void requestsAndLimitsAreTheStartingBudget() {
+        var resources = Pods.agent(CHART).getResources();
+        assertEquals(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("64Mi")), resources.getRequests());
+        assertEquals(Map.of("memory", new Quantity("96Mi")), resources.getLimits());
+    }
+
+    @Test
+    void runsOnTaintedGpuNodesAndOnNodesWithoutGpus() {
+        Set<String> tolerated = Pods.pod(CHART).getTolerations().stream()
+                .map(ChartDefaultsTest::describe).collect(Collectors.toSet());
+        assertEquals(Set.of("nvidia.com/gpu Exists NoSchedule", "amd.com/gpu Exists NoSchedule"), tolerated);
+        assertTrue(Pods.pod(CHART).getNodeSelector().isEmpty(), "no nodeSelector: nodes without GPUs get labels too");
+        assertNull(Pods.pod(CHART).getAffinity());
+        assertNull(Pods.pod(CHART).getPriorityClassName());
+    }
+
+    static String describe(Toleration t) {
+        return t.getKey() + " " + t.getOperator() + " " + t.getEffect();
+    }
+
+    @Test
+    void admissionPolicyWaitsForAClusterThatServesIt() {
+        // helm template cannot ask a cluster; Helm's offline API list has no ValidatingAdmissionPolicy kind.
+        assertTrue(CHART.all(ValidatingAdmissionPolicy.class).isEmpty());
+        assertTrue(CHART.all(ValidatingAdmissionPolicyBinding.class).isEmpty());
+        assertTrue(CHART.all(RoleBinding.class).isEmpty());
+    }
+}

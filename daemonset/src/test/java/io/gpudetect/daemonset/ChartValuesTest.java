@@ -1,0 +1,151 @@
+package io.gpudetect.daemonset;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The chart rendered with a provider's own values: every documented value reaches the object it is for. */
+class ChartValuesTest {
+
+    private static final RenderedChart CUSTOM = Chart.render("""
+            image:
+              repository: registry.example.com/gpu-detect
+              tag: 9.9.9
+              pullPolicy: Always
+            labels:
+              profiles: [nvidia, amd, gpu-detect]
+              prefix: gpus.example.com
+            interval: 5m
+            heartbeat: 15m
+            driverRoot: /run/nvidia/driver
+            http:
+              port: 9400
+            resources:
+              requests: {cpu: 20m, memory: 80Mi}
+              limits: {cpu: 500m, memory: 128Mi}
+            nodeSelector:
+              example.com/gpu-node: "true"
+            affinity:
+              nodeAffinity:
+                requiredDuringSchedulingIgnoredDuringExecution:
+                  nodeSelectorTerms:
+                    - matchExpressions:
+                        - {key: kubernetes.io/arch, operator: In, values: [amd64]}
+            tolerations:
+              - operator: Exists
+            priorityClassName: system-node-critical
+            nvidiaRuntime:
+              enabled: true
+            supplementalGroups: [44, 110]
+            extraEnv:
+              - {name: GPU_DETECT_LOG, value: debug}
+            admissionPolicy:
+              requireApi: false
+            """);
+
+    @Test
+    void imageProfilesPrefixIntervalAndPortReachTheAgent() {
+        assertEquals("registry.example.com/gpu-detect:9.9.9", Pods.agent(CUSTOM).getImage());
+        assertEquals("Always", Pods.agent(CUSTOM).getImagePullPolicy());
+        assertEquals("nvidia,amd,gpu-detect", Pods.env(CUSTOM).get("GPU_DETECT_PROFILES").getValue());
+        assertEquals("5m", Pods.arg(CUSTOM, "interval").orElseThrow());
+        assertEquals("15m", Pods.arg(CUSTOM, "heartbeat").orElseThrow());
+        assertEquals("9400", Pods.arg(CUSTOM, "port").orElseThrow());
+        assertEquals(9400, Pods.agent(CUSTOM).getPorts().get(0).getContainerPort());
+        assertEquals("debug", Pods.env(CUSTOM).get("GPU_DETECT_LOG").getValue());
+        assertEquals("spec.nodeName", Pods.env(CUSTOM).get("NODE_NAME").getValueFrom().getFieldRef().getFieldPath());
+    }
+
+    @Test
+    void schedulingValuesReachThePod() {
+        PodSpec pod = Pods.pod(CUSTOM);
+        assertEquals(Map.of("example.com/gpu-node", "true"), pod.getNodeSelector());
+        assertEquals("kubernetes.io/arch", pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                .getNodeSelectorTerms().get(0).getMatchExpressions().get(0).getKey());
+        assertEquals(List.of("null Exists null"), pod.getTolerations().stream().map(ChartDefaultsTest::describe).toList());
+        assertEquals("system-node-critical", pod.getPriorityClassName());
+        assertEquals(List.of(44L, 110L), pod.getSecurityContext().getSupplementalGroups());
+        assertEquals(Map.of("cpu", new Quantity("500m"), "memory", new Quantity("128Mi")),
+                Pods.agent(CUSTOM).getResources().getLimits());
+    }
+
+    @Test
+    void driverRootAndNvidiaRuntimeStayReadOnly() {
+        VolumeMount driverRoot = Pods.mountsByPath(CUSTOM).get("/host/driver-root");
+        assertTrue(driverRoot.getReadOnly());
+        assertEquals("/run/nvidia/driver", Pods.volume(CUSTOM, driverRoot.getName()).getHostPath().getPath());
+        assertEquals("nvidia", Pods.pod(CUSTOM).getRuntimeClassName());
+        assertEquals("all", Pods.env(CUSTOM).get("NVIDIA_VISIBLE_DEVICES").getValue());
+        assertEquals("utility", Pods.env(CUSTOM).get("NVIDIA_DRIVER_CAPABILITIES").getValue());
+        assertTrue(Pods.agent(CUSTOM).getSecurityContext().getReadOnlyRootFilesystem());
+    }
+
+    @Test
+    void admissionPolicyAllowsTheEnabledProfilesPrefixesOnly() {
+        ValidatingAdmissionPolicy policy = CUSTOM.the(ValidatingAdmissionPolicy.class, "gpu-detect-own-node");
+        Map<String, String> variables = AdmissionPolicyTest.variables(policy);
+        assertEquals("[\"nvidia.com/gpu.\",\"nvidia.com/cuda.\",\"nvidia.com/mig.capable\",\"nvidia.com/mig-\","
+                + "\"amd.com/gpu.\",\"gpus.example.com/\"]",
+                variables.get("labelPrefixes"));
+        assertEquals("[\"gpu-detect.io/owned-labels\"]", variables.get("annotationPrefixes"),
+                "the ownership annotation keeps its name whatever the label prefix");
+        assertTrue(Pods.agent(CUSTOM).getArgs().contains("--prefix=gpus.example.com"), Pods.agent(CUSTOM).getArgs().toString());
+    }
+
+    @Test
+    void admissionPolicyCanBeSwitchedOff() {
+        RenderedChart off = Chart.render("admissionPolicy: {enabled: false, requireApi: false}\n");
+        assertTrue(off.all(ValidatingAdmissionPolicy.class).isEmpty());
+        assertFalse(off.all(io.fabric8.kubernetes.api.model.apps.DaemonSet.class).isEmpty());
+    }
+
+    @Test
+    void nodeFeatureOutputAddsANamespacedRoleForNodeFeaturesOnly() {
+        RenderedChart chart = Chart.render("nfd: {output: nodefeature}\n");
+        Role role = chart.the(Role.class, "gpu-detect-nodefeature");
+        assertEquals(Chart.NAMESPACE, role.getMetadata().getNamespace());
+        assertEquals(Set.of("nfd.k8s-sigs.io/nodefeatures: create get patch"), ChartDefaultsTest.rules(role.getRules()));
+        RoleBinding binding = chart.the(RoleBinding.class, "gpu-detect-nodefeature");
+        assertEquals("gpu-detect-nodefeature", binding.getRoleRef().getName());
+        assertEquals("gpu-detect", binding.getSubjects().get(0).getName());
+        assertEquals("nodefeature", Pods.arg(chart, "nfd-output").orElseThrow());
+        assertEquals(Set.of("/host/sys", "/host/driver-root", "/tmp"), Pods.mountsByPath(chart).keySet());
+    }
+
+    @Test
+    void fileOutputMountsOnlyTheFeaturesFolderWritable() {
+        RenderedChart chart = Chart.render("nfd: {output: file}\n");
+        Map<String, VolumeMount> mounts = Pods.mountsByPath(chart);
+        VolumeMount features = mounts.get("/host/nfd-features.d");
+        assertFalse(Boolean.TRUE.equals(features.getReadOnly()));
+        assertEquals("/etc/kubernetes/node-feature-discovery/features.d",
+                Pods.volume(chart, features.getName()).getHostPath().getPath());
+        assertEquals("/host/nfd-features.d/gpu-detect", Pods.arg(chart, "nfd-file").orElseThrow());
+        Set<String> writableHostPaths = mounts.values().stream()
+                .filter(m -> !Boolean.TRUE.equals(m.getReadOnly()) && Pods.volume(chart, m.getName()).getHostPath() != null)
+                .map(VolumeMount::getMountPath).collect(Collectors.toSet());
+        assertEquals(Set.of("/host/nfd-features.d"), writableHostPaths);
+        assertTrue(chart.all(Role.class).isEmpty());
+    }
+
+    @Test
+    void unknownProfileOrNfdModeFailsTheRenderWithTheValueNamed() {
+        var profile = assertThrows(IllegalStateException.class, () -> Chart.render("labels: {profiles: [gpu-detect, intel]}\n"));
+        assertTrue(profile.getMessage().contains("unknown profile \"intel\""), profile.getMessage());
+        var nfd = assertThrows(IllegalStateException.class, () -> Chart.render("nfd: {output: crd}\n"));
+        assertTrue(nfd.getMessage().contains("nfd.output: \"crd\""), nfd.getMessage());
+    }
+}

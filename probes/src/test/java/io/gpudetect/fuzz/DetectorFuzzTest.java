@@ -1,0 +1,58 @@
+package io.gpudetect.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.gpudetect.inventory.Detector;
+import io.gpudetect.inventory.Inventory;
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.probe.Probe;
+import io.gpudetect.probe.Probes;
+import io.gpudetect.source.BundleException;
+import io.gpudetect.source.BundleSource;
+import io.gpudetect.tables.Tables;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The whole pass over a recorded bundle: {@link BundleSource} (manifest, tool files, sys/ tree), every
+ * default probe, the merge and the normaliser. Inputs are whole bundles in {@link BundleText} form, so
+ * the fuzzer combines broken files with good ones as a real host does.
+ */
+class DetectorFuzzTest {
+
+    private static final List<Probe> PROBES = Probes.defaults();
+    private static final Set<String> PROBE_NAMES = PROBES.stream().map(Probe::name).collect(Collectors.toSet());
+    /** Loaded once: pci.ids takes longer to read than a bundle takes to probe. */
+    private static final Tables TABLES = Tables.shipped();
+
+    @FuzzTest
+    void bundle(byte[] input) {
+        Path dir = BundleText.write(input);
+        try {
+            BundleSource source;
+            try {
+                source = BundleSource.open(dir);
+            } catch (BundleException e) {
+                assertTrue(e.getMessage().contains("bundle.json"), () -> "unclear refusal: " + e.getMessage());
+                return;
+            }
+            Inventory inventory = new Detector(PROBES).detect(source, TABLES);
+            assertNotNull(inventory.gpus());
+            for (Diagnostic d : inventory.diagnostics()) {
+                assertTrue(PROBE_NAMES.contains(d.probe()), () -> "diagnostic from no known probe: " + d);
+                // Detector's own "probe failed unexpectedly" (a probe threw) is the one diagnostic without a file.
+                assertNotNull(d.file(), () -> "diagnostic names no file (did a probe throw?): " + d);
+                assertTrue(d.line() == null || d.line() > 0, () -> "line out of range: " + d);
+                assertTrue(d.message().length() <= io.gpudetect.probe.FieldLimits.MAX_MESSAGE_CHARS,
+                        () -> "unbounded message: " + d.message().length());
+            }
+            inventory.gpus().forEach(FuzzInvariants::bounded);
+        } finally {
+            BundleText.delete(dir);
+        }
+    }
+}

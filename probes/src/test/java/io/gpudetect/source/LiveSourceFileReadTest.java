@@ -1,0 +1,73 @@
+package io.gpudetect.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading host files under a {@link LiveSource} root: a file that never answers must not hold up a pass. */
+class LiveSourceFileReadTest {
+
+    private static final Duration READ_LIMIT = Duration.ofMillis(300);
+
+    @TempDir
+    Path root;
+
+    private LiveSource source() {
+        return new LiveSource(root, Duration.ofSeconds(5), LiveSource.DEFAULT_MAX_OUTPUT_BYTES, READ_LIMIT);
+    }
+
+    @Test
+    void aFileThatBlocksOnReadGivesUpAtTheLimitNamingTheFile() throws Exception {
+        Path dir = Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:01:00.0"));
+        Assumptions.assumeTrue(BundleSourceTest.mkfifo(dir.resolve("config")), "mkfifo is not available");
+        LiveSource live = source();
+        long start = System.nanoTime();
+        IOException e = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> assertThrows(IOException.class, () -> live.readFile("/sys/bus/pci/devices/0000:01:00.0/config")));
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(e.getMessage().startsWith("/sys/bus/pci/devices/0000:01:00.0/config: no answer within 300 ms"),
+                e.getMessage());
+        assertTrue(ms >= 300 && ms < 3000, "gave up after " + ms + " ms");
+        // The abandoned reader was let go: the same pipe blocks the next read the same way, no worse.
+        assertThrows(IOException.class, () -> live.readFile("/sys/bus/pci/devices/0000:01:00.0/config"));
+    }
+
+    @Test
+    void ordinaryFilesStillReadFast() throws Exception {
+        Path dir = Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:01:00.0"));
+        for (int i = 0; i < 500; i++) {
+            Files.writeString(dir.resolve("attr" + i), "0x10de\n");
+        }
+        LiveSource live = source();
+        long start = System.nanoTime();
+        for (int i = 0; i < 500; i++) {
+            assertEquals(Optional.of("0x10de\n"), live.readFile("/sys/bus/pci/devices/0000:01:00.0/attr" + i));
+        }
+        long us = (System.nanoTime() - start) / 1000 / 500;
+        start = System.nanoTime();
+        for (int i = 0; i < 500; i++) {
+            Files.readString(dir.resolve("attr" + i));
+        }
+        long direct = (System.nanoTime() - start) / 1000 / 500;
+        // A sysfs pass reads a few hundred attributes: well under a millisecond each keeps it instant.
+        assertTrue(us < 2000, us + " µs per file");
+        System.out.println("LiveSource.readFile: " + us + " µs per small file; Files.readString: " + direct + " µs");
+    }
+
+    @Test
+    void missingFilesAndFoldersAreEmptyNotErrors() throws Exception {
+        Files.createDirectories(root.resolve("sys/class/kfd"));
+        assertEquals(Optional.empty(), source().readFile("/sys/class/kfd"));
+        assertEquals(Optional.empty(), source().readFile("/sys/nothing/here"));
+    }
+}
