@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 
 /**
- * Runs passes: one at start, then one every interval plus jitter, one at once when {@link #trigger} is
+ * Runs passes: one at start (after a random start-up delay, see {@link #withStartupDelay}), then one every interval plus jitter, one at once when {@link #trigger} is
  * called (SIGHUP, {@code POST /detect}, the agent's own record deleted, its Node recreated), and sooner
  * after a failed pass, backing off 1 s, 2 s, 4 s ... up to the interval, so the agent rides out an
  * API-server outage and converges soon after it ends.
@@ -26,6 +26,7 @@ public final class AgentLoop implements Runnable {
     private final double jitter;
     private final DoubleSupplier random;
     private final LinkedBlockingQueue<String> triggers = new LinkedBlockingQueue<>();
+    private final Duration startupDelay;
     private volatile boolean stopping;
 
     public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random) {
@@ -34,12 +35,36 @@ public final class AgentLoop implements Runnable {
 
     /** As above, with the first backoff step given (tests shorten it to run an outage in seconds). */
     AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration firstRetry) {
+        this(agent, interval, jitter, random, firstRetry, Duration.ZERO);
+    }
+
+    private AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration firstRetry,
+                      Duration startupDelay) {
         this.firstRetry = firstRetry;
+        this.startupDelay = startupDelay;
         this.agent = agent;
         this.interval = interval;
         this.jitter = jitter;
         this.random = random;
         agent.onExternalChange(this::trigger);
+    }
+
+    /**
+     * A loop whose first pass waits {@code startupDelay}; a trigger or {@link #stop} ends the wait.
+     * See {@link #startupDelay(Duration, double)}.
+     */
+    public static AgentLoop withStartupDelay(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random,
+                                             Duration startupDelay) {
+        return new AgentLoop(agent, interval, jitter, random, FIRST_RETRY, startupDelay);
+    }
+
+    /**
+     * A delay in [0, {@code maxJitter}) for r in [0, 1). When a DaemonSet rolls out (or a cluster restarts)
+     * every node's agent starts at once; each start lists its Node and pods, opens two watches and reads
+     * its record, so a random delay spreads that burst over {@code maxJitter} instead of one second.
+     */
+    public static Duration startupDelay(Duration maxJitter, double r) {
+        return Duration.ofMillis((long) (maxJitter.toMillis() * r));
     }
 
     /** Asks for a pass now; several requests before it starts make one pass. */
@@ -55,6 +80,9 @@ public final class AgentLoop implements Runnable {
 
     @Override
     public void run() {
+        if (!startupDelay.isZero() && waitForTrigger(startupDelay)) {
+            return;
+        }
         Duration retry = firstRetry;
         while (!stopping) {
             PassReport report = agent.pass();
@@ -67,16 +95,21 @@ public final class AgentLoop implements Runnable {
                 wait = nextWait(interval, jitter, random.getAsDouble());
             }
             wait = max(wait, report.retryAfter());
-            try {
-                String why = triggers.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
-                triggers.clear();
-                if ("stop".equals(why)) {
-                    return;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (waitForTrigger(wait)) {
                 return;
             }
+        }
+    }
+
+    /** Waits for the time or a trigger; true when the loop is to end. */
+    private boolean waitForTrigger(Duration wait) {
+        try {
+            String why = triggers.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+            triggers.clear();
+            return "stop".equals(why);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
         }
     }
 

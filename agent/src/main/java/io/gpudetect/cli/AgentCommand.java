@@ -32,6 +32,7 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,6 +49,7 @@ import picocli.CommandLine.Spec;
 public final class AgentCommand implements Callable<Integer> {
 
     static final String ENV_PROFILES = "GPU_DETECT_PROFILES";
+    static final Duration DEFAULT_STARTUP_JITTER = Duration.ofSeconds(30);
 
     @Spec
     CommandSpec spec;
@@ -69,7 +71,8 @@ public final class AgentCommand implements Callable<Integer> {
     String prefix;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A properties file: profiles=, prefix=, interval=, heartbeat=, nfd-output= (flags win over it).")
+            description = "A properties file: profiles=, prefix=, interval=, heartbeat=, startup-jitter=, nfd-output= "
+                    + "(flags win over it).")
     Path config;
 
     @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -79,6 +82,11 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = "--heartbeat", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How often a complete pass refreshes the record's lastGoodPass (default: 5m).")
     Duration heartbeat;
+
+    @Option(names = "--startup-jitter", paramLabel = "DURATION", converter = StartupJitterConverter.class,
+            description = "Wait a random time up to this before the first pass, so a DaemonSet's pods do not all "
+                    + "start at once (default: 30s; 0 turns it off; --once never waits).")
+    Duration startupJitter;
 
     @Option(names = "--dry-run", description = "Print what would be written; write nothing.")
     boolean dryRun;
@@ -111,8 +119,11 @@ public final class AgentCommand implements Callable<Integer> {
             return GpuDetectCommand.EXIT_USAGE;
         }
         AgentSettings settings;
+        Duration maxStartupJitter;
         try {
-            settings = settings(readConfig());
+            Properties file = readConfig();
+            settings = settings(file);
+            maxStartupJitter = startupJitter(file);
         } catch (IllegalArgumentException e) {
             err.println("gpu-detect agent: " + e.getMessage());
             return GpuDetectCommand.EXIT_USAGE;
@@ -137,7 +148,7 @@ public final class AgentCommand implements Callable<Integer> {
                 out.flush();
                 return report.failed() ? GpuDetectCommand.EXIT_UNUSABLE_INPUT : GpuDetectCommand.EXIT_OK;
             }
-            return runForever(agent, settings, log);
+            return runForever(agent, settings, maxStartupJitter, log);
         }
     }
 
@@ -153,9 +164,11 @@ public final class AgentCommand implements Callable<Integer> {
                 .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(RetryAfterHint.NAME, retryAfter)).build();
     }
 
-    private int runForever(NodeAgent agent, AgentSettings settings, AgentLog log) throws IOException {
-        AgentLoop loop = new AgentLoop(agent, settings.interval(), settings.jitter(),
-                () -> ThreadLocalRandom.current().nextDouble());
+    private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, AgentLog log)
+            throws IOException {
+        Duration startupDelay = AgentLoop.startupDelay(maxStartupJitter, ThreadLocalRandom.current().nextDouble());
+        AgentLoop loop = AgentLoop.withStartupDelay(agent, settings.interval(), settings.jitter(),
+                () -> ThreadLocalRandom.current().nextDouble(), startupDelay);
         AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop);
         Signals.onHangup(() -> loop.trigger("SIGHUP"));
         Thread worker = new Thread(loop, "gpu-detect-agent");
@@ -171,7 +184,7 @@ public final class AgentCommand implements Callable<Integer> {
         }, "gpu-detect-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         log.info("agent started", "node", settings.nodeName(), "profiles", String.join(",", settings.profiles().names()),
-                "interval", settings.interval(), "port", http == null ? "off" : String.valueOf(http.port()));
+                "interval", settings.interval(), "startupDelay", startupDelay, "port", http == null ? "off" : String.valueOf(http.port()));
         worker.start();
         try {
             worker.join();
@@ -214,6 +227,38 @@ public final class AgentCommand implements Callable<Integer> {
         }
         return new AgentSettings(node, s.profiles(), every, s.jitter(), beat, dryRun, output,
                 nfdFile != null ? nfdFile : AgentSettings.DEFAULT_NFD_FILE, namespace, s.agentVersion());
+    }
+
+    /** The most the first pass waits: the flag, else the config file, else {@link #DEFAULT_STARTUP_JITTER}. */
+    Duration startupJitter(Properties file) {
+        if (startupJitter != null) {
+            return startupJitter;
+        }
+        String v = file.getProperty("startup-jitter");
+        return v == null ? DEFAULT_STARTUP_JITTER : StartupJitterConverter.parse("config startup-jitter", v);
+    }
+
+    /** A duration, or {@code 0} for no start-up delay (a test cluster, a single node). */
+    static final class StartupJitterConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                return parse("--startup-jitter", value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+
+        static Duration parse(String what, String value) {
+            if (value.strip().equals("0")) {
+                return Duration.ZERO;
+            }
+            Duration d = DurationConverter.parse(value);
+            if (d == null) {
+                throw new IllegalArgumentException(what + ": '" + value + "' is not a duration (expected e.g. 30s, 2m, or 0)");
+            }
+            return d;
+        }
     }
 
     private static Duration duration(Properties file, String key, Duration fallback) {

@@ -68,4 +68,45 @@ class AgentLoopTest {
                     agent.metrics().render());
         }
     }
+
+    @Test
+    void theStartupDelayIsBoundedByTheJitterAndSpreadsOverIt() {
+        assertEquals(Duration.ZERO, AgentLoop.startupDelay(Duration.ofSeconds(30), 0));
+        assertEquals(Duration.ofSeconds(15), AgentLoop.startupDelay(Duration.ofSeconds(30), 0.5));
+        assertTrue(AgentLoop.startupDelay(Duration.ofSeconds(30), 0.9999).compareTo(Duration.ofSeconds(30)) < 0);
+        assertEquals(Duration.ZERO, AgentLoop.startupDelay(Duration.ZERO, 0.7));
+    }
+
+    @Test
+    void noPassRunsDuringTheStartupDelayButATriggerEndsItAndStopEndsTheLoop() throws Exception {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0)
+                .build();
+        var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("gpu-detect"), "test"),
+                     () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
+                     new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
+            AgentLoop waiting = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0, Duration.ofHours(1));
+            Thread worker = new Thread(waiting);
+            worker.start();
+            Thread.sleep(300);
+            assertEquals(0, agent.metrics().passCount(), "no pass before the start-up delay ends");
+            waiting.trigger("test");
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (agent.metrics().passCount() < 1 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(1, agent.metrics().passCount(), "a trigger runs the first pass at once");
+            waiting.stop();
+            worker.join(5_000);
+
+            AgentLoop stopped = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0, Duration.ofHours(1));
+            Thread second = new Thread(stopped);
+            second.start();
+            stopped.stop();
+            second.join(5_000);
+            assertTrue(!second.isAlive(), "stop ends the start-up wait");
+            assertEquals(1, agent.metrics().passCount(), "stopping during the delay runs no pass");
+        }
+    }
 }

@@ -71,6 +71,17 @@ class AgentCommandTest {
         assertEquals(LabelOutput.NODE, flags.labelOutput());
     }
 
+    @Test
+    void theStartupJitterComesFromTheFlagElseTheConfigFileElseThirtySecondsAndZeroTurnsItOff() {
+        Properties file = new Properties();
+        assertEquals(Duration.ofSeconds(30), parse("--node", "n1").startupJitter(file));
+        file.setProperty("startup-jitter", "2m");
+        assertEquals(Duration.ofMinutes(2), parse("--node", "n1").startupJitter(file));
+        assertEquals(Duration.ZERO, parse("--node", "n1", "--startup-jitter", "0").startupJitter(file));
+        assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--startup-jitter", "soon"));
+        assertTrue(err.toString().contains("'soon' is not a duration"), err.toString());
+    }
+
     private static AgentCommand parse(String... args) {
         AgentCommand command = new AgentCommand();
         new CommandLine(command).parseArgs(args);

@@ -41,4 +41,21 @@ class PciIdsTest {
         assertSame(newer, shipped.newer(newer));
         assertSame(shipped, shipped.newer(PciIds.parse("#\tVersion: 2001.01.01\n10de  NVIDIA\n")));
     }
+
+    @Test
+    void fieldsAreSplitOnAnyRunOfWhitespaceAndShortLinesAreSkipped() {
+        PciIds ids = PciIds.parse("""
+                #\tVersion: 2030.01.01
+                10DE \t NVIDIA Corporation \t
+                \t2684\tAD102  [GeForce RTX 4090]
+                \t\t1458\t40BF \t Gaming OC
+                \t\t1458 40c0
+                \t2685
+                """);
+        assertEquals("NVIDIA Corporation", ids.vendor("10de").orElseThrow());
+        assertEquals("AD102  [GeForce RTX 4090]", ids.device("10de", "2684").orElseThrow());
+        assertEquals("Gaming OC", ids.subsystem("10de", "2684", "1458", "40bf").orElseThrow());
+        assertTrue(ids.subsystem("10de", "2684", "1458", "40c0").isEmpty(), "a subsystem line without a name");
+        assertTrue(ids.device("10de", "2685").isEmpty(), "a device line without a name");
+    }
 }
