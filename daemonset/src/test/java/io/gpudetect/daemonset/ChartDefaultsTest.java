@@ -145,10 +145,21 @@ class ChartDefaultsTest {
     }
 
     @Test
-    void requestsAndLimitsAreTheStartingBudget() {
+    void requestsAndLimitsAreTheMeasuredBudget() {
         var resources = Pods.agent(CHART).getResources();
-        assertEquals(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("64Mi")), resources.getRequests());
-        assertEquals(Map.of("memory", new Quantity("96Mi")), resources.getLimits());
+        assertEquals(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("96Mi")), resources.getRequests());
+        assertEquals(Map.of("memory", new Quantity("128Mi")), resources.getLimits(), "no CPU limit: the first pass must not be throttled");
+    }
+
+    @Test
+    void theJvmRunsWithTheFlagsItsFootprintWasMeasuredWith() throws Exception {
+        String measured = java.nio.file.Files.readString(
+                java.nio.file.Path.of("../agent/src/build/agent-jvm.flags")).strip();
+        String options = Pods.env(CHART).get("JAVA_TOOL_OPTIONS").getValue();
+        for (String flag : measured.split("\\s+")) {
+            assertTrue(options.contains(flag), "JAVA_TOOL_OPTIONS lacks " + flag + " from agent-jvm.flags: " + options);
+        }
+        assertEquals("2", Pods.env(CHART).get("MALLOC_ARENA_MAX").getValue());
     }
 
     @Test
