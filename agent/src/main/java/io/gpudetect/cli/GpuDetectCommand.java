@@ -6,7 +6,6 @@ import io.gpudetect.model.Diagnostic;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.render.InventoryDocument;
 import io.gpudetect.render.InventoryTable;
-import io.gpudetect.render.OutputFormat;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.Source;
 import java.io.PrintWriter;
@@ -45,9 +44,8 @@ public final class GpuDetectCommand implements Callable<Integer> {
     @Mixin
     DetectionOptions detection;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT",
-            description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
-    OutputFormat output;
+    @Mixin
+    OutputOption output;
 
     @Option(names = {"-v", "--verbose"}, description = "Also print informational messages (tools not installed, ...).")
     boolean verbose;
@@ -86,7 +84,7 @@ public final class GpuDetectCommand implements Callable<Integer> {
             return EXIT_UNUSABLE_INPUT;
         }
         Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source);
-        switch (output) {
+        switch (output.format()) {
             case json -> out.print(InventoryDocument.json(inventory));
             case yaml -> out.print(InventoryDocument.yaml(inventory));
             default -> {

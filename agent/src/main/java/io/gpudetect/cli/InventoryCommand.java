@@ -7,7 +7,6 @@ import io.gpudetect.match.ClusterInventory;
 import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.match.InventoryReport;
 import io.gpudetect.match.NodeOffer;
-import io.gpudetect.render.OutputFormat;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +15,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -54,9 +54,8 @@ public final class InventoryCommand implements Callable<Integer> {
             description = "The time to judge staleness at (ISO-8601); for reproducible output.")
     String now;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT",
-            description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
-    OutputFormat output;
+    @Mixin
+    OutputOption output;
 
     @Override
     public Integer call() {
@@ -80,7 +79,7 @@ public final class InventoryCommand implements Callable<Integer> {
             err.flush();
             return MatchCommand.EXIT_INVALID_INPUT;
         }
-        switch (output) {
+        switch (output.format()) {
             case json -> out.print(InventoryReport.json(inventory));
             case yaml -> out.print(Yaml.fromJson(InventoryReport.json(inventory)));
             default -> out.print(InventoryReport.table(inventory));

@@ -9,7 +9,6 @@ import io.gpudetect.match.Matcher;
 import io.gpudetect.match.OfferSource;
 import io.gpudetect.match.Placement;
 import io.gpudetect.match.SdlReader;
-import io.gpudetect.render.OutputFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -55,9 +54,8 @@ public final class MatchCommand implements Callable<Integer> {
     @Mixin
     OfferOptions offers;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT",
-            description = "table, json or yaml (default: ${DEFAULT-VALUE}).")
-    OutputFormat output;
+    @Mixin
+    OutputOption output;
 
     @Override
     public Integer call() {
@@ -73,7 +71,7 @@ public final class MatchCommand implements Callable<Integer> {
             err.flush();
             return EXIT_INVALID_INPUT;
         }
-        switch (output) {
+        switch (output.format()) {
             case json -> out.print(MatchReport.json(result));
             case yaml -> out.print(Yaml.fromJson(MatchReport.json(result)));
             default -> out.print(MatchReport.table(result));
