@@ -82,6 +82,10 @@ public final class Normaliser {
         if (emulated && gpu.emulated() == null) {
             b.emulated(true);
         }
+        if (emulated && name == null) {
+            // QEMU's standard VGA (1234:1111) is not in pci.ids; a person still wants to see what it is.
+            b.name("1234".equals(vendorId) ? "QEMU/Bochs standard VGA" : "emulated display adapter " + vendorId + ":" + gpu.pciDeviceId());
+        }
 
         Optional<AkashGpus.Entry> akash = tables.akash().lookup(vendorId, gpu.pciDeviceId(), gpu.pciSubsystemDeviceId());
         String model = gpu.model();

@@ -82,4 +82,12 @@ class NormaliserTest {
         assertEquals("Ada Lovelace", Normaliser.nvidiaArchitectureFromChip("AD102 [GeForce RTX 4090]"));
         assertNull(Normaliser.nvidiaArchitectureFromChip("Device 2330"));
     }
+
+    @Test
+    void anEmulatedAdapterNoTableNamesStillGetsAName() {
+        Gpu gpu = NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("1234").pciDeviceId("1111").build());
+        assertEquals(Boolean.TRUE, gpu.emulated());
+        assertEquals("QEMU/Bochs standard VGA", gpu.name());
+        assertEquals("derived", gpu.sources().get("name"));
+    }
 }
