@@ -76,7 +76,7 @@ public final class AgentCommand implements Callable<Integer> {
     Path config;
 
     @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Time between passes, plus up to 10% jitter (default: 60s).")
+            description = "Time between passes, plus up to 10%% jitter (default: 60s).")
     Duration interval;
 
     @Option(names = "--heartbeat", paramLabel = "DURATION", converter = DurationConverter.class,

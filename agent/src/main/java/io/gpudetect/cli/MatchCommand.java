@@ -43,7 +43,7 @@ public final class MatchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "0..1", paramLabel = "SDL", description = "An Akash SDL file (deploy.yaml, version 2.0 or 2.1).")
+    @Parameters(arity = "0..1", paramLabel = "SDL", description = "An Akash SDL file (deploy.yaml, version 2.0, 2.1 or 2.2).")
     Path sdl;
 
     @Option(names = "--gpu", paramLabel = "REQUEST",

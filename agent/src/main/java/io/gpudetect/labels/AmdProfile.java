@@ -11,14 +11,14 @@ import java.util.function.Function;
 /**
  * {@code amd.com/gpu.*} labels as AMD's node labeller (ROCm/k8s-device-plugin) writes them:
  * {@code product-name} (spaces as {@code _}: {@code AMD_Instinct_MI300X_OAM}), {@code vram}
- * ({@code 192G}), {@code family}, {@code device-id} ({@code 74a1}), {@code cu-count}, {@code simd-count}
- * and {@code driver-version}. When every AMD card agrees the key holds the value
+ * ({@code 192G}), {@code family}, {@code device-id} ({@code 74a1}), {@code cu-count} and
+ * {@code driver-version}. When every AMD card agrees the key holds the value
  * ({@code amd.com/gpu.vram=192G}); on a mixed node each value becomes part of the key with the number of
  * cards as the value ({@code amd.com/gpu.vram.192G=4}), the form the labeller uses for counts.
  *
  * <p>Unlike that labeller, which computes its labels once at start (k8s-device-plugin 234), these are
  * recomputed on every pass. {@code family} holds the architecture our probes report ({@code gfx942}),
- * not the labeller's two-letter family code, and {@code simd-count} appears only when a probe reports it.
+ * not the labeller's two-letter family code; {@code simd-count} is not written (no probe reports it).
  */
 public final class AmdProfile implements LabelProfile {
 

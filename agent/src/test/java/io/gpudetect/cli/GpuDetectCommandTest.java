@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -82,6 +86,24 @@ class GpuDetectCommandTest {
         assertTrue(out.toString().startsWith("gpu-detect "), out.toString());
         assertEquals(0, run("--help"));
         assertTrue(out.toString().contains("--replay"));
+    }
+
+    /** picocli formats help texts with String.format: a bare % makes it warn on stderr and print the raw text. */
+    @Test
+    void everyHelpPrintsWithoutPicocliWarnings() {
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+        try {
+            for (String command : List.of("record", "agent", "match", "inventory")) {
+                assertEquals(0, run(command, "--help"), command);
+            }
+            assertEquals(0, run("--help"));
+        } finally {
+            System.setErr(stderr);
+        }
+        assertEquals("", warnings.toString(StandardCharsets.UTF_8));
+        assertTrue(out.toString().contains("plus up to 10% jitter"), out.toString());
     }
 
     @Test

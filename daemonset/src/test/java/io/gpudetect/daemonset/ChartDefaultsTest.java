@@ -45,7 +45,7 @@ class ChartDefaultsTest {
         assertEquals(Set.of(
                 "/nodes: get list patch watch",
                 "/pods: get list watch",
-                "gpu-detect.io/gpucapacities: create get patch",
+                "gpu-detect.io/gpucapacities: create get list patch watch",
                 "gpu-detect.io/gpucapacities/status: patch"), rules(role.getRules()));
         assertTrue(CHART.all(Role.class).isEmpty(), "no namespaced role unless NFD NodeFeature output is on");
     }
