@@ -16,6 +16,7 @@ import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.probe.Probes;
+import io.gpudetect.tables.Tables;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.HostFactsReader;
 import io.gpudetect.source.BundleException;
@@ -135,13 +136,15 @@ public final class AgentCommand implements Callable<Integer> {
             err.println("gpu-detect agent: " + e.getMessage());
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
-        Detector detector = new Detector(Probes.defaults());
+        Detector detector = new Detector(Probes.defaults(detection.probeSettings()));
+        // Read once: a pass a minute must not parse the id tables (and a host's 1.4 MB pci.ids) again.
+        Tables tables = Tables.forSource(source);
         GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
         Supplier<GpuCapacitySpec.HostFacts> hostFacts = () -> host;
         AgentLog log = new AgentLog(err, Clock.systemUTC());
         RetryAfterHint retryAfter = new RetryAfterHint();
         try (KubernetesClient client = newClient(retryAfter);
-             NodeAgent agent = new NodeAgent(settings, () -> detector.detect(source), hostFacts, client, retryAfter, log,
+             NodeAgent agent = new NodeAgent(settings, () -> detector.detect(source, tables), hostFacts, client, retryAfter, log,
                      new AgentMetrics(), out, Clock.systemUTC())) {
             if (once) {
                 PassReport report = agent.pass();

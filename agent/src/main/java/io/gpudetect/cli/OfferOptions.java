@@ -59,7 +59,7 @@ public final class OfferOptions implements AutoCloseable {
         } catch (BundleException e) {
             throw new InvalidInputException(null, "--replay", null, e.getMessage());
         }
-        Inventory inventory = new Detector(Probes.defaults()).detect(source);
+        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source);
         if (source instanceof BundleSource bundle) {
             String host = bundle.manifest().host();
             String node = host == null || host.isBlank() ? bundleName(detection.replay) : host;
