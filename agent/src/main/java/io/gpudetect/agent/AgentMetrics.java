@@ -40,10 +40,6 @@ public final class AgentMetrics {
         gpus = Map.copyOf(byVendorModel);
     }
 
-    public synchronized long writeCount() {
-        return writes.values().stream().mapToLong(AtomicLong::get).sum();
-    }
-
     public synchronized long passCount() {
         return passes.values().stream().mapToLong(AtomicLong::get).sum();
     }

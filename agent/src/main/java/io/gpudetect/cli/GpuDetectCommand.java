@@ -3,12 +3,15 @@ package io.gpudetect.cli;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
+import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.render.InventoryDocument;
 import io.gpudetect.render.InventoryTable;
 import io.gpudetect.source.BundleException;
+import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.Source;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -83,7 +86,13 @@ public final class GpuDetectCommand implements Callable<Integer> {
             err.println("gpu-detect: " + e.getMessage());
             return EXIT_UNUSABLE_INPUT;
         }
-        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source);
+        List<Probe> probes = Probes.defaults(detection.probeSettings());
+        if (source instanceof BundleSource bundle && !bundle.holdsAnyOf(Probes.bundleFiles(probes))) {
+            err.println("gpu-detect: warning: " + bundle.dir() + " holds none of the files a bundle has ("
+                    + String.join(", ", Probes.bundleFiles(probes)) + ", sys/, bundle.json); is it the folder "
+                    + "'gpu-detect record' wrote?");
+        }
+        Inventory inventory = new Detector(probes).detect(source);
         switch (output.format()) {
             case json -> out.print(InventoryDocument.json(inventory));
             case yaml -> out.print(InventoryDocument.yaml(inventory));

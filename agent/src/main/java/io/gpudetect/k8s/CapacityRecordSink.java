@@ -174,11 +174,6 @@ public final class CapacityRecordSink implements AutoCloseable {
         return known == null ? null : known.getStatus();
     }
 
-    /** The spec last written or read; null when unknown. */
-    public synchronized GpuCapacitySpec knownSpec() {
-        return known == null ? null : known.getSpec();
-    }
-
     /** The owner reference that ties the record's life to the Node's. */
     static OwnerReference ownerReference(Node node) {
         return new OwnerReferenceBuilder().withApiVersion("v1").withKind("Node")

@@ -27,6 +27,7 @@ import io.gpudetect.testing.Fixtures;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
+import io.gpudetect.testing.MockApiServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -88,14 +89,7 @@ class ClusterRoundTripTest {
             }
         }
         Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: mock, cluster: {server: "http://localhost:%d"}}]
-                users: [{name: mock, user: {token: mock}}]
-                contexts: [{name: mock, context: {cluster: mock, user: mock}}]
-                current-context: mock
-                """.formatted(api.port()));
+        MockApiServer.writeKubeconfig(kubeconfig, api.port());
         previousKubeconfig = System.getProperty("kubeconfig");
         System.setProperty("kubeconfig", kubeconfig.toString());
     }

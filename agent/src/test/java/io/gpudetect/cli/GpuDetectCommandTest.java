@@ -63,6 +63,14 @@ class GpuDetectCommandTest {
     void noGpusIsSuccessAndSaidPlainly() {
         assertEquals(0, run("--replay", tmp.toString()));
         assertTrue(out.toString().startsWith("No GPUs found on bundle "), out.toString());
+        assertTrue(err.toString().contains("holds none of the files a bundle has"), err.toString());
+    }
+
+    @Test
+    void aBundleWithOneToolFileIsNotWarnedAbout() throws Exception {
+        Files.writeString(tmp.resolve("nvidia-smi-L.txt"), "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)\n");
+        assertEquals(0, run("--replay", tmp.toString()));
+        assertFalse(err.toString().contains("holds none"), err.toString());
     }
 
     @Test

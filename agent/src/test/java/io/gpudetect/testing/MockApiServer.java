@@ -39,14 +39,7 @@ public final class MockApiServer {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().withNewStatus()
                     .addToAllocatable("nvidia.com/gpu", new Quantity("1")).endStatus().build()).create();
         }
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: mock, cluster: {server: "http://localhost:%d"}}]
-                users: [{name: mock, user: {token: mock}}]
-                contexts: [{name: mock, context: {cluster: mock, user: mock}}]
-                current-context: mock
-                """.formatted(server.getPort()));
+        writeKubeconfig(kubeconfig, server.getPort());
         System.out.println("mock API server on port " + server.getPort() + ", kubeconfig " + kubeconfig);
         long window = 0;
         while (true) {
@@ -64,5 +57,17 @@ public final class MockApiServer {
             window++;
             System.out.println("window " + window + " (10 s): " + seen);
         }
+    }
+
+    /** A kubeconfig whose only context talks to a mock API server on {@code port} of this machine. */
+    public static void writeKubeconfig(Path file, int port) throws java.io.IOException {
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: mock, cluster: {server: "http://localhost:%d"}}]
+                users: [{name: mock, user: {token: mock}}]
+                contexts: [{name: mock, context: {cluster: mock, user: mock}}]
+                current-context: mock
+                """.formatted(port));
     }
 }

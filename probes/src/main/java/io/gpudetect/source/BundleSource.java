@@ -93,6 +93,15 @@ public final class BundleSource implements Source {
         return dir;
     }
 
+    /**
+     * True when the folder holds {@code bundle.json}, a {@code sys/} tree or one of {@code toolFiles}: false
+     * means it is most likely not the folder the user meant.
+     */
+    public boolean holdsAnyOf(java.util.List<String> toolFiles) {
+        return Files.exists(dir.resolve(BundleManifest.FILE_NAME)) || Files.isDirectory(dir.resolve("sys"))
+                || toolFiles.stream().anyMatch(f -> Files.exists(dir.resolve(f), LinkOption.NOFOLLOW_LINKS));
+    }
+
     public BundleManifest manifest() {
         return manifest;
     }
