@@ -109,14 +109,18 @@ public final class LiveSource implements Source {
     }
 
     private static void kill(Process process) throws InterruptedException {
-        // Children first: a shell wrapper that dies leaves its child holding our pipes open.
-        process.descendants().forEach(ProcessHandle::destroy);
+        // Children first: a shell wrapper that dies leaves its child holding our pipes open. The list is
+        // kept, because once the parent is gone its orphans are no longer its descendants.
+        java.util.List<ProcessHandle> children = new java.util.ArrayList<>(process.descendants().toList());
+        children.forEach(ProcessHandle::destroy);
         process.destroy();
         if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.descendants().forEach(children::add);
             process.destroyForcibly();
             process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
         }
+        // A child that ignored SIGTERM outlives a parent that obeyed it.
+        children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     Path resolve(String hostPath) {

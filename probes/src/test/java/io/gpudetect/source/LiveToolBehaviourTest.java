@@ -109,6 +109,18 @@ class LiveToolBehaviourTest {
     }
 
     @Test
+    void aChildThatIgnoresSigtermOutlivesNoParentThatObeys() throws Exception {
+        Path pid = dir.resolve("stubborn-child.pid");
+        // The shell obeys SIGTERM; its child ignores it and would keep the pipes open as an orphan.
+        Path tool = script("wrapper", "sh -c 'trap \"\" TERM; echo $$ > " + pid + "; while true; do sleep 1; done'\nwait\n");
+
+        ProbeResult result = probe(tool, source(Duration.ofSeconds(2), 1 << 20));
+
+        assertEquals(ProbeResult.Outcome.FAILED, result.outcome());
+        assertTrue(exited(pid), "a child that ignores SIGTERM survived its parent");
+    }
+
+    @Test
     void aFailingToolGivesAnErrorWithItsOwnMessage() throws Exception {
         Path tool = script("failing", "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\" >&2\nexit 9");
 
