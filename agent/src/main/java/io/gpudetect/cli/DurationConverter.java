@@ -20,17 +20,22 @@ public final class DurationConverter implements ITypeConverter<Duration> {
         return d;
     }
 
+    /** The duration, or null when {@code value} is not one (or is zero, negative or too large). */
     public static Duration parse(String value) {
         Matcher m = SIMPLE.matcher(value.strip());
         if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            Duration d = switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            };
-            return d.isZero() ? null : d;
+            try {
+                long n = Long.parseLong(m.group(1));
+                Duration d = switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    default -> Duration.ofHours(n);
+                };
+                return d.isZero() ? null : d;
+            } catch (ArithmeticException | NumberFormatException e) {
+                return null;
+            }
         }
         try {
             Duration d = Duration.parse(value.strip());

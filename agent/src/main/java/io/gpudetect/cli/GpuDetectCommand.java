@@ -7,11 +7,14 @@ import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.render.InventoryDocument;
 import io.gpudetect.render.InventoryTable;
+import io.gpudetect.render.OutputFormat;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.Source;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,7 +57,32 @@ public final class GpuDetectCommand implements Callable<Integer> {
     boolean verbose;
 
     public static void main(String[] args) {
-        System.exit(newCommandLine().execute(args));
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        System.exit(run(args, out, err, System.getenv()));
+    }
+
+    /**
+     * Runs the command line: plain detection straight away when {@link PlainArguments} can read it (start-up
+     * time, see there), everything else through picocli. {@code env} supplies option defaults.
+     */
+    static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+        Optional<PlainArguments> plain = PlainArguments.parse(args, env);
+        if (plain.isPresent()) {
+            PlainArguments a = plain.get();
+            try {
+                return detect(a.detectionOptions(), a.format(), a.verbose(), out, err);
+            } catch (RuntimeException e) {
+                // What picocli's execution exception handler below does for the same failure.
+                err.println("gpu-detect: " + e.getMessage());
+                err.flush();
+                return EXIT_UNUSABLE_INPUT;
+            }
+        }
+        CommandLine cli = newCommandLine();
+        cli.setOut(out);
+        cli.setErr(err);
+        return cli.execute(args);
     }
 
     /** The command line with its error handling: a message and the usage hint, never a stack trace. */
@@ -77,13 +105,18 @@ public final class GpuDetectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        return detect(detection, output.format(), verbose, spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+
+    /** Plain {@code gpu-detect}: detect from the source and print the inventory; returns the exit status. */
+    static int detect(DetectionOptions detection, OutputFormat format, boolean verbose, PrintWriter out,
+                      PrintWriter err) {
         Source source;
         try {
             source = detection.source();
         } catch (BundleException e) {
             err.println("gpu-detect: " + e.getMessage());
+            err.flush();
             return EXIT_UNUSABLE_INPUT;
         }
         List<Probe> probes = Probes.defaults(detection.probeSettings());
@@ -93,7 +126,7 @@ public final class GpuDetectCommand implements Callable<Integer> {
                     + "'gpu-detect record' wrote?");
         }
         Inventory inventory = new Detector(probes).detect(source);
-        switch (output.format()) {
+        switch (format) {
             case json -> out.print(InventoryDocument.json(inventory));
             case yaml -> out.print(InventoryDocument.yaml(inventory));
             default -> {

@@ -24,11 +24,9 @@ class GpuDetectCommandTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
+    /** As {@code main} runs it: plain detection without picocli where it can, picocli for the rest. */
     private int run(String... args) {
-        CommandLine cli = GpuDetectCommand.newCommandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        return cli.execute(args);
+        return GpuDetectCommand.run(args, new PrintWriter(out), new PrintWriter(err), System.getenv());
     }
 
     private static final String ONE_GPU = """
