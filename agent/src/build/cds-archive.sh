@@ -1,28 +1,40 @@
 #!/bin/sh
-# Builds the class-data-sharing archives the ./gpu-detect launcher uses. A training run lists the classes
-# it loads; a static dump (-Xshare:dump) then writes them, the JDK's own classes included, into one archive
+# Builds the class-data-sharing archives the ./gpu-detect launcher uses. Training runs list the classes
+# they load; a static dump (-Xshare:dump) then writes them, the JDK's own classes included, into one archive
 # that later runs map instead of loading and verifying classes again. A static archive also keeps the
-# pre-generated method-handle forms that lambdas and string concatenation need, which a dynamic archive
-# (-XX:ArchiveClassesAtExit) leaves to be spun at every start.
-# - TARGET/gpu-detect.jsa: one replayed detection, for the one-shot command;
+# pre-generated method-handle forms that lambdas need, which a dynamic archive (-XX:ArchiveClassesAtExit)
+# leaves to be spun at every start.
+# - TARGET/gpu-detect.jsa, for the one-shot command: detection on this build machine (whatever it has) and
+#   replays of recorded hosts that cover the probes (NVIDIA text and XML, AMD, OpenCL, sysfs, lspci), in
+#   each output format, plus --help for the picocli path. Dumped with G1, the command's collector: only then
+#   does the archive also hold the JDK's heap objects (module graph, interned strings), several ms of start.
 # - TARGET/gpu-detect-agent.jsa: one dry-run agent pass (fabric8's client and model classes, the label
 #   profiles, the record), for `gpu-detect agent`.
 # Each archive is made with the flags its launcher mode uses (src/build/*-jvm.flags): an archive only
 # serves a JVM started the same way. Run by Maven at package time; a failure only costs speed.
-# Usage: cds-archive.sh TARGET_DIR JAR BUNDLE_DIR AGENT_BUNDLE_DIR
-target=$1 jar=$2 bundle=$3 agent_bundle=$4
+# Usage: cds-archive.sh TARGET_DIR JAR HOSTS_DIR CASES_DIR
+target=$1 jar=$2 hosts=$3 cases=$4
 here=$(cd "$(dirname "$0")" && pwd)
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 
-# archive NAME FLAGS_FILE COMMAND_ARGS...: trains, then dumps TARGET/NAME.jsa; logs in TARGET/NAME-cds.log.
-archive() {
+# train NAME FLAGS_FILE ARGS...: one training run; appends the classes it loaded to TARGET/NAME.classlist.
+train() {
     name=$1 flags=$(cat "$2")
     shift 2
-    rm -f "$target/$name.jsa" "$target/$name.classlist"
     # shellcheck disable=SC2086 # the flags are words
-    if "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.classlist" $flags -jar "$jar" "$@" \
-            >/dev/null 2>"$target/$name-cds.log" \
-        && "$java" -Xshare:dump -XX:SharedClassListFile="$target/$name.classlist" \
+    "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags -jar "$jar" "$@" \
+        >/dev/null 2>>"$target/$name-cds.log"
+    status=$?
+    cat "$target/$name.part" >>"$target/$name.classlist" 2>/dev/null
+    rm -f "$target/$name.part"
+    return $status
+}
+
+# dump NAME FLAGS_FILE: writes TARGET/NAME.jsa from the class list; logs in TARGET/NAME-cds.log.
+dump() {
+    name=$1 flags=$(cat "$2")
+    # shellcheck disable=SC2086 # the flags are words
+    if [ -s "$target/$name.classlist" ] && "$java" -Xshare:dump -XX:SharedClassListFile="$target/$name.classlist" \
             -XX:SharedArchiveFile="$target/$name.jsa" $flags -jar "$jar" >>"$target/$name-cds.log" 2>&1; then
         return 0
     fi
@@ -30,7 +42,23 @@ archive() {
     rm -f "$target/$name.jsa"
 }
 
-archive gpu-detect "$here/command-jvm.flags" --replay "$bundle" --output json
+# start NAME: forgets an earlier build's archive and training.
+start() {
+    rm -f "$target/$1.jsa" "$target/$1.classlist" "$target/$1-cds.log"
+}
+
+command_flags="$here/command-jvm.flags"
+start gpu-detect
+# Live detection on the build machine: the tools it lacks are looked for and reported missing, as on a host.
+train gpu-detect "$command_flags" --timeout 2s
+train gpu-detect "$command_flags" --replay "$hosts/h100-80gb-hbm3_590.48.01_text-formats"
+train gpu-detect "$command_flags" --replay "$hosts/a100-sxm4-40gb_mig-enabled_510.47.03_v11" --output json
+train gpu-detect "$command_flags" --replay "$cases/amd-rx6700xt_one-card-seen-by-four-probes" --output json
+train gpu-detect "$command_flags" --replay "$hosts/lspci_2x-geforce-rtx-4090_lspci-vv" --output yaml
+train gpu-detect "$command_flags" --replay "$cases/sysfs_intel-igpu-beside-nvidia" --output table
+train gpu-detect "$command_flags" --help
+dump gpu-detect "$command_flags"
+
 # The agent's training pass has no cluster: a kubeconfig naming a closed port makes the dry run print
 # every label as new, which still loads the client, its model and the JSON it writes.
 kubeconfig="$target/cds-training.kubeconfig"
@@ -43,6 +71,8 @@ contexts: [{name: none, context: {cluster: none, user: none}}]
 current-context: none
 KUBECONFIG
 export KUBECONFIG="$kubeconfig"
-archive gpu-detect-agent "$here/agent-jvm.flags" \
-    agent --node cds-training --replay "$agent_bundle" --once --dry-run --port -1
+start gpu-detect-agent
+train gpu-detect-agent "$here/agent-jvm.flags" \
+    agent --node cds-training --replay "$hosts/tesla-t4_515.105.01_v11" --once --dry-run --port -1
+dump gpu-detect-agent "$here/agent-jvm.flags"
 exit 0

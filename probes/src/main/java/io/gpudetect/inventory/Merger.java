@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Folds what several probes saw into one GPU per card. Observations are grouped by PCI address
@@ -135,7 +134,8 @@ public final class Merger {
     }
 
     private static String normaliseUuid(String uuid) {
-        return uuid.toLowerCase(Locale.ROOT).replaceFirst("^(gpu|mig)-", "");
+        String lower = uuid.toLowerCase(Locale.ROOT);
+        return lower.startsWith("gpu-") || lower.startsWith("mig-") ? lower.substring(4) : lower;
     }
 
     private static void pairInOrder(List<List<Gpu>> groups, List<Gpu> pending, String probe, Map<Gpu, String> probeOf) {
@@ -182,47 +182,19 @@ public final class Merger {
     /** One GPU from a group: each field from the first observation that has it. */
     static Gpu combine(List<Gpu> group) {
         Gpu.Builder b = Gpu.builder("merged");
-        take(group, "vendor", Gpu::vendor, b, b::vendor);
         // A name the nvidia-smi table cut short ("NVIDIA GeForce RTX 2080 ...") loses to a full one from any probe.
-        List<Gpu> fullNamesFirst = new ArrayList<>(group);
-        fullNamesFirst.sort(Comparator.comparing((Gpu g) -> Normaliser.isTruncated(g.name())));
-        take(fullNamesFirst, "name", Gpu::name, b, b::name);
-        take(group, "model", Gpu::model, b, b::model);
-        take(group, "memoryMiB", Gpu::memoryMiB, b, b::memoryMiB);
-        take(group, "memoryGi", Gpu::memoryGi, b, b::memoryGi);
-        take(group, "sharedMemory", Gpu::sharedMemory, b, b::sharedMemory);
-        take(group, "driverVersion", Gpu::driverVersion, b, b::driverVersion);
-        take(group, "runtimeVersion", Gpu::runtimeVersion, b, b::runtimeVersion);
-        take(group, "pciAddress", Gpu::pciAddress, b, b::pciAddress);
-        take(group, "pciVendorId", Gpu::pciVendorId, b, b::pciVendorId);
-        take(group, "pciDeviceId", Gpu::pciDeviceId, b, b::pciDeviceId);
-        take(group, "pciSubsystemVendorId", Gpu::pciSubsystemVendorId, b, b::pciSubsystemVendorId);
-        take(group, "pciSubsystemDeviceId", Gpu::pciSubsystemDeviceId, b, b::pciSubsystemDeviceId);
-        take(group, "pciRevision", Gpu::pciRevision, b, b::pciRevision);
-        take(group, "uuid", Gpu::uuid, b, b::uuid);
-        take(group, "serial", Gpu::serial, b, b::serial);
-        take(group, "boardPartNumber", Gpu::boardPartNumber, b, b::boardPartNumber);
-        take(group, "interface", Gpu::interfaceType, b, b::interfaceType);
-        take(group, "architecture", Gpu::architecture, b, b::architecture);
-        take(group, "computeCapability", Gpu::computeCapability, b, b::computeCapability);
-        take(group, "computeUnits", Gpu::computeUnits, b, b::computeUnits);
-        take(group, "kernelDriver", Gpu::kernelDriver, b, b::kernelDriver);
-        take(group, "powerLimitWatts", Gpu::powerLimitWatts, b, b::powerLimitWatts);
-        take(group, "partitioning", Gpu::partitioning, b, b::partitioning);
-        take(group, "health", Gpu::health, b, b::health);
-        take(group, "emulated", Gpu::emulated, b, b::emulated);
-        return b.build();
-    }
-
-    private static <T> void take(List<Gpu> group, String field, Function<Gpu, T> get, Gpu.Builder b,
-                                 Function<T, Gpu.Builder> set) {
+        Gpu named = null;
         for (Gpu g : group) {
-            T value = get.apply(g);
-            if (value != null) {
-                b.as(g.sources().getOrDefault(field, "unknown"));
-                set.apply(value);
-                return;
+            if (g.name() != null && (named == null || Normaliser.isTruncated(named.name()) && !Normaliser.isTruncated(g.name()))) {
+                named = g;
             }
         }
+        if (named != null) {
+            b.as(named.sources().getOrDefault("name", "unknown")).name(named.name());
+        }
+        for (Gpu g : group) {
+            b.fillFrom(g);
+        }
+        return b.build();
     }
 }

@@ -34,6 +34,9 @@ public final class Normaliser {
     /** OAM modules: Instinct MI250/MI300 series are only sold in that form. */
     private static final Pattern OAM_MODELS = Pattern.compile("^mi(2[05]0x?|3\\d\\dx?|3\\d\\da)$");
 
+    /** The chip code that starts an NVIDIA pci.ids entry: {@code TU102}, {@code GH100}. */
+    private static final Pattern NVIDIA_CHIP = Pattern.compile("^(GK|GM|GP|GV|TU|GA|AD|GH|GB)\\d{3}");
+
     private final Tables tables;
 
     public Normaliser(Tables tables) {
@@ -171,7 +174,7 @@ public final class Normaliser {
      * 2080 Ti]}): old nvidia-smi schemas print no architecture, but every chip name says it.
      */
     static String nvidiaArchitectureFromChip(String pciIdsEntry) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(GK|GM|GP|GV|TU|GA|AD|GH|GB)\\d{3}").matcher(pciIdsEntry);
+        java.util.regex.Matcher m = NVIDIA_CHIP.matcher(pciIdsEntry);
         if (!m.find()) {
             return null;
         }

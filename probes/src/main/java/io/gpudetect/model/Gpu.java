@@ -154,6 +154,45 @@ public record Gpu(
         public Builder health(Health v) { if (v != null) health = mark("health", v); return this; }
         public Builder emulated(Boolean v) { if (v != null) emulated = mark("emulated", v); return this; }
 
+        /**
+         * Sets every field still unset from {@code other}, with the source {@code other} names for it. Merging
+         * calls this for each observation of a card in precedence order, so each field comes from the first
+         * probe that reported it.
+         */
+        public Builder fillFrom(Gpu other) {
+            if (vendor == null && other.vendor != null) { vendor = other.vendor; takeSource("vendor", other); }
+            if (name == null && other.name != null) { name = other.name; takeSource("name", other); }
+            if (model == null && other.model != null) { model = other.model; takeSource("model", other); }
+            if (memoryMiB == null && other.memoryMiB != null) { memoryMiB = other.memoryMiB; takeSource("memoryMiB", other); }
+            if (memoryGi == null && other.memoryGi != null) { memoryGi = other.memoryGi; takeSource("memoryGi", other); }
+            if (sharedMemory == null && other.sharedMemory != null) { sharedMemory = other.sharedMemory; takeSource("sharedMemory", other); }
+            if (driverVersion == null && other.driverVersion != null) { driverVersion = other.driverVersion; takeSource("driverVersion", other); }
+            if (runtimeVersion == null && other.runtimeVersion != null) { runtimeVersion = other.runtimeVersion; takeSource("runtimeVersion", other); }
+            if (pciAddress == null && other.pciAddress != null) { pciAddress = other.pciAddress; takeSource("pciAddress", other); }
+            if (pciVendorId == null && other.pciVendorId != null) { pciVendorId = other.pciVendorId; takeSource("pciVendorId", other); }
+            if (pciDeviceId == null && other.pciDeviceId != null) { pciDeviceId = other.pciDeviceId; takeSource("pciDeviceId", other); }
+            if (pciSubsystemVendorId == null && other.pciSubsystemVendorId != null) { pciSubsystemVendorId = other.pciSubsystemVendorId; takeSource("pciSubsystemVendorId", other); }
+            if (pciSubsystemDeviceId == null && other.pciSubsystemDeviceId != null) { pciSubsystemDeviceId = other.pciSubsystemDeviceId; takeSource("pciSubsystemDeviceId", other); }
+            if (pciRevision == null && other.pciRevision != null) { pciRevision = other.pciRevision; takeSource("pciRevision", other); }
+            if (uuid == null && other.uuid != null) { uuid = other.uuid; takeSource("uuid", other); }
+            if (serial == null && other.serial != null) { serial = other.serial; takeSource("serial", other); }
+            if (boardPartNumber == null && other.boardPartNumber != null) { boardPartNumber = other.boardPartNumber; takeSource("boardPartNumber", other); }
+            if (interfaceType == null && other.interfaceType != null) { interfaceType = other.interfaceType; takeSource("interface", other); }
+            if (architecture == null && other.architecture != null) { architecture = other.architecture; takeSource("architecture", other); }
+            if (computeCapability == null && other.computeCapability != null) { computeCapability = other.computeCapability; takeSource("computeCapability", other); }
+            if (computeUnits == null && other.computeUnits != null) { computeUnits = other.computeUnits; takeSource("computeUnits", other); }
+            if (kernelDriver == null && other.kernelDriver != null) { kernelDriver = other.kernelDriver; takeSource("kernelDriver", other); }
+            if (powerLimitWatts == null && other.powerLimitWatts != null) { powerLimitWatts = other.powerLimitWatts; takeSource("powerLimitWatts", other); }
+            if (partitioning == null && other.partitioning != null) { partitioning = other.partitioning; takeSource("partitioning", other); }
+            if (health == null && other.health != null) { health = other.health; takeSource("health", other); }
+            if (emulated == null && other.emulated != null) { emulated = other.emulated; takeSource("emulated", other); }
+            return this;
+        }
+
+        private void takeSource(String field, Gpu other) {
+            sources.put(field, other.sources.getOrDefault(field, "unknown"));
+        }
+
         public Gpu build() {
             return new Gpu(vendor, name, model, memoryMiB, memoryGi, sharedMemory, driverVersion, runtimeVersion,
                     pciAddress, pciVendorId, pciDeviceId, pciSubsystemVendorId, pciSubsystemDeviceId, pciRevision,

@@ -48,11 +48,40 @@ public record PciAddress(int domain, int bus, int device, int function) implemen
     @JsonValue
     @Override
     public String toString() {
-        return String.format("%04x:%02x:%02x.%x", domain, bus, device, function);
+        StringBuilder sb = new StringBuilder(12);
+        Hex.append(sb, domain & 0xffffffffL, 4);
+        sb.append(':');
+        Hex.append(sb, bus, 2);
+        sb.append(':');
+        Hex.append(sb, device, 2);
+        sb.append('.');
+        Hex.append(sb, function, 1);
+        return sb.toString();
+    }
+
+    /** Numeric order: domain, bus, device, function (as the text sorts for domains of up to 4 digits). */
+    @Override
+    public int compareTo(PciAddress o) {
+        int c = Integer.compareUnsigned(domain, o.domain);
+        if (c == 0) {
+            c = Integer.compare(bus, o.bus);
+        }
+        if (c == 0) {
+            c = Integer.compare(device, o.device);
+        }
+        return c != 0 ? c : Integer.compare(function, o.function);
+    }
+
+    // equals and hashCode written out: a record's generated ones are linked through method handles on first
+    // use, several milliseconds of a one-shot run, and addresses are the merge's map keys.
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PciAddress p
+                && domain == p.domain && bus == p.bus && device == p.device && function == p.function;
     }
 
     @Override
-    public int compareTo(PciAddress o) {
-        return toString().compareTo(o.toString());
+    public int hashCode() {
+        return ((domain * 31 + bus) * 31 + device) * 31 + function;
     }
 }

@@ -101,11 +101,19 @@ public final class AkashGpus {
         return r.startsWith("sxm") ? "sxm" : r;
     }
 
+    /** {@code 80Gi} as 80; anything else null. */
     private static Integer gi(String size) {
-        if (size == null || !size.matches("\\d+Gi")) {
+        if (size == null || !size.endsWith("Gi") || size.length() < 3 || size.length() > 11) {
             return null;
         }
-        return Integer.parseInt(size.substring(0, size.length() - 2));
+        String digits = size.substring(0, size.length() - 2);
+        for (int i = 0; i < digits.length(); i++) {
+            if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
+                return null;
+            }
+        }
+        long gi = Long.parseLong(digits);
+        return gi > Integer.MAX_VALUE ? null : (int) gi;
     }
 
     public Optional<Entry> lookup(String vendorId, String deviceId) {

@@ -26,7 +26,6 @@ public final class RocminfoParser {
 
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
     private static final Pattern AGENT = Pattern.compile("^Agent\\s+(\\d+)\\s*$");
-    private static final Pattern FIELD = Pattern.compile("^(\\s*)([^:]+?):\\s*(.*?)\\s*$");
     private static final Pattern SIZE_KB = Pattern.compile("^(\\d{1,18})(?:\\(0x[0-9a-fA-F]+\\))?\\s*KB$");
 
     private RocminfoParser() {
@@ -35,34 +34,51 @@ public final class RocminfoParser {
     public static ParsedOutput parse(String text, String file) {
         List<Diagnostic> diagnostics = new ArrayList<>();
         List<Gpu> gpus = new ArrayList<>();
-        String[] lines = ANSI.matcher(text).replaceAll("").split("\r?\n", -1);
+        if (text.indexOf('\u001B') >= 0) {
+            text = ANSI.matcher(text).replaceAll("");
+        }
         Agent agent = null;
         boolean sawAgents = false;
-        for (int i = 0; i < lines.length; i++) {
-            String line = lines[i];
-            int lineNo = i + 1;
-            Matcher a = AGENT.matcher(line.strip());
-            if (a.matches()) {
-                finish(agent, gpus, diagnostics, file);
-                agent = new Agent(lineNo, a.group(1));
-                sawAgents = true;
-                continue;
+        int lineNo = 0;
+        // Lines and fields are cut by hand, not with a regex per line: rocminfo prints ~150 lines per agent,
+        // and a one-shot gpu-detect runs this code once, in the interpreter, on every start.
+        for (int start = 0; start <= text.length(); ) {
+            int end = text.indexOf('\n', start);
+            boolean crlf = end > start && text.charAt(end - 1) == '\r';
+            if (end < 0) {
+                end = text.length();
             }
-            if (line.strip().startsWith("*** Done")) {
+            String line = text.substring(start, crlf ? end - 1 : end);
+            start = end + 1;
+            lineNo++;
+            String stripped = line.strip();
+            if (stripped.startsWith("Agent")) {
+                Matcher a = AGENT.matcher(stripped);
+                if (a.matches()) {
+                    finish(agent, gpus, diagnostics, file);
+                    agent = new Agent(lineNo, a.group(1));
+                    sawAgents = true;
+                    continue;
+                }
+            }
+            if (stripped.startsWith("*** Done")) {
                 finish(agent, gpus, diagnostics, file);
                 agent = null;
                 continue;
             }
-            Matcher f = FIELD.matcher(line);
-            if (!f.matches()) {
+            int indent = 0;
+            while (indent < line.length() && isSpace(line.charAt(indent))) {
+                indent++;
+            }
+            int colon = line.indexOf(':', indent);
+            if (colon == indent && indent > 0) {
+                indent--; // what the old pattern "^(\\s*)([^:]+?):" gave: the key takes one space back
+            }
+            if (agent == null || colon <= indent) {
                 continue;
             }
-            String key = f.group(2).strip();
-            String value = f.group(3);
-            if (agent == null) {
-                continue;
-            }
-            int indent = f.group(1).length();
+            String key = line.substring(indent, colon).strip();
+            String value = stripSpace(line.substring(colon + 1));
             if (indent <= 2) {
                 agent.fields.putIfAbsent(key, new Value(value, lineNo));
             } else if (key.equals("Segment")) {
@@ -148,6 +164,23 @@ public final class RocminfoParser {
             }
         }
         return null;
+    }
+
+    /** Whitespace as a regex's {@code \\s} means it: space, tab, line feed, vertical tab, form feed, return. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+    }
+
+    private static String stripSpace(String s) {
+        int from = 0;
+        int to = s.length();
+        while (from < to && isSpace(s.charAt(from))) {
+            from++;
+        }
+        while (to > from && isSpace(s.charAt(to - 1))) {
+            to--;
+        }
+        return s.substring(from, to);
     }
 
     private static Vendor vendorOf(Agent agent) {
