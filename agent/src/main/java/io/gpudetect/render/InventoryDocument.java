@@ -1,42 +1,58 @@
 package io.gpudetect.render;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.gpudetect.inventory.Inventory;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 
 /**
  * The inventory as JSON or YAML: a top-level {@code gpus} array of normalised GPUs (fields named as in
  * {@link io.gpudetect.model.Gpu}), {@code complete}, what each probe did, and every diagnostic.
+ *
+ * <p>Both are streamed by {@link InventoryWriter} rather than through an ObjectMapper, which a one-shot
+ * command would pay for at start-up; the output is the same as databind's.
  */
 public final class InventoryDocument {
 
     private InventoryDocument() {
     }
 
+    /** The mapper for other JSON reports (match, cluster inventory): pretty-printed like {@link #json}. */
     public static ObjectMapper jsonMapper() {
         return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     }
 
     public static String json(Inventory inventory) {
-        return write(jsonMapper(), inventory);
+        StringWriter out = new StringWriter();
+        try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
+            // What SerializationFeature.INDENT_OUTPUT uses, so the document reads as jsonMapper()'s do.
+            g.setPrettyPrinter(new DefaultPrettyPrinter());
+            InventoryWriter.write(g, inventory);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.append('\n').toString();
     }
 
     public static String yaml(Inventory inventory) {
-        ObjectMapper yaml = new ObjectMapper(new YAMLFactory()
+        YAMLFactory yaml = YAMLFactory.builder()
                 .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
-        return write(yaml, inventory);
-    }
-
-    private static String write(ObjectMapper mapper, Inventory inventory) {
-        try {
-            return mapper.writeValueAsString(inventory) + (mapper.getFactory() instanceof YAMLFactory ? "" : "\n");
-        } catch (JsonProcessingException e) {
+                .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                .build();
+        StringWriter out = new StringWriter();
+        // Closing the generator ends the YAML stream, which is what flushes the document into out.
+        try (JsonGenerator g = yaml.createGenerator(out)) {
+            InventoryWriter.write(g, inventory);
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return out.toString();
     }
 }
