@@ -9,19 +9,18 @@ import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.source.Source;
 import io.gpudetect.tables.Tables;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
-/** One detection pass: every probe in order over one source, merged and normalised into an {@link Inventory}. */
+/**
+ * One detection pass: every probe in order over one source, merged and normalised into an {@link Inventory}.
+ *
+ * <p>Loops rather than streams and comparator chains here and in the merge: a one-shot {@code gpu-detect} runs
+ * this once, interpreted, and every lambda call site costs time to link on first use (JDK 17 cannot archive
+ * the ones inside {@code Comparator.comparing} at all); docs/performance.md has the numbers.
+ */
 public final class Detector {
-
-    private static final Comparator<Gpu> ORDER = Comparator
-            .comparing(Gpu::pciAddress, Comparator.nullsLast(Comparator.<PciAddress>naturalOrder()))
-            .thenComparing(g -> g.vendor() == null ? "" : g.vendor().id())
-            .thenComparing(g -> g.uuid() == null ? "" : g.uuid())
-            .thenComparing(g -> g.name() == null ? "" : g.name());
 
     private final List<Probe> probesInPrecedenceOrder;
 
@@ -35,18 +34,45 @@ public final class Detector {
 
     public Inventory detect(Source source, Tables tables) {
         List<ProbeResult> results = new ArrayList<>();
+        Set<String> withoutDomain = new HashSet<>();
         for (Probe probe : probesInPrecedenceOrder) {
             // Tool probes bound their values already; this covers the others (NVML, sysfs) the same way.
             results.add(FieldLimits.apply(runSafely(probe, source)));
+            if (!probe.printsPciDomain()) {
+                withoutDomain.add(probe.name());
+            }
         }
         Normaliser normaliser = new Normaliser(tables);
-        Set<String> withoutDomain = probesInPrecedenceOrder.stream().filter(p -> !p.printsPciDomain())
-                .map(Probe::name).collect(Collectors.toSet());
-        List<Gpu> gpus = Merger.merge(results, withoutDomain).stream().map(normaliser::normalise).sorted(ORDER).toList();
-        List<Inventory.ProbeSummary> summaries = results.stream()
-                .map(r -> new Inventory.ProbeSummary(r.probe(), r.outcome(), r.gpus().size())).toList();
-        List<Diagnostic> diagnostics = results.stream().flatMap(r -> r.diagnostics().stream()).toList();
+        List<Gpu> gpus = new ArrayList<>();
+        for (Gpu merged : Merger.merge(results, withoutDomain)) {
+            gpus.add(normaliser.normalise(merged));
+        }
+        gpus.sort(Detector::outputOrder);
+        List<Inventory.ProbeSummary> summaries = new ArrayList<>();
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        for (ProbeResult r : results) {
+            summaries.add(new Inventory.ProbeSummary(r.probe(), r.outcome(), r.gpus().size()));
+            diagnostics.addAll(r.diagnostics());
+        }
         return new Inventory(source.describe(), gpus, summaries, diagnostics);
+    }
+
+    /** By PCI address (cards without one last), then vendor, UUID and name. */
+    private static int outputOrder(Gpu a, Gpu b) {
+        PciAddress x = a.pciAddress();
+        PciAddress y = b.pciAddress();
+        int c = x == null ? (y == null ? 0 : 1) : y == null ? -1 : x.compareTo(y);
+        if (c == 0) {
+            c = orEmpty(a.vendor() == null ? null : a.vendor().id()).compareTo(orEmpty(b.vendor() == null ? null : b.vendor().id()));
+        }
+        if (c == 0) {
+            c = orEmpty(a.uuid()).compareTo(orEmpty(b.uuid()));
+        }
+        return c != 0 ? c : orEmpty(a.name()).compareTo(orEmpty(b.name()));
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
     }
 
     /** A probe is written not to throw; this keeps a bug in one from hiding what the others saw. */

@@ -28,8 +28,12 @@ public record Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes
     /** True when every probe that is present answered in full. */
     @com.fasterxml.jackson.annotation.JsonProperty("complete")
     public boolean complete() {
-        return probes.stream().allMatch(p -> p.outcome() == ProbeResult.Outcome.OK
-                || p.outcome() == ProbeResult.Outcome.ABSENT);
+        for (ProbeSummary p : probes) {
+            if (p.outcome() != ProbeResult.Outcome.OK && p.outcome() != ProbeResult.Outcome.ABSENT) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** GPUs to bid with: emulated and management adapters left out. */

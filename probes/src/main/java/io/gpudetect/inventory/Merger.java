@@ -5,13 +5,11 @@ import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.ProbeResult;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -79,12 +77,13 @@ public final class Merger {
             }
             pairInOrder(groups, pending, result.probe(), probeOf);
         }
-        Comparator<Gpu> precedence = Comparator.comparing(rankOf::get);
-        return groups.stream().map(group -> {
+        List<Gpu> merged = new ArrayList<>(groups.size());
+        for (List<Gpu> group : groups) {
             List<Gpu> ordered = new ArrayList<>(group);
-            ordered.sort(precedence);
-            return combine(ordered);
-        }).toList();
+            ordered.sort((a, b) -> Integer.compare(rankOf.get(a), rankOf.get(b)));
+            merged.add(combine(ordered));
+        }
+        return merged;
     }
 
     private static void placeDomainlessAddresses(List<List<Gpu>> groups, Map<PciAddress, List<Gpu>> byAddress,
@@ -96,13 +95,16 @@ public final class Merger {
         for (Map.Entry<PciAddress, List<Gpu>> entry : new ArrayList<>(byAddress.entrySet())) {
             PciAddress guessed = entry.getKey();
             List<Gpu> group = entry.getValue();
-            if (guessed.domain() != 0 || !group.stream().allMatch(g -> probesWithoutDomain.contains(probeOf.get(g)))) {
+            if (guessed.domain() != 0 || !allFrom(group, probesWithoutDomain, probeOf)) {
                 continue;
             }
-            List<PciAddress> sameSlot = byAddress.keySet().stream()
-                    .filter(a -> a.domain() != 0 && a.bus() == guessed.bus() && a.device() == guessed.device()
-                            && a.function() == guessed.function())
-                    .toList();
+            List<PciAddress> sameSlot = new ArrayList<>();
+            for (PciAddress a : byAddress.keySet()) {
+                if (a.domain() != 0 && a.bus() == guessed.bus() && a.device() == guessed.device()
+                        && a.function() == guessed.function()) {
+                    sameSlot.add(a);
+                }
+            }
             if (sameSlot.size() == 1) {
                 List<Gpu> target = byAddress.get(sameSlot.get(0));
                 for (Gpu g : group) {
@@ -116,6 +118,15 @@ public final class Merger {
                 byAddress.remove(guessed);
             }
         }
+    }
+
+    private static boolean allFrom(List<Gpu> group, Set<String> probes, Map<Gpu, String> probeOf) {
+        for (Gpu g : group) {
+            if (!probes.contains(probeOf.get(g))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static List<Gpu> byUuid(List<List<Gpu>> groups, String uuid) {
@@ -144,12 +155,14 @@ public final class Merger {
             pendingByVendor.computeIfAbsent(vendorOf(g), v -> new ArrayList<>()).add(g);
         }
         for (Map.Entry<Vendor, List<Gpu>> e : pendingByVendor.entrySet()) {
-            List<List<Gpu>> candidates = groups.stream()
-                    .filter(group -> vendorOf(group.get(0)) == e.getKey())
-                    .filter(group -> group.stream().noneMatch(g -> probe.equals(probeOf.get(g))))
-                    .sorted(Comparator.comparing((List<Gpu> group) -> addressOf(group),
-                            Comparator.nullsLast(Comparator.naturalOrder())))
-                    .toList();
+            // The vendor's groups this probe has not joined yet, in bus order (groups without an address last).
+            List<List<Gpu>> candidates = new ArrayList<>();
+            for (List<Gpu> group : groups) {
+                if (vendorOf(group.get(0)) == e.getKey() && !joinedBy(group, probe, probeOf)) {
+                    candidates.add(group);
+                }
+            }
+            candidates.sort(Merger::busOrder);
             List<Gpu> cards = e.getValue();
             if (candidates.size() == cards.size()) {
                 for (int i = 0; i < cards.size(); i++) {
@@ -165,8 +178,28 @@ public final class Merger {
         }
     }
 
+    private static boolean joinedBy(List<Gpu> group, String probe, Map<Gpu, String> probeOf) {
+        for (Gpu g : group) {
+            if (probe.equals(probeOf.get(g))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int busOrder(List<Gpu> a, List<Gpu> b) {
+        PciAddress x = addressOf(a);
+        PciAddress y = addressOf(b);
+        return x == null ? (y == null ? 0 : 1) : y == null ? -1 : x.compareTo(y);
+    }
+
     private static PciAddress addressOf(List<Gpu> group) {
-        return group.stream().map(Gpu::pciAddress).filter(Objects::nonNull).findFirst().orElse(null);
+        for (Gpu g : group) {
+            if (g.pciAddress() != null) {
+                return g.pciAddress();
+            }
+        }
+        return null;
     }
 
     static Vendor vendorOf(Gpu g) {

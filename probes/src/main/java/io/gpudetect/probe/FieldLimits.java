@@ -7,6 +7,7 @@ import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Bounds what a tool's text can put into the inventory. A parser copies names and versions as printed,
@@ -54,13 +55,20 @@ public final class FieldLimits {
      * the probe's own diagnostics, or the probe when it gave none.
      */
     public static ProbeResult apply(ProbeResult result) {
-        String file = result.diagnostics().stream().map(Diagnostic::file).filter(f -> f != null)
-                .findFirst().orElse(result.probe());
-        Bounded bounded = apply(result.gpus(), result.probe(), file);
+        String file = null;
+        boolean diagnosticsChanged = false;
         List<Diagnostic> diagnostics = new ArrayList<>();
-        result.diagnostics().stream().map(FieldLimits::bound).forEach(diagnostics::add);
+        for (Diagnostic d : result.diagnostics()) {
+            if (file == null) {
+                file = d.file();
+            }
+            Diagnostic bounded = bound(d);
+            diagnosticsChanged |= bounded != d;
+            diagnostics.add(bounded);
+        }
+        Bounded bounded = apply(result.gpus(), result.probe(), file == null ? result.probe() : file);
         diagnostics.addAll(bounded.diagnostics());
-        if (bounded.diagnostics().isEmpty() && diagnostics.equals(result.diagnostics())) {
+        if (bounded.diagnostics().isEmpty() && !diagnosticsChanged) {
             return result;
         }
         ProbeResult.Outcome outcome = result.outcome() == ProbeResult.Outcome.OK && !bounded.diagnostics().isEmpty()
@@ -79,69 +87,94 @@ public final class FieldLimits {
     }
 
     private static Gpu bound(Gpu gpu, String probe, List<String> changed) {
-        Gpu.Builder b = gpu.toBuilder(probe);
-        // Re-setting a field through the builder would claim it for this probe; only changed ones are set.
-        field("name", gpu.name(), changed, b::name);
-        field("model", gpu.model(), changed, b::model);
-        field("driverVersion", gpu.driverVersion(), changed, b::driverVersion);
-        field("runtimeVersion", gpu.runtimeVersion(), changed, b::runtimeVersion);
-        field("pciVendorId", gpu.pciVendorId(), changed, b::pciVendorId);
-        field("pciDeviceId", gpu.pciDeviceId(), changed, b::pciDeviceId);
-        field("pciSubsystemVendorId", gpu.pciSubsystemVendorId(), changed, b::pciSubsystemVendorId);
-        field("pciSubsystemDeviceId", gpu.pciSubsystemDeviceId(), changed, b::pciSubsystemDeviceId);
-        field("pciRevision", gpu.pciRevision(), changed, b::pciRevision);
-        field("uuid", gpu.uuid(), changed, b::uuid);
-        field("serial", gpu.serial(), changed, b::serial);
-        field("boardPartNumber", gpu.boardPartNumber(), changed, b::boardPartNumber);
-        field("interface", gpu.interfaceType(), changed, b::interfaceType);
-        field("architecture", gpu.architecture(), changed, b::architecture);
-        field("computeCapability", gpu.computeCapability(), changed, b::computeCapability);
-        field("kernelDriver", gpu.kernelDriver(), changed, b::kernelDriver);
+        // Each is null unless cleaning changed it: re-setting an unchanged field through the builder would
+        // claim it for this probe, and the builder ignores nulls.
+        String name = cleaned("name", gpu.name(), changed);
+        String model = cleaned("model", gpu.model(), changed);
+        String driverVersion = cleaned("driverVersion", gpu.driverVersion(), changed);
+        String runtimeVersion = cleaned("runtimeVersion", gpu.runtimeVersion(), changed);
+        String pciVendorId = cleaned("pciVendorId", gpu.pciVendorId(), changed);
+        String pciDeviceId = cleaned("pciDeviceId", gpu.pciDeviceId(), changed);
+        String pciSubsystemVendorId = cleaned("pciSubsystemVendorId", gpu.pciSubsystemVendorId(), changed);
+        String pciSubsystemDeviceId = cleaned("pciSubsystemDeviceId", gpu.pciSubsystemDeviceId(), changed);
+        String pciRevision = cleaned("pciRevision", gpu.pciRevision(), changed);
+        String uuid = cleaned("uuid", gpu.uuid(), changed);
+        String serial = cleaned("serial", gpu.serial(), changed);
+        String boardPartNumber = cleaned("boardPartNumber", gpu.boardPartNumber(), changed);
+        String interfaceType = cleaned("interface", gpu.interfaceType(), changed);
+        String architecture = cleaned("architecture", gpu.architecture(), changed);
+        String computeCapability = cleaned("computeCapability", gpu.computeCapability(), changed);
+        String kernelDriver = cleaned("kernelDriver", gpu.kernelDriver(), changed);
+        Partitioning partitioning = null;
         if (gpu.partitioning() != null) {
             Partitioning p = bound(gpu.partitioning());
-            if (!p.equals(gpu.partitioning())) {
+            if (p != gpu.partitioning()) {
                 changed.add("partitioning");
-                b.partitioning(p);
+                partitioning = p;
             }
         }
+        Health health = null;
         if (gpu.health() != null) {
             Health h = bound(gpu.health());
-            if (!h.equals(gpu.health())) {
+            if (h != gpu.health()) {
                 changed.add("health");
-                b.health(h);
+                health = h;
             }
         }
-        return changed.isEmpty() ? gpu : b.build();
+        if (changed.isEmpty()) {
+            return gpu;
+        }
+        return gpu.toBuilder(probe).name(name).model(model).driverVersion(driverVersion).runtimeVersion(runtimeVersion)
+                .pciVendorId(pciVendorId).pciDeviceId(pciDeviceId).pciSubsystemVendorId(pciSubsystemVendorId)
+                .pciSubsystemDeviceId(pciSubsystemDeviceId).pciRevision(pciRevision).uuid(uuid).serial(serial)
+                .boardPartNumber(boardPartNumber).interfaceType(interfaceType).architecture(architecture)
+                .computeCapability(computeCapability).kernelDriver(kernelDriver).partitioning(partitioning)
+                .health(health).build();
     }
 
-    private static void field(String name, String value, List<String> changed, Setter setter) {
+    /** The value cleaned, when that changed it (noted in {@code changed}); else null. */
+    private static String cleaned(String field, String value, List<String> changed) {
         if (value == null) {
-            return;
+            return null;
         }
         String bounded = clean(value, MAX_VALUE_CHARS);
-        if (!bounded.equals(value)) {
-            changed.add(name);
-            setter.set(bounded);
+        if (bounded.equals(value)) {
+            return null;
         }
+        changed.add(field);
+        return bounded;
     }
 
-    @FunctionalInterface
-    private interface Setter {
-        Gpu.Builder set(String value);
-    }
-
+    /** The partitioning with its strings cleaned; the same object when nothing needed it. */
     private static Partitioning bound(Partitioning p) {
-        List<Partition> instances = p.instances().stream()
-                .map(i -> new Partition(clean(i.profile(), MAX_VALUE_CHARS), i.gpuInstanceId(), i.computeInstanceId(),
-                        i.memoryMiB(), i.multiprocessors(), clean(i.uuid(), MAX_VALUE_CHARS)))
-                .toList();
-        return new Partitioning(clean(p.kind(), MAX_VALUE_CHARS), p.enabled(), p.pendingEnabled(), instances);
+        boolean same = true;
+        List<Partition> instances = new ArrayList<>(p.instances().size());
+        for (Partition i : p.instances()) {
+            String profile = clean(i.profile(), MAX_VALUE_CHARS);
+            String uuid = clean(i.uuid(), MAX_VALUE_CHARS);
+            boolean cleaned = !Objects.equals(profile, i.profile()) || !Objects.equals(uuid, i.uuid());
+            same &= !cleaned;
+            instances.add(cleaned ? new Partition(profile, i.gpuInstanceId(), i.computeInstanceId(), i.memoryMiB(),
+                    i.multiprocessors(), uuid) : i);
+        }
+        String kind = clean(p.kind(), MAX_VALUE_CHARS);
+        return same && Objects.equals(kind, p.kind()) ? p
+                : new Partitioning(kind, p.enabled(), p.pendingEnabled(), instances);
     }
 
+    /** The health with at most {@link #MAX_PROBLEMS} problems, each cleaned; the same object when nothing needed it. */
     private static Health bound(Health h) {
-        List<String> problems = h.problems().stream().limit(MAX_PROBLEMS)
-                .map(s -> clean(s, MAX_MESSAGE_CHARS)).toList();
-        return new Health(h.status(), h.eccUncorrectedErrors(), problems);
+        boolean same = h.problems().size() <= MAX_PROBLEMS;
+        List<String> problems = new ArrayList<>(Math.min(h.problems().size(), MAX_PROBLEMS));
+        for (String problem : h.problems()) {
+            if (problems.size() == MAX_PROBLEMS) {
+                break;
+            }
+            String cleaned = clean(problem, MAX_MESSAGE_CHARS);
+            same &= Objects.equals(cleaned, problem);
+            problems.add(cleaned);
+        }
+        return same ? h : new Health(h.status(), h.eccUncorrectedErrors(), problems);
     }
 
     /**

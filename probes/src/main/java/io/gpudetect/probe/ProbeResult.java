@@ -41,8 +41,12 @@ public record ProbeResult(String probe, Outcome outcome, List<Gpu> gpus, List<Di
 
     /** OK, PARTIAL or FAILED from what a parser produced. */
     public static ProbeResult of(String probe, List<Gpu> gpus, List<Diagnostic> diagnostics) {
-        boolean errors = diagnostics.stream().anyMatch(d -> d.severity() == Diagnostic.Severity.ERROR);
-        boolean warnings = diagnostics.stream().anyMatch(d -> d.severity() != Diagnostic.Severity.INFO);
+        boolean errors = false;
+        boolean warnings = false;
+        for (Diagnostic d : diagnostics) {
+            errors |= d.severity() == Diagnostic.Severity.ERROR;
+            warnings |= d.severity() != Diagnostic.Severity.INFO;
+        }
         Outcome outcome = errors && gpus.isEmpty() ? Outcome.FAILED : warnings ? Outcome.PARTIAL : Outcome.OK;
         return new ProbeResult(probe, outcome, gpus, diagnostics);
     }

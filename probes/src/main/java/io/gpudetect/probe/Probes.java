@@ -16,6 +16,7 @@ import io.gpudetect.probe.opencl.ClinfoRawParser;
 import io.gpudetect.probe.pci.LspciParser;
 import io.gpudetect.probe.pci.SysfsPciProbe;
 import io.gpudetect.source.ToolCommand;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -72,8 +73,14 @@ public final class Probes {
 
     /** The bundle file names the default probes read: what a folder must hold to be a bundle. */
     public static List<String> bundleFiles(List<Probe> probes) {
-        return probes.stream().map(p -> p instanceof ToolProbe t ? t.command().bundleFile()
-                : p instanceof NvmlProbe ? NvmlProbe.SNAPSHOT.bundleFile() : null)
-                .filter(java.util.Objects::nonNull).toList();
+        List<String> files = new ArrayList<>();
+        for (Probe p : probes) {
+            if (p instanceof ToolProbe t && t.command().bundleFile() != null) {
+                files.add(t.command().bundleFile());
+            } else if (p instanceof NvmlProbe) {
+                files.add(NvmlProbe.SNAPSHOT.bundleFile());
+            }
+        }
+        return List.copyOf(files);
     }
 }

@@ -61,7 +61,9 @@ public record ToolProbe(String name, ToolCommand command, ToolOutputParser parse
             return ProbeResult.failed(name, FieldLimits.bound(Diagnostic.error(name, file, null,
                     "could not read " + what() + " output: " + e)));
         }
-        parsed.diagnostics().stream().map(FieldLimits::bound).forEach(notes::add);
+        for (Diagnostic d : parsed.diagnostics()) {
+            notes.add(FieldLimits.bound(d));
+        }
         FieldLimits.Bounded bounded = FieldLimits.apply(parsed.gpus(), name, file);
         notes.addAll(bounded.diagnostics());
         return ProbeResult.of(name, bounded.gpus(), notes);

@@ -98,8 +98,15 @@ public final class BundleSource implements Source {
      * means it is most likely not the folder the user meant.
      */
     public boolean holdsAnyOf(java.util.List<String> toolFiles) {
-        return Files.exists(dir.resolve(BundleManifest.FILE_NAME)) || Files.isDirectory(dir.resolve("sys"))
-                || toolFiles.stream().anyMatch(f -> Files.exists(dir.resolve(f), LinkOption.NOFOLLOW_LINKS));
+        if (Files.exists(dir.resolve(BundleManifest.FILE_NAME)) || Files.isDirectory(dir.resolve("sys"))) {
+            return true;
+        }
+        for (String file : toolFiles) {
+            if (Files.exists(dir.resolve(file), LinkOption.NOFOLLOW_LINKS)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public BundleManifest manifest() {

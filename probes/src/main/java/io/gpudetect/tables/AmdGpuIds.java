@@ -78,11 +78,11 @@ public final class AmdGpuIds {
         }
         String prefix = bareHex(deviceId) + ":";
         java.util.Set<String> names = new java.util.TreeSet<>();
-        byDeviceAndRevision.forEach((k, v) -> {
-            if (k.startsWith(prefix)) {
-                names.add(v);
+        for (Map.Entry<String, String> e : byDeviceAndRevision.entrySet()) {
+            if (e.getKey().startsWith(prefix)) {
+                names.add(e.getValue());
             }
-        });
+        }
         return names;
     }
 
