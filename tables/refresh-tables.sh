@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Refreshes the id tables shipped in probes/src/main/resources/io/gpudetect/tables/ from their sources:
+# Refreshes the id tables gpu-detect ships from their sources:
 #   pci.ids      Debian package "pci.ids" (PCI ID Project, GPL-2.0-or-later or BSD-3-Clause), filtered
-#                to vendor names plus the device blocks of vendors that make display controllers.
-#   amdgpu.ids   Debian package "libdrm-common" (libdrm, MIT), unchanged.
-#   akash-gpus.json  akash-network/provider-configs devices/pcie/gpus.json (Apache-2.0), unchanged;
-#                pass its path as the first argument (the shared copy is ../shared/data/akash-gpus.json).
+#                to vendor names plus the device blocks of vendors that make display controllers; a jar
+#                resource in probes/src/main/resources/io/gpudetect/tables/.
+#   amdgpu.ids   Debian package "libdrm-common" (libdrm, MIT), unchanged, kept as tables/amdgpu.ids.
+#   akash-gpus.json  akash-network/provider-configs devices/pcie/gpus.json (Apache-2.0), unchanged, kept as
+#                tables/akash-gpus.json; pass its path as the first argument (the shared copy is
+#                ../shared/data/akash-gpus.json).
+# The two small tables are compiled into ShippedTableText.java (tables/table-text.py says why);
+# ShippedTableTextTest fails when that file and tables/ disagree.
 # Run it from the repository root; it needs apt-get (Debian) and python3.
 set -euo pipefail
 out=probes/src/main/resources/io/gpudetect/tables
@@ -13,6 +17,8 @@ trap 'rm -rf "$work"' EXIT
 (cd "$work" && apt-get download pci.ids libdrm-common >/dev/null)
 for deb in "$work"/*.deb; do dpkg-deb -x "$deb" "$work/x"; done
 python3 tables/filter-pci-ids.py "$work/x/usr/share/misc/pci.ids" > "$out/pci.ids"
-cp "$work/x/usr/share/libdrm/amdgpu.ids" "$out/amdgpu.ids"
-if [ "${1:-}" != "" ]; then cp "$1" "$out/akash-gpus.json"; fi
-echo "tables refreshed in $out"
+cp "$work/x/usr/share/libdrm/amdgpu.ids" tables/amdgpu.ids
+if [ "${1:-}" != "" ]; then cp "$1" tables/akash-gpus.json; fi
+python3 tables/table-text.py tables/amdgpu.ids tables/akash-gpus.json \
+    > probes/src/main/java/io/gpudetect/tables/ShippedTableText.java
+echo "tables refreshed: $out/pci.ids, tables/amdgpu.ids, tables/akash-gpus.json, ShippedTableText.java"

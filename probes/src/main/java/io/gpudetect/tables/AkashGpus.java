@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Locale;
@@ -29,11 +28,8 @@ public final class AkashGpus {
     }
 
     public static AkashGpus shipped() {
-        try (InputStream in = AkashGpus.class.getResourceAsStream("akash-gpus.json")) {
-            if (in == null) {
-                throw new IllegalStateException("akash-gpus.json is missing from the jar");
-            }
-            return parse(new JsonFactory().createParser(in));
+        try {
+            return parse(new JsonFactory().createParser(ShippedTableText.AKASH_GPUS_JSON));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

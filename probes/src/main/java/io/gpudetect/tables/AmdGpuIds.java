@@ -2,10 +2,8 @@ package io.gpudetect.tables;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -25,11 +23,8 @@ public final class AmdGpuIds {
     }
 
     public static AmdGpuIds shipped() {
-        try (InputStream in = AmdGpuIds.class.getResourceAsStream("amdgpu.ids")) {
-            if (in == null) {
-                throw new IllegalStateException("amdgpu.ids is missing from the jar");
-            }
-            return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+        try {
+            return parse(new BufferedReader(new StringReader(ShippedTableText.AMDGPU_IDS)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
