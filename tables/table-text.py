@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""Writes ShippedTableText.java: the small id tables as Java text blocks, line for line as upstream has them.
+"""Writes ShippedTableText.java: the small id tables as Java text blocks.
+
+amdgpu.ids goes in line for line as upstream has it. Akash's gpus.json goes in as one tab-separated line per
+device (vendor id, device id, vendor name, model, interface, memory size; empty when absent), so that reading
+it needs no JSON parser at start-up; AkashGpus.parse reads that form, and ShippedTableTextTest derives it
+from tables/akash-gpus.json again to prove the two agree.
 
 Why a class and not a jar resource: a one-shot `gpu-detect` reads these tables at every start, and finding
 a resource in a jar (URL lookup, a second open of the jar) costs more than parsing the table. A string
@@ -8,14 +13,43 @@ resource: it is read only when a tool printed no name, and a class constant is l
 
 Usage: table-text.py AMDGPU_IDS AKASH_GPUS_JSON > ShippedTableText.java
 """
+import json
 import sys
 
 LIMIT = 65535  # bytes of modified UTF-8 in one class-file constant
 
 
-def text_block(path):
+def akash_lines(path):
+    """gpus.json as AkashGpus.parse reads it: ids lower-cased, scalars as their JSON text, strings as they are."""
     with open(path, encoding="utf-8") as f:
-        text = f.read()
+        table = json.load(f)
+    lines = []
+
+    def field(value):
+        if value is None:
+            return ""
+        text = value if isinstance(value, str) else json.dumps(value)
+        if "\t" in text or "\n" in text or "\r" in text:
+            sys.exit(f"{path}: value {text!r} holds a tab or line break, which the line form cannot carry")
+        return text
+
+    for vendor_id, vendor in table.items():
+        vendor_name = vendor.get("name") if isinstance(vendor.get("name"), str) else None
+        devices = vendor.get("devices") if isinstance(vendor.get("devices"), dict) else {}
+        for device_id, device in devices.items():
+            if not isinstance(device, dict):
+                sys.exit(f"{path}: device {vendor_id}/{device_id} is not an object")
+            lines.append("\t".join(field(v) for v in (
+                vendor_id.lower(), device_id.lower(), vendor_name,
+                *(device.get(k) if not isinstance(device.get(k), (dict, list)) else None
+                  for k in ("name", "interface", "memory_size")))))
+    return "".join(line + "\n" for line in lines)
+
+
+def text_block(path, text=None):
+    if text is None:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     if len(text.encode("utf-8")) > LIMIT - 1024:
         sys.exit(f"{path}: {len(text.encode('utf-8'))} bytes is too close to the {LIMIT}-byte limit of a "
                  "Java string constant; split the table or ship it as a resource")
@@ -54,8 +88,11 @@ final class ShippedTableText {{
     /** libdrm's amdgpu.ids (MIT). */
     static final String AMDGPU_IDS = {text_block(amd)};
 
-    /** akash-network/provider-configs devices/pcie/gpus.json (Apache-2.0). */
-    static final String AKASH_GPUS_JSON = {text_block(akash)};
+    /**
+     * akash-network/provider-configs devices/pcie/gpus.json (Apache-2.0), one line per device: vendor id,
+     * device id, vendor name, model, interface, memory size, separated by tabs.
+     */
+    static final String AKASH_GPUS = {text_block(akash, akash_lines(akash))};
 }}""")
 
 

@@ -54,21 +54,41 @@ public final class Probes {
     public static List<Probe> defaults(ProbeSettings settings) {
         return List.of(
                 new NvmlProbe(new JnaNvmlScope(Optional.ofNullable(settings.driverRoot())), settings.nvmlTimeout()),
-                new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, NvidiaSmiXmlParser::parse),
+                new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, Format.NVIDIA_SMI_XML),
                 // Text forms after the XML, richest first: -q has every field, the CSV most, the table
                 // cuts long names, -L has names and UUIDs only.
-                new ToolProbe(NvidiaSmiQueryTextParser.PROBE, NVIDIA_SMI_Q_TEXT, NvidiaSmiQueryTextParser::parse),
-                new ToolProbe(NvidiaSmiCsvParser.PROBE, NVIDIA_SMI_QUERY_CSV, NvidiaSmiCsvParser::parse),
-                new ToolProbe(NvidiaSmiTableParser.PROBE, NVIDIA_SMI_TABLE, NvidiaSmiTableParser::parse),
-                new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, NvidiaSmiListParser::parse),
-                new ToolProbe(AmdSmiJsonParser.PROBE, AMD_SMI_STATIC, AmdSmiJsonParser::parse),
-                new ToolProbe(RocmSmiJsonParser.PROBE, ROCM_SMI_JSON, RocmSmiJsonParser::parse),
-                new ToolProbe(RocminfoParser.PROBE, ROCMINFO, RocminfoParser::parse, false),
-                new ToolProbe(RocmSmiTableParser.PROBE, ROCM_SMI_TABLE, RocmSmiTableParser::parse),
-                new ToolProbe(ClinfoParser.PROBE, CLINFO, ClinfoParser::parse),
-                new ToolProbe(ClinfoRawParser.PROBE, CLINFO_RAW, ClinfoRawParser::parse),
+                new ToolProbe(NvidiaSmiQueryTextParser.PROBE, NVIDIA_SMI_Q_TEXT, Format.NVIDIA_SMI_Q_TEXT),
+                new ToolProbe(NvidiaSmiCsvParser.PROBE, NVIDIA_SMI_QUERY_CSV, Format.NVIDIA_SMI_CSV),
+                new ToolProbe(NvidiaSmiTableParser.PROBE, NVIDIA_SMI_TABLE, Format.NVIDIA_SMI_TABLE),
+                new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, Format.NVIDIA_SMI_LIST),
+                new ToolProbe(AmdSmiJsonParser.PROBE, AMD_SMI_STATIC, Format.AMD_SMI_JSON),
+                new ToolProbe(RocmSmiJsonParser.PROBE, ROCM_SMI_JSON, Format.ROCM_SMI_JSON),
+                new ToolProbe(RocminfoParser.PROBE, ROCMINFO, Format.ROCMINFO, false),
+                new ToolProbe(RocmSmiTableParser.PROBE, ROCM_SMI_TABLE, Format.ROCM_SMI_TABLE),
+                new ToolProbe(ClinfoParser.PROBE, CLINFO, Format.CLINFO),
+                new ToolProbe(ClinfoRawParser.PROBE, CLINFO_RAW, Format.CLINFO_RAW),
                 new SysfsPciProbe(),
-                new ToolProbe(LspciParser.PROBE, LSPCI, LspciParser::parse));
+                new ToolProbe(LspciParser.PROBE, LSPCI, Format.LSPCI));
+    }
+
+    /**
+     * Each tool output format with its parser. Constants rather than method references ({@code
+     * RocminfoParser::parse}): a one-shot {@code gpu-detect} builds this list once, interpreted, and each method
+     * reference is a call site to link on first use, about 0.1 ms apiece.
+     */
+    private enum Format implements ToolOutputParser {
+        NVIDIA_SMI_XML { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiXmlParser.parse(text, file); } },
+        NVIDIA_SMI_Q_TEXT { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiQueryTextParser.parse(text, file); } },
+        NVIDIA_SMI_CSV { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiCsvParser.parse(text, file); } },
+        NVIDIA_SMI_TABLE { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiTableParser.parse(text, file); } },
+        NVIDIA_SMI_LIST { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiListParser.parse(text, file); } },
+        AMD_SMI_JSON { @Override public ParsedOutput parse(String text, String file) { return AmdSmiJsonParser.parse(text, file); } },
+        ROCM_SMI_JSON { @Override public ParsedOutput parse(String text, String file) { return RocmSmiJsonParser.parse(text, file); } },
+        ROCMINFO { @Override public ParsedOutput parse(String text, String file) { return RocminfoParser.parse(text, file); } },
+        ROCM_SMI_TABLE { @Override public ParsedOutput parse(String text, String file) { return RocmSmiTableParser.parse(text, file); } },
+        CLINFO { @Override public ParsedOutput parse(String text, String file) { return ClinfoParser.parse(text, file); } },
+        CLINFO_RAW { @Override public ParsedOutput parse(String text, String file) { return ClinfoRawParser.parse(text, file); } },
+        LSPCI { @Override public ParsedOutput parse(String text, String file) { return LspciParser.parse(text, file); } }
     }
 
     /** The bundle file names the default probes read: what a folder must hold to be a bundle. */

@@ -1,10 +1,5 @@
 package io.gpudetect.tables;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -28,64 +23,40 @@ public final class AkashGpus {
     }
 
     public static AkashGpus shipped() {
-        try {
-            return parse(new JsonFactory().createParser(ShippedTableText.AKASH_GPUS_JSON));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return parse(ShippedTableText.AKASH_GPUS);
     }
 
     /**
-     * Reads {@code {"<vendor id>": {"name": ..., "devices": {"<device id>": {"name", "interface",
-     * "memory_size"}}}}} with the streaming parser: a one-shot command should not pay for an object mapper
-     * to read one small table.
+     * Reads the table in the form tables/table-text.py writes from Akash's gpus.json: one line per device,
+     * {@code vendor id, device id, vendor name, model, interface, memory size} separated by tabs, empty where
+     * gpus.json has nothing. A line without six fields is a build error, not something to skip quietly.
      */
-    static AkashGpus parse(JsonParser p) throws IOException {
+    static AkashGpus parse(String table) {
         Map<String, Entry> entries = new HashMap<>();
-        expect(p.nextToken(), JsonToken.START_OBJECT, p);
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String vendorId = p.currentName().toLowerCase(Locale.ROOT);
-            expect(p.nextToken(), JsonToken.START_OBJECT, p);
-            String vendorName = null;
-            Map<String, Map<String, String>> devices = new HashMap<>();
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                if (field.equals("name") && value == JsonToken.VALUE_STRING) {
-                    vendorName = p.getText();
-                } else if (field.equals("devices") && value == JsonToken.START_OBJECT) {
-                    while (p.nextToken() == JsonToken.FIELD_NAME) {
-                        String deviceId = p.currentName().toLowerCase(Locale.ROOT);
-                        expect(p.nextToken(), JsonToken.START_OBJECT, p);
-                        Map<String, String> attributes = new HashMap<>();
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String key = p.currentName();
-                            if (p.nextToken().isScalarValue()) {
-                                attributes.put(key, p.getText());
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                        devices.put(deviceId, attributes);
-                    }
-                } else {
-                    p.skipChildren();
+        int lineNo = 0;
+        for (int start = 0; start < table.length(); ) {
+            int end = table.indexOf('\n', start);
+            if (end < 0) {
+                end = table.length();
+            }
+            lineNo++;
+            String[] f = new String[6];
+            int from = start;
+            for (int i = 0; i < 6; i++) {
+                int tab = i < 5 ? table.indexOf('\t', from) : end;
+                if (tab < 0 || tab > end) {
+                    throw new IllegalStateException("Akash GPU table line " + lineNo + ": expected 6 tab-separated fields");
                 }
+                f[i] = tab == from ? null : table.substring(from, tab);
+                from = tab + 1;
             }
-            for (Map.Entry<String, Map<String, String>> d : devices.entrySet()) {
-                Map<String, String> a = d.getValue();
-                entries.put(vendorId + d.getKey(), new Entry(vendorName, a.get("name"),
-                        foldInterface(a.get("interface")), gi(a.get("memory_size"))));
+            if (f[5] != null && f[5].indexOf('\t') >= 0) {
+                throw new IllegalStateException("Akash GPU table line " + lineNo + ": expected 6 tab-separated fields");
             }
+            entries.put(f[0] + f[1], new Entry(f[2], f[3], foldInterface(f[4]), gi(f[5])));
+            start = end + 1;
         }
         return new AkashGpus(entries);
-    }
-
-    private static void expect(JsonToken actual, JsonToken expected, JsonParser p) throws IOException {
-        if (actual != expected) {
-            throw new IOException("akash-gpus.json line " + p.currentLocation().getLineNr() + ": expected "
-                    + expected + ", found " + actual);
-        }
     }
 
     /** Akash's rule: any {@code SXM*} is {@code sxm}; everything else lower-cased. */

@@ -499,510 +499,108 @@ final class ShippedTableText {
 98E4,	EB,	AMD Radeon R4 Graphics
 """;
 
-    /** akash-network/provider-configs devices/pcie/gpus.json (Apache-2.0). */
-    static final String AKASH_GPUS_JSON = """
-{
-  "10de": {
-    "name": "nvidia",
-    "devices": {
-      "1d01": {
-        "name": "gt1030",
-        "interface": "PCIe",
-        "memory_size": "2Gi"
-      },
-      "1d10": {
-        "name": "mx150",
-        "interface": "PCIe",
-        "memory_size": "2Gi"
-      },
-      "1401": {
-        "name": "gtx960",
-        "interface": "PCIe",
-        "memory_size": "2Gi"
-      },
-      "1406": {
-        "name": "gtx960",
-        "interface": "PCIe",
-        "memory_size": "4Gi"
-      },
-      "13c2": {
-        "name": "gtx970",
-        "interface": "PCIe",
-        "memory_size": "4Gi"
-      },
-      "13c0": {
-        "name": "gtx980",
-        "interface": "PCIe",
-        "memory_size": "4Gi"
-      },
-      "17c8": {
-        "name": "gtx980ti",
-        "interface": "PCIe",
-        "memory_size": "6Gi"
-      },
-      "1c81": {
-        "name": "gtx1050",
-        "interface": "PCIe",
-        "memory_size": "2Gi"
-      },
-      "1c83": {
-        "name": "gtx1050",
-        "interface": "PCIe",
-        "memory_size": "3Gi"
-      },
-      "1c82": {
-        "name": "gtx1050ti",
-        "interface": "PCIe",
-        "memory_size": "4Gi"
-      },
-      "1c02": {
-        "name": "gtx1060",
-        "interface": "PCIe",
-        "memory_size": "3Gi"
-      },
-      "1c03": {
-        "name": "gtx1060",
-        "interface": "PCIe",
-        "memory_size": "6Gi"
-      },
-      "1c04": {
-        "name": "gtx1060",
-        "interface": "PCIe",
-        "memory_size": "5Gi"
-      },
-      "1c06": {
-        "name": "gtx1060",
-        "interface": "PCIe",
-        "memory_size": "6Gi"
-      },
-      "1f95": {
-        "name": "gtx1650ti",
-        "interface": "PCIe",
-        "memory_size": "4Gi"
-      },
-      "2187": {
-        "name": "gtx1650s",
-        "interface": "PCIe",
-        "memory_size": "4Gi"
-      },
-      "2184": {
-        "name": "gtx1660",
-        "interface": "PCIe",
-        "memory_size": "6Gi"
-      },
-      "2182": {
-        "name": "gtx1660ti",
-        "interface": "PCIe",
-        "memory_size": "6Gi"
-      },
-      "1b81": {
-        "name": "gtx1070",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1b82": {
-        "name": "gtx1070ti",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1b80": {
-        "name": "gtx1080",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1b06": {
-        "name": "gtx1080ti",
-        "interface": "PCIe",
-        "memory_size": "11Gi"
-      },
-      "1e89": {
-        "name": "rtx2060",
-        "interface": "PCIe",
-        "memory_size": "6Gi"
-      },
-      "1f06": {
-        "name": "rtx2060s",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1f02": {
-        "name": "rtx2070",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1e84": {
-        "name": "rtx2070s",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1e87": {
-        "name": "rtx2080",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1e81": {
-        "name": "rtx2080s",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1e04": {
-        "name": "rtx2080ti",
-        "interface": "PCIe",
-        "memory_size": "11Gi"
-      },
-      "1e07": {
-        "name": "rtx2080ti",
-        "interface": "PCIe",
-        "memory_size": "11Gi"
-      },
-      "2487": {
-        "name": "rtx3060",
-        "interface": "PCIe",
-        "memory_size": "12Gi"
-      },
-      "2503": {
-        "name": "rtx3060",
-        "interface": "PCIe",
-        "memory_size": "12Gi"
-      },
-      "2504": {
-        "name": "rtx3060",
-        "interface": "PCIe",
-        "memory_size": "12Gi"
-      },
-      "2520": {
-        "name": "rtx3060m",
-        "interface": "PCIe",
-        "memory_size": "6Gi"
-      },
-      "2560": {
-        "name": "rtx3060m",
-        "interface": "PCIe",
-        "memory_size": "6Gi"
-      },
-      "2486": {
-        "name": "rtx3060ti",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "2489": {
-        "name": "rtx3060ti",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "2484": {
-        "name": "rtx3070",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "2488": {
-        "name": "rtx3070",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "2216": {
-        "name": "rtx3080",
-        "interface": "PCIe",
-        "memory_size": "10Gi"
-      },
-      "2204": {
-        "name": "rtx3090",
-        "interface": "PCIe",
-        "memory_size": "24Gi"
-      },
-      "2203": {
-        "name": "rtx3090ti",
-        "interface": "PCIe",
-        "memory_size": "24Gi"
-      },
-      "2882": {
-        "name": "rtx4060",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "2803": {
-        "name": "rtx4060ti",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "2805": {
-        "name": "rtx4060ti",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "2786": {
-        "name": "rtx4070",
-        "interface": "PCIe",
-        "memory_size": "12Gi"
-      },
-      "2783": {
-        "name": "rtx4070s",
-        "interface": "PCIe",
-        "memory_size": "12Gi"
-      },
-      "2782": {
-        "name": "rtx4070ti",
-        "interface": "PCIe",
-        "memory_size": "12Gi"
-      },
-      "2704": {
-        "name": "rtx4080",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "2702": {
-        "name": "rtx4080s",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "2684": {
-        "name": "rtx4090",
-        "interface": "PCIe",
-        "memory_size": "24Gi"
-      },
-      "f297": {
-        "name": "rtx4090",
-        "interface": "PCIe",
-        "memory_size": "24Gi"
-      },
-      "2f04": {
-        "name": "rtx5070",
-        "interface": "PCIe",
-        "memory_size": "12Gi"
-      },
-      "2c02": {
-        "name": "rtx5080",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "2b85": {
-        "name": "rtx5090",
-        "interface": "PCIe",
-        "memory_size": "32Gi"
-      },
-      "2c58": {
-        "name": "rtx5090m",
-        "interface": "PCIe",
-        "memory_size": "24Gi"
-      },
-      "13f1": {
-        "name": "m4000",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1c30": {
-        "name": "p2000",
-        "interface": "PCIe",
-        "memory_size": "5Gi"
-      },
-      "1cba": {
-        "name": "p2000",
-        "interface": "PCIe",
-        "memory_size": "4Gi"
-      },
-      "1bb1": {
-        "name": "p4000",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1bb0": {
-        "name": "p5000",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "1b30": {
-        "name": "p6000",
-        "interface": "PCIe",
-        "memory_size": "24Gi"
-      },
-      "1eb1": {
-        "name": "rtx4000",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "27b0": {
-        "name": "rtx4000sada",
-        "interface": "PCIe",
-        "memory_size": "20Gi"
-      },
-      "27b2": {
-        "name": "rtx4000ada",
-        "interface": "PCIe",
-        "memory_size": "20Gi"
-      },
-      "1eb5": {
-        "name": "rtx5000",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "1e30": {
-        "name": "rtx6000",
-        "interface": "PCIe",
-        "memory_size": "24Gi"
-      },
-      "1e78": {
-        "name": "rtx8000",
-        "interface": "PCIe",
-        "memory_size": "48Gi"
-      },
-      "2531": {
-        "name": "rtxa2000",
-        "interface": "PCIe",
-        "memory_size": "6Gi"
-      },
-      "28b0": {
-        "name": "rtx2000eada",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "2230": {
-        "name": "rtxa6000",
-        "interface": "PCIe",
-        "memory_size": "48Gi"
-      },
-      "2bb1": {
-        "name": "pro6000we",
-        "interface": "PCIe",
-        "memory_size": "96Gi"
-      },
-      "2bb4": {
-        "name": "pro6000mq",
-        "interface": "PCIe",
-        "memory_size": "96Gi"
-      },
-      "2bb5": {
-        "name": "pro6000se",
-        "interface": "PCIe",
-        "memory_size": "96Gi"
-      },
-      "15f8": {
-        "name": "p100",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "1b38": {
-        "name": "p40",
-        "interface": "PCIe",
-        "memory_size": "24Gi"
-      },
-      "1bb3": {
-        "name": "p4",
-        "interface": "PCIe",
-        "memory_size": "8Gi"
-      },
-      "1eb8": {
-        "name": "t4",
-        "interface": "PCIe",
-        "memory_size": "16Gi"
-      },
-      "1db1": {
-        "name": "v100",
-        "interface": "SXM2",
-        "memory_size": "16Gi"
-      },
-      "1db5": {
-        "name": "v100",
-        "interface": "SXM2",
-        "memory_size": "32Gi"
-      },
-      "1db8": {
-        "name": "v100",
-        "interface": "SXM3",
-        "memory_size": "32Gi"
-      },
-      "1df0": {
-        "name": "v100",
-        "interface": "PCIe",
-        "memory_size": "32Gi"
-      },
-      "2235": {
-        "name": "a40",
-        "interface": "PCIe",
-        "memory_size": "48Gi"
-      },
-      "147f": {
-        "name": "a100",
-        "interface": "SXM4",
-        "memory_size": "80Gi"
-      },
-      "20b0": {
-        "name": "a100",
-        "interface": "SXM4",
-        "memory_size": "40Gi"
-      },
-      "20b1": {
-        "name": "a100",
-        "interface": "PCIe",
-        "memory_size": "40Gi"
-      },
-      "20b2": {
-        "name": "a100",
-        "interface": "SXM4",
-        "memory_size": "80Gi"
-      },
-      "20b3": {
-        "name": "a100",
-        "interface": "SXM",
-        "memory_size": "64Gi"
-      },
-      "20b5": {
-        "name": "a100",
-        "interface": "PCIe",
-        "memory_size": "80Gi"
-      },
-      "20f1": {
-        "name": "a100",
-        "interface": "PCIe",
-        "memory_size": "40Gi"
-      },
-      "20f3": {
-        "name": "a800",
-        "interface": "SXM4",
-        "memory_size": "80Gi"
-      },
-      "2330": {
-        "name": "h100",
-        "interface": "SXM5",
-        "memory_size": "80Gi"
-      },
-      "2331": {
-        "name": "h100",
-        "interface": "PCIe",
-        "memory_size": "80Gi"
-      },
-      "2335": {
-        "name": "h200",
-        "interface": "SXM5",
-        "memory_size": "141Gi"
-      },
-      "233b": {
-        "name": "h200nvl",
-        "interface": "PCIe",
-        "memory_size": "141Gi"
-      },
-      "2231": {
-        "name": "a5000",
-        "interface": "PCIe",
-        "memory_size": "24Gi"
-      }
-     \s
-    }
-  },
-  "1002": {
-    "name": "amd",
-    "devices": {
-      "66a1": {
-        "name": "mi60",
-        "interface": "PCIe",
-        "memory_size": "32Gi"
-      },
-      "738c": {
-        "name": "mi100",
-        "interface": "PCIe",
-        "memory_size": "32Gi"
-      }
-    }
-  }
-}
+    /**
+     * akash-network/provider-configs devices/pcie/gpus.json (Apache-2.0), one line per device: vendor id,
+     * device id, vendor name, model, interface, memory size, separated by tabs.
+     */
+    static final String AKASH_GPUS = """
+10de	1d01	nvidia	gt1030	PCIe	2Gi
+10de	1d10	nvidia	mx150	PCIe	2Gi
+10de	1401	nvidia	gtx960	PCIe	2Gi
+10de	1406	nvidia	gtx960	PCIe	4Gi
+10de	13c2	nvidia	gtx970	PCIe	4Gi
+10de	13c0	nvidia	gtx980	PCIe	4Gi
+10de	17c8	nvidia	gtx980ti	PCIe	6Gi
+10de	1c81	nvidia	gtx1050	PCIe	2Gi
+10de	1c83	nvidia	gtx1050	PCIe	3Gi
+10de	1c82	nvidia	gtx1050ti	PCIe	4Gi
+10de	1c02	nvidia	gtx1060	PCIe	3Gi
+10de	1c03	nvidia	gtx1060	PCIe	6Gi
+10de	1c04	nvidia	gtx1060	PCIe	5Gi
+10de	1c06	nvidia	gtx1060	PCIe	6Gi
+10de	1f95	nvidia	gtx1650ti	PCIe	4Gi
+10de	2187	nvidia	gtx1650s	PCIe	4Gi
+10de	2184	nvidia	gtx1660	PCIe	6Gi
+10de	2182	nvidia	gtx1660ti	PCIe	6Gi
+10de	1b81	nvidia	gtx1070	PCIe	8Gi
+10de	1b82	nvidia	gtx1070ti	PCIe	8Gi
+10de	1b80	nvidia	gtx1080	PCIe	8Gi
+10de	1b06	nvidia	gtx1080ti	PCIe	11Gi
+10de	1e89	nvidia	rtx2060	PCIe	6Gi
+10de	1f06	nvidia	rtx2060s	PCIe	8Gi
+10de	1f02	nvidia	rtx2070	PCIe	8Gi
+10de	1e84	nvidia	rtx2070s	PCIe	8Gi
+10de	1e87	nvidia	rtx2080	PCIe	8Gi
+10de	1e81	nvidia	rtx2080s	PCIe	8Gi
+10de	1e04	nvidia	rtx2080ti	PCIe	11Gi
+10de	1e07	nvidia	rtx2080ti	PCIe	11Gi
+10de	2487	nvidia	rtx3060	PCIe	12Gi
+10de	2503	nvidia	rtx3060	PCIe	12Gi
+10de	2504	nvidia	rtx3060	PCIe	12Gi
+10de	2520	nvidia	rtx3060m	PCIe	6Gi
+10de	2560	nvidia	rtx3060m	PCIe	6Gi
+10de	2486	nvidia	rtx3060ti	PCIe	8Gi
+10de	2489	nvidia	rtx3060ti	PCIe	8Gi
+10de	2484	nvidia	rtx3070	PCIe	8Gi
+10de	2488	nvidia	rtx3070	PCIe	8Gi
+10de	2216	nvidia	rtx3080	PCIe	10Gi
+10de	2204	nvidia	rtx3090	PCIe	24Gi
+10de	2203	nvidia	rtx3090ti	PCIe	24Gi
+10de	2882	nvidia	rtx4060	PCIe	8Gi
+10de	2803	nvidia	rtx4060ti	PCIe	16Gi
+10de	2805	nvidia	rtx4060ti	PCIe	16Gi
+10de	2786	nvidia	rtx4070	PCIe	12Gi
+10de	2783	nvidia	rtx4070s	PCIe	12Gi
+10de	2782	nvidia	rtx4070ti	PCIe	12Gi
+10de	2704	nvidia	rtx4080	PCIe	16Gi
+10de	2702	nvidia	rtx4080s	PCIe	16Gi
+10de	2684	nvidia	rtx4090	PCIe	24Gi
+10de	f297	nvidia	rtx4090	PCIe	24Gi
+10de	2f04	nvidia	rtx5070	PCIe	12Gi
+10de	2c02	nvidia	rtx5080	PCIe	16Gi
+10de	2b85	nvidia	rtx5090	PCIe	32Gi
+10de	2c58	nvidia	rtx5090m	PCIe	24Gi
+10de	13f1	nvidia	m4000	PCIe	8Gi
+10de	1c30	nvidia	p2000	PCIe	5Gi
+10de	1cba	nvidia	p2000	PCIe	4Gi
+10de	1bb1	nvidia	p4000	PCIe	8Gi
+10de	1bb0	nvidia	p5000	PCIe	16Gi
+10de	1b30	nvidia	p6000	PCIe	24Gi
+10de	1eb1	nvidia	rtx4000	PCIe	8Gi
+10de	27b0	nvidia	rtx4000sada	PCIe	20Gi
+10de	27b2	nvidia	rtx4000ada	PCIe	20Gi
+10de	1eb5	nvidia	rtx5000	PCIe	16Gi
+10de	1e30	nvidia	rtx6000	PCIe	24Gi
+10de	1e78	nvidia	rtx8000	PCIe	48Gi
+10de	2531	nvidia	rtxa2000	PCIe	6Gi
+10de	28b0	nvidia	rtx2000eada	PCIe	16Gi
+10de	2230	nvidia	rtxa6000	PCIe	48Gi
+10de	2bb1	nvidia	pro6000we	PCIe	96Gi
+10de	2bb4	nvidia	pro6000mq	PCIe	96Gi
+10de	2bb5	nvidia	pro6000se	PCIe	96Gi
+10de	15f8	nvidia	p100	PCIe	16Gi
+10de	1b38	nvidia	p40	PCIe	24Gi
+10de	1bb3	nvidia	p4	PCIe	8Gi
+10de	1eb8	nvidia	t4	PCIe	16Gi
+10de	1db1	nvidia	v100	SXM2	16Gi
+10de	1db5	nvidia	v100	SXM2	32Gi
+10de	1db8	nvidia	v100	SXM3	32Gi
+10de	1df0	nvidia	v100	PCIe	32Gi
+10de	2235	nvidia	a40	PCIe	48Gi
+10de	147f	nvidia	a100	SXM4	80Gi
+10de	20b0	nvidia	a100	SXM4	40Gi
+10de	20b1	nvidia	a100	PCIe	40Gi
+10de	20b2	nvidia	a100	SXM4	80Gi
+10de	20b3	nvidia	a100	SXM	64Gi
+10de	20b5	nvidia	a100	PCIe	80Gi
+10de	20f1	nvidia	a100	PCIe	40Gi
+10de	20f3	nvidia	a800	SXM4	80Gi
+10de	2330	nvidia	h100	SXM5	80Gi
+10de	2331	nvidia	h100	PCIe	80Gi
+10de	2335	nvidia	h200	SXM5	141Gi
+10de	233b	nvidia	h200nvl	PCIe	141Gi
+10de	2231	nvidia	a5000	PCIe	24Gi
+1002	66a1	amd	mi60	PCIe	32Gi
+1002	738c	amd	mi100	PCIe	32Gi
 """;
 }
