@@ -1,8 +1,6 @@
 package io.gpudetect.render;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -17,7 +15,8 @@ import java.io.UncheckedIOException;
  * {@link io.gpudetect.model.Gpu}), {@code complete}, what each probe did, and every diagnostic.
  *
  * <p>Both are streamed by {@link InventoryWriter} rather than through an ObjectMapper, which a one-shot
- * command would pay for at start-up; the output is the same as databind's.
+ * command would pay for at start-up; JSON through {@link PrettyJson}, no JSON library at all. The output is
+ * the same as databind's.
  */
 public final class InventoryDocument {
 
@@ -30,15 +29,13 @@ public final class InventoryDocument {
     }
 
     public static String json(Inventory inventory) {
-        StringWriter out = new StringWriter();
-        try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
-            // What SerializationFeature.INDENT_OUTPUT uses, so the document reads as jsonMapper()'s do.
-            g.setPrettyPrinter(new DefaultPrettyPrinter());
-            InventoryWriter.write(g, inventory);
+        PrettyJson json = new PrettyJson();
+        try {
+            InventoryWriter.write(json, inventory);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException(e); // PrettyJson writes to memory and never throws
         }
-        return out.append('\n').toString();
+        return json.text() + "\n";
     }
 
     public static String yaml(Inventory inventory) {
@@ -49,7 +46,7 @@ public final class InventoryDocument {
         StringWriter out = new StringWriter();
         // Closing the generator ends the YAML stream, which is what flushes the document into out.
         try (JsonGenerator g = yaml.createGenerator(out)) {
-            InventoryWriter.write(g, inventory);
+            InventoryWriter.write(DocumentSink.of(g), inventory);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,6 +1,5 @@
 package io.gpudetect.render;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
@@ -11,7 +10,7 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * Writes an {@link Inventory} to a jackson-core generator (JSON or YAML) field by field: the document
+ * Writes an {@link Inventory} to a {@link DocumentSink} (JSON or YAML) field by field: the document
  * jackson-databind makes from the records' annotations, without an ObjectMapper, whose construction and
  * introspection of the records were about 50 ms of a one-shot command's start-up.
  *
@@ -25,34 +24,39 @@ final class InventoryWriter {
     private InventoryWriter() {
     }
 
-    static void write(JsonGenerator g, Inventory inventory) throws IOException {
-        g.writeStartObject();
+    static void write(DocumentSink g, Inventory inventory) throws IOException {
+        g.startObject();
         field(g, "source", inventory.source());
-        g.writeArrayFieldStart("gpus");
+        g.name("gpus");
+        g.startArray();
         for (Gpu gpu : inventory.gpus()) {
             gpu(g, gpu);
         }
-        g.writeEndArray();
-        g.writeArrayFieldStart("probes");
+        g.endArray();
+        g.name("probes");
+        g.startArray();
         for (Inventory.ProbeSummary probe : inventory.probes()) {
-            g.writeStartObject();
+            g.startObject();
             nullable(g, "name", probe.name());
             nullable(g, "outcome", probe.outcome() == null ? null : probe.outcome().id());
-            g.writeNumberField("gpus", probe.gpus());
-            g.writeEndObject();
+            g.name("gpus");
+            g.number(probe.gpus());
+            g.endObject();
         }
-        g.writeEndArray();
-        g.writeArrayFieldStart("diagnostics");
+        g.endArray();
+        g.name("diagnostics");
+        g.startArray();
         for (Diagnostic d : inventory.diagnostics()) {
             diagnostic(g, d);
         }
-        g.writeEndArray();
-        g.writeBooleanField("complete", inventory.complete());
-        g.writeEndObject();
+        g.endArray();
+        g.name("complete");
+        g.bool(inventory.complete());
+        g.endObject();
     }
 
-    private static void gpu(JsonGenerator g, Gpu gpu) throws IOException {
-        g.writeStartObject();
+    private static void gpu(DocumentSink g, Gpu gpu) throws IOException {
+        g.startObject();
         field(g, "vendor", gpu.vendor() == null ? null : gpu.vendor().id());
         field(g, "name", gpu.name());
         field(g, "model", gpu.model());
@@ -77,103 +81,111 @@ final class InventoryWriter {
         field(g, "kernelDriver", gpu.kernelDriver());
         field(g, "powerLimitWatts", gpu.powerLimitWatts());
         if (gpu.partitioning() != null) {
-            g.writeFieldName("partitioning");
+            g.name("partitioning");
             partitioning(g, gpu.partitioning());
         }
         if (gpu.health() != null) {
-            g.writeFieldName("health");
+            g.name("health");
             health(g, gpu.health());
         }
         field(g, "emulated", gpu.emulated());
-        g.writeObjectFieldStart("sources");
+        g.name("sources");
+        g.startObject();
         for (Map.Entry<String, String> e : gpu.sources().entrySet()) {
             nullable(g, e.getKey(), e.getValue());
         }
-        g.writeEndObject();
-        g.writeEndObject();
+        g.endObject();
+        g.endObject();
     }
 
-    private static void partitioning(JsonGenerator g, Partitioning p) throws IOException {
-        g.writeStartObject();
+    private static void partitioning(DocumentSink g, Partitioning p) throws IOException {
+        g.startObject();
         field(g, "kind", p.kind());
         field(g, "enabled", p.enabled());
         field(g, "pendingEnabled", p.pendingEnabled());
-        g.writeArrayFieldStart("instances");
+        g.name("instances");
+        g.startArray();
         for (Partition i : p.instances()) {
-            g.writeStartObject();
+            g.startObject();
             field(g, "profile", i.profile());
             field(g, "gpuInstanceId", i.gpuInstanceId());
             field(g, "computeInstanceId", i.computeInstanceId());
             field(g, "memoryMiB", i.memoryMiB());
             field(g, "multiprocessors", i.multiprocessors());
             field(g, "uuid", i.uuid());
-            g.writeEndObject();
+            g.endObject();
         }
-        g.writeEndArray();
-        g.writeEndObject();
+        g.endArray();
+        g.endObject();
     }
 
-    private static void health(JsonGenerator g, Health h) throws IOException {
-        g.writeStartObject();
+    private static void health(DocumentSink g, Health h) throws IOException {
+        g.startObject();
         field(g, "status", h.status() == null ? null : h.status().id());
         field(g, "eccUncorrectedErrors", h.eccUncorrectedErrors());
         if (!h.problems().isEmpty()) {
-            g.writeArrayFieldStart("problems");
+            g.name("problems");
+        g.startArray();
             for (String problem : h.problems()) {
-                g.writeString(problem);
+                g.string(problem);
             }
-            g.writeEndArray();
+            g.endArray();
         }
-        g.writeEndObject();
+        g.endObject();
     }
 
-    private static void diagnostic(JsonGenerator g, Diagnostic d) throws IOException {
-        g.writeStartObject();
+    private static void diagnostic(DocumentSink g, Diagnostic d) throws IOException {
+        g.startObject();
         field(g, "severity", d.severity() == null ? null : d.severity().id());
         field(g, "probe", d.probe());
         field(g, "file", d.file());
         field(g, "line", d.line());
         field(g, "message", d.message());
-        g.writeEndObject();
+        g.endObject();
     }
 
-    private static void field(JsonGenerator g, String name, String value) throws IOException {
+    private static void field(DocumentSink g, String name, String value) throws IOException {
         if (value != null) {
-            g.writeStringField(name, value);
+            g.name(name);
+            g.string(value);
         }
     }
 
-    private static void field(JsonGenerator g, String name, Integer value) throws IOException {
+    private static void field(DocumentSink g, String name, Integer value) throws IOException {
         if (value != null) {
-            g.writeNumberField(name, value.intValue());
+            g.name(name);
+            g.number(value.longValue());
         }
     }
 
-    private static void field(JsonGenerator g, String name, Long value) throws IOException {
+    private static void field(DocumentSink g, String name, Long value) throws IOException {
         if (value != null) {
-            g.writeNumberField(name, value.longValue());
+            g.name(name);
+            g.number(value.longValue());
         }
     }
 
-    private static void field(JsonGenerator g, String name, Double value) throws IOException {
+    private static void field(DocumentSink g, String name, Double value) throws IOException {
         if (value != null) {
-            g.writeNumberField(name, value.doubleValue());
+            g.name(name);
+            g.number(value.doubleValue());
         }
     }
 
-    private static void field(JsonGenerator g, String name, Boolean value) throws IOException {
+    private static void field(DocumentSink g, String name, Boolean value) throws IOException {
         if (value != null) {
-            g.writeBooleanField(name, value);
+            g.name(name);
+            g.bool(value);
         }
     }
 
     /** A field written even when null, as databind does where no inclusion rule applies. */
-    private static void nullable(JsonGenerator g, String name, String value) throws IOException {
-        g.writeFieldName(name);
+    private static void nullable(DocumentSink g, String name, String value) throws IOException {
+        g.name(name);
         if (value == null) {
-            g.writeNull();
+            g.nullValue();
         } else {
-            g.writeString(value);
+            g.string(value);
         }
     }
 }
