@@ -73,7 +73,7 @@ record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverR
             }
         }
         OutputFormat format = output == null ? OutputFormat.table : outputFormat(output);
-        Duration limit = DurationConverter.parse(timeout == null ? DetectionOptions.DEFAULT_TIMEOUT : timeout);
+        Duration limit = Durations.parse(timeout == null ? DetectionOptions.DEFAULT_TIMEOUT : timeout);
         if (format == null || limit == null) {
             return Optional.empty();
         }
