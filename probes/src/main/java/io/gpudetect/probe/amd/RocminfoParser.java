@@ -24,7 +24,6 @@ public final class RocminfoParser {
 
     public static final String PROBE = "rocminfo";
 
-    private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
     private static final Pattern AGENT = Pattern.compile("^Agent\\s+(\\d+)\\s*$");
     private static final Pattern SIZE_KB = Pattern.compile("^(\\d{1,18})(?:\\(0x[0-9a-fA-F]+\\))?\\s*KB$");
 
@@ -35,7 +34,7 @@ public final class RocminfoParser {
         List<Diagnostic> diagnostics = new ArrayList<>();
         List<Gpu> gpus = new ArrayList<>();
         if (text.indexOf('\u001B') >= 0) {
-            text = ANSI.matcher(text).replaceAll("");
+            text = withoutColours(text);
         }
         Agent agent = null;
         boolean sawAgents = false;
@@ -113,7 +112,7 @@ public final class RocminfoParser {
         String marketing = text(agent, "Marketing Name");
         String name = text(agent, "Name");
         b.name(marketing != null ? marketing : name);
-        if (name != null && name.matches("gfx[0-9a-f]+")) {
+        if (isGfxTarget(name)) {
             b.architecture(name);
         }
         Value chip = agent.fields.get("Chip ID");
@@ -164,6 +163,49 @@ public final class RocminfoParser {
             }
         }
         return null;
+    }
+
+    /**
+     * The text without terminal colour codes ({@code ESC [ 0-9;... letter}), which rocminfo prints around
+     * headings; by hand, as a regex replace over the whole output cost more than the parse.
+     */
+    static String withoutColours(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        int i = 0;
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            if (c == '\u001B' && i + 1 < text.length() && text.charAt(i + 1) == '[') {
+                int j = i + 2;
+                while (j < text.length() && (text.charAt(j) >= '0' && text.charAt(j) <= '9' || text.charAt(j) == ';')) {
+                    j++;
+                }
+                if (j < text.length() && isAsciiLetter(text.charAt(j))) {
+                    i = j + 1;
+                    continue;
+                }
+            }
+            out.append(c);
+            i++;
+        }
+        return out.toString();
+    }
+
+    private static boolean isAsciiLetter(char c) {
+        return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z';
+    }
+
+    /** An LLVM target name: {@code gfx906}, {@code gfx90a}. */
+    private static boolean isGfxTarget(String name) {
+        if (name == null || name.length() < 4 || !name.startsWith("gfx")) {
+            return false;
+        }
+        for (int i = 3; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whitespace as a regex's {@code \\s} means it: space, tab, line feed, vertical tab, form feed, return. */

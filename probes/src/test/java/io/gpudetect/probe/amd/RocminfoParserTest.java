@@ -96,4 +96,21 @@ class RocminfoParserTest {
         assertTrue(warnings.get(1).contains("rocminfo.txt:8") && warnings.get(1).contains("BDFID"), warnings.get(1));
         assertTrue(warnings.get(2).contains("rocminfo.txt:11") && warnings.get(2).contains("Device Type"), warnings.get(2));
     }
+
+    /** The hand-written colour stripper removes exactly what the pattern {@code ESC\[[0-9;]*[A-Za-z]} matches. */
+    @Test
+    void coloursAreStrippedAsTheRegexWould() {
+        java.util.regex.Pattern ansi = java.util.regex.Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
+        String[] pieces = {"\u001B", "[", "0", "1;", "37", "m", "K", "x", " ", ";", "\u001B[", "é", "9", "[m"};
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 20000; round++) {
+            StringBuilder text = new StringBuilder();
+            for (int i = random.nextInt(12); i > 0; i--) {
+                text.append(pieces[random.nextInt(pieces.length)]);
+            }
+            String t = text.toString();
+            assertEquals(ansi.matcher(t).replaceAll(""), RocminfoParser.withoutColours(t), t);
+        }
+        assertEquals("Agent 2\nName: gfx906", RocminfoParser.withoutColours("\u001B[37mAgent 2\u001B[0m\nName: gfx906"));
+    }
 }
