@@ -40,6 +40,10 @@ public final class NvmlLibrary {
 
     /** Loads the first candidate that is an NVML library; the exception lists every place tried. */
     public static NvmlLibrary open(List<String> candidates) throws NvmlUnavailableException {
+        return open(candidates, DynamicLinkerView.ofThisProcess());
+    }
+
+    static NvmlLibrary open(List<String> candidates, DynamicLinkerView linker) throws NvmlUnavailableException {
         List<String> notes = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (String candidate : candidates) {
@@ -47,6 +51,11 @@ public final class NvmlLibrary {
                 missing.add(Path.of(candidate).getParent().toString());
                 continue;
             }
+            if (!candidate.contains("/") && !linker.mayFind(candidate)) {
+                missing.add("LD_LIBRARY_PATH and " + DynamicLinkerView.CACHE);
+                continue;
+            }
+            avoidLdconfig();
             try {
                 NativeLibrary lib = NativeLibrary.getInstance(candidate, OPTIONS);
                 NvmlLibrary nvml = new NvmlLibrary(lib.getFile() == null ? candidate : lib.getFile().getPath(), lib,
@@ -68,6 +77,21 @@ public final class NvmlLibrary {
             why.append("; ").append(note);
         }
         throw new NvmlUnavailableException(why.toString());
+    }
+
+    /**
+     * JNA's first use builds a search path that includes running {@code ldconfig -p}, a process per start.
+     * Our candidates already name the library folders, so a fixed path of the same folders does instead;
+     * a value someone set is kept.
+     */
+    private static void avoidLdconfig() {
+        if (System.getProperty("jna.platform.library.path") == null) {
+            List<String> dirs = new ArrayList<>();
+            for (String dir : NvmlLocator.LIBRARY_DIRS) {
+                dirs.add("/" + dir);
+            }
+            System.setProperty("jna.platform.library.path", String.join(java.io.File.pathSeparator, dirs));
+        }
     }
 
     private static String firstLine(String s) {
