@@ -66,7 +66,7 @@ public final class GpuDetectCommand implements Callable<Integer> {
      * Runs the command line: plain detection straight away when {@link PlainArguments} can read it (start-up
      * time, see there), everything else through picocli. {@code env} supplies option defaults.
      */
-    static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+    public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
         Optional<PlainArguments> plain = PlainArguments.parse(args, env);
         if (plain.isPresent()) {
             PlainArguments a = plain.get();
