@@ -50,9 +50,12 @@ public final class RocminfoParser {
             String line = text.substring(start, crlf ? end - 1 : end);
             start = end + 1;
             lineNo++;
-            String stripped = line.strip();
-            if (stripped.startsWith("Agent")) {
-                Matcher a = AGENT.matcher(stripped);
+            int lead = 0;
+            while (lead < line.length() && Character.isWhitespace(line.charAt(lead))) {
+                lead++;
+            }
+            if (line.startsWith("Agent", lead)) {
+                Matcher a = AGENT.matcher(line.strip());
                 if (a.matches()) {
                     finish(agent, gpus, diagnostics, file);
                     agent = new Agent(lineNo, a.group(1));
@@ -60,7 +63,7 @@ public final class RocminfoParser {
                     continue;
                 }
             }
-            if (stripped.startsWith("*** Done")) {
+            if (line.startsWith("*** Done", lead)) {
                 finish(agent, gpus, diagnostics, file);
                 agent = null;
                 continue;
@@ -77,7 +80,7 @@ public final class RocminfoParser {
                 continue;
             }
             String key = line.substring(indent, colon).strip();
-            String value = stripSpace(line.substring(colon + 1));
+            String value = stripSpace(line, colon + 1);
             if (indent <= 2) {
                 agent.fields.putIfAbsent(key, new Value(value, lineNo));
             } else if (key.equals("Segment")) {
@@ -171,23 +174,21 @@ public final class RocminfoParser {
      */
     static String withoutColours(String text) {
         StringBuilder out = new StringBuilder(text.length());
-        int i = 0;
-        while (i < text.length()) {
-            char c = text.charAt(i);
-            if (c == '\u001B' && i + 1 < text.length() && text.charAt(i + 1) == '[') {
-                int j = i + 2;
+        int copied = 0;
+        for (int esc = text.indexOf('\u001B'); esc >= 0; esc = text.indexOf('\u001B', esc + 1)) {
+            if (esc + 1 < text.length() && text.charAt(esc + 1) == '[') {
+                int j = esc + 2;
                 while (j < text.length() && (text.charAt(j) >= '0' && text.charAt(j) <= '9' || text.charAt(j) == ';')) {
                     j++;
                 }
                 if (j < text.length() && isAsciiLetter(text.charAt(j))) {
-                    i = j + 1;
-                    continue;
+                    out.append(text, copied, esc);
+                    copied = j + 1;
+                    esc = j;
                 }
             }
-            out.append(c);
-            i++;
         }
-        return out.toString();
+        return out.append(text, copied, text.length()).toString();
     }
 
     private static boolean isAsciiLetter(char c) {
@@ -213,8 +214,8 @@ public final class RocminfoParser {
         return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
-    private static String stripSpace(String s) {
-        int from = 0;
+    /** {@code s} from {@code from} on, without leading and trailing whitespace. */
+    private static String stripSpace(String s, int from) {
         int to = s.length();
         while (from < to && isSpace(s.charAt(from))) {
             from++;
