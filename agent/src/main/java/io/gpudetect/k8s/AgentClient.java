@@ -9,9 +9,19 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientImpl;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.gpudetect.record.GpuCapacity;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The node agent's Kubernetes client: fabric8 with the JDK HTTP client, made to hold only what the agent
@@ -23,8 +33,17 @@ import io.gpudetect.record.GpuCapacity;
  * 320 kinds, each read for its annotations: ~450 classes and their heap) the first time it has to look a
  * kind up, which for the agent is its first watch event. A watch event of any other kind would be read as a
  * {@code GenericKubernetesResource}; the agent opens no such watch.
+ *
+ * <p>Its two thread pools (the JDK HTTP client's, and fabric8's for informer callbacks) are unbounded like
+ * fabric8's defaults, but an idle thread ends after {@link #IDLE_SECONDS} instead of 60 s: in the steady state
+ * a pass sends nothing and the watches are quiet, so between passes the agent keeps no pool thread at all
+ * (each costs its stack and the JVM's per-thread memory, ~100 KB), where the defaults kept the seven or
+ * nine that the start-up burst made for a minute after each burst.
  */
 public final class AgentClient {
+
+    /** How long an idle pool thread waits for work before it ends. */
+    static final int IDLE_SECONDS = 5;
 
     private AgentClient() {
     }
@@ -54,8 +73,58 @@ public final class AgentClient {
      */
     public static KubernetesClient build(Config config, RetryAfterHint retryAfter) {
         return new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(serialization())
+                .withHttpClientFactory(new HttpClientFactory())
+                .withTaskExecutorSupplier(new KubernetesClientBuilder.ExecutorSupplier() {
+                    @Override
+                    public Executor get() {
+                        return pool("gpu-detect-k8s");
+                    }
+
+                    @Override
+                    public void onClose(Executor executor) {
+                        ((ExecutorService) executor).shutdownNow();
+                    }
+                })
                 .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(RetryAfterHint.NAME, retryAfter))
                 .build();
+    }
+
+    /**
+     * Like {@code Executors.newCachedThreadPool} (fabric8's default for both pools: no bound, so no task ever
+     * waits for another to free a thread), with daemon threads that end after {@link #IDLE_SECONDS} idle.
+     */
+    static ExecutorService pool(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                task -> {
+                    Thread t = new Thread(task, name + "-" + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    /**
+     * fabric8's JDK HTTP client, named explicitly (no {@code ServiceLoader} search of every jar for a
+     * factory) and given a pool from {@link #pool}. fabric8 shares one JDK client among the clients derived
+     * from it, and closing any of them closes it, pool included, as fabric8's own factory does.
+     */
+    static final class HttpClientFactory extends JdkHttpClientFactory {
+
+        private final List<ExecutorService> pools = new CopyOnWriteArrayList<>();
+
+        @Override
+        protected java.net.http.HttpClient.Builder createNewHttpClientBuilder() {
+            ExecutorService pool = pool("gpu-detect-http");
+            pools.add(pool);
+            return java.net.http.HttpClient.newBuilder().executor(pool);
+        }
+
+        @Override
+        protected void closeHttpClient(JdkHttpClientImpl client) {
+            for (ExecutorService pool : pools) {
+                pool.shutdownNow();
+            }
+        }
     }
 
     /** JSON for the agent's kinds only, without fabric8's scan of every model jar. */

@@ -3,6 +3,7 @@ package io.gpudetect.k8s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -16,6 +17,9 @@ import io.gpudetect.record.GpuCapacity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,6 +78,20 @@ class AgentClientTest {
             } else {
                 System.setProperty("kubeconfig", previous);
             }
+        }
+    }
+
+    @Test
+    void poolThreadsAreDaemonsThatEndWhenIdle() throws Exception {
+        ThreadPoolExecutor pool = (ThreadPoolExecutor) AgentClient.pool("test-pool");
+        try {
+            assertEquals(0, pool.getCorePoolSize());
+            assertEquals(AgentClient.IDLE_SECONDS, pool.getKeepAliveTime(TimeUnit.SECONDS));
+            Thread thread = CompletableFuture.supplyAsync(Thread::currentThread, pool).get(10, TimeUnit.SECONDS);
+            assertTrue(thread.isDaemon());
+            assertEquals("test-pool-1", thread.getName());
+        } finally {
+            pool.shutdownNow();
         }
     }
 
