@@ -1,10 +1,14 @@
 package io.gpudetect.k8s;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonIncludeProperties;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.kubernetes.api.model.NamedExtension;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeStatus;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,6 +38,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * kind up, which for the agent is its first watch event. A watch event of any other kind would be read as a
  * {@code GenericKubernetesResource}; the agent opens no such watch.
  *
+ * <p>It also reads only the parts of a Node the agent uses: its metadata and {@code status.allocatable}
+ * (and {@code capacity}); no object's {@code metadata.managedFields}. The rest of a Node (spec, conditions,
+ * images, node info, addresses ...) is skipped while parsing, so neither its deserializers (~0.6 MB of heap
+ * for some twenty model types) nor the cached Node's copy of it stay in memory. A Node read through this
+ * client is for reading those fields and patching by JSON patch, never for writing back whole.
+ *
  * <p>Its two thread pools (the JDK HTTP client's, and fabric8's for informer callbacks) are unbounded like
  * fabric8's defaults, but an idle thread ends after {@link #IDLE_SECONDS} instead of 60 s: in the steady state
  * a pass sends nothing and the watches are quiet, so between passes the agent keeps no pool thread at all
@@ -60,6 +70,21 @@ public final class AgentClient {
     public static Config autoConfigure() {
         Serialization.jsonMapper().addMixIn(NamedExtension.class, ExtensionAsPlainJson.class);
         return Config.autoConfigure(null);
+    }
+
+    /** Jackson mix-in for {@link ObjectMeta}: the API server's field-ownership records are not read. */
+    @JsonIgnoreProperties({"managedFields"})
+    abstract static class MetadataWithoutManagedFields {
+    }
+
+    /** Jackson mix-in for {@link Node}: its spec (taints, pod CIDRs, provider id) is not read. */
+    @JsonIgnoreProperties({"spec"})
+    abstract static class NodeWithoutSpec {
+    }
+
+    /** Jackson mix-in for {@link NodeStatus}: only the resources are read. */
+    @JsonIncludeProperties({"allocatable", "capacity"})
+    abstract static class NodeStatusResourcesOnly {
     }
 
     /** Jackson mix-in for {@link NamedExtension}: its {@code extension} read as plain JSON (maps and lists). */
@@ -127,9 +152,11 @@ public final class AgentClient {
         }
     }
 
-    /** JSON for the agent's kinds only, without fabric8's scan of every model jar. */
+    /** JSON for the agent's kinds only, without fabric8's scan of every model jar (see the class comment). */
     public static KubernetesSerialization serialization() {
-        KubernetesSerialization serialization = new KubernetesSerialization(new ObjectMapper(), false);
+        ObjectMapper mapper = new ObjectMapper().addMixIn(ObjectMeta.class, MetadataWithoutManagedFields.class)
+                .addMixIn(Node.class, NodeWithoutSpec.class).addMixIn(NodeStatus.class, NodeStatusResourcesOnly.class);
+        KubernetesSerialization serialization = new KubernetesSerialization(mapper, false);
         serialization.registerKubernetesResource(Status.class);
         serialization.registerKubernetesResource(Node.class);
         serialization.registerKubernetesResource(BoundPod.class);

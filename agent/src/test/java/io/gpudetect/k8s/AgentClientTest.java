@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamedExtension;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.Config;
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gpudetect.record.GpuCapacity;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -36,6 +38,28 @@ class AgentClientTest {
                 + " \"metadata\": {\"name\": \"n\"}}"));
         // A watch that ends with an error sends a Status: the informer must see it as one to re-list.
         assertInstanceOf(Status.class, event("{\"apiVersion\": \"v1\", \"kind\": \"Status\", \"code\": 410}"));
+    }
+
+    @Test
+    void aNodeIsReadForItsMetadataAndResourcesOnly() {
+        Node node = (Node) event("{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"n\", \"uid\": \"u\","
+                + " \"resourceVersion\": \"7\", \"labels\": {\"a\": \"b\"}, \"annotations\": {\"c\": \"d\"},"
+                + " \"managedFields\": [{\"manager\": \"kubelet\", \"fieldsV1\": {\"f:status\": {}}}]},"
+                + " \"spec\": {\"podCIDR\": \"10.0.0.0/24\", \"taints\": [{\"key\": \"k\", \"effect\": \"NoSchedule\"}]},"
+                + " \"status\": {\"allocatable\": {\"nvidia.com/gpu\": \"8\"}, \"capacity\": {\"nvidia.com/gpu\": \"8\"},"
+                + " \"conditions\": [{\"type\": \"Ready\", \"status\": \"True\"}], \"images\": [{\"names\": [\"x\"]}],"
+                + " \"nodeInfo\": {\"kubeletVersion\": \"v1.30\"}}}");
+        assertEquals(List.of("n", "u", "7", Map.of("a", "b"), Map.of("c", "d")), List.of(node.getMetadata().getName(),
+                node.getMetadata().getUid(), node.getMetadata().getResourceVersion(), node.getMetadata().getLabels(),
+                node.getMetadata().getAnnotations()));
+        assertEquals(Map.of("nvidia.com/gpu", 8L), GpuResources.allocatable(node));
+        assertEquals(new Quantity("8"), node.getStatus().getCapacity().get("nvidia.com/gpu"));
+        assertEquals(List.of(), node.getMetadata().getManagedFields());
+        assertNull(node.getSpec());
+        assertEquals(List.of(), node.getStatus().getConditions());
+        assertNull(node.getStatus().getNodeInfo());
+        assertEquals(Map.of(), node.getStatus().getAdditionalProperties(), "skipped, not kept aside");
+        assertEquals(Map.of(), node.getAdditionalProperties());
     }
 
     @Test
