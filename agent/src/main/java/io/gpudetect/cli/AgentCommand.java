@@ -2,7 +2,6 @@ package io.gpudetect.cli;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.gpudetect.agent.AgentHttpServer;
 import io.gpudetect.agent.AgentLog;
 import io.gpudetect.agent.AgentLoop;
@@ -12,6 +11,7 @@ import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Detector;
+import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
@@ -161,10 +161,9 @@ public final class AgentCommand implements Callable<Integer> {
      * {@code retryAfter} sees every response, to honour a 429's {@code Retry-After} in the loop.
      */
     static KubernetesClient newClient(RetryAfterHint retryAfter) {
-        Config config = Config.autoConfigure(null);
+        Config config = AgentClient.autoConfigure();
         config.setRequestRetryBackoffLimit(0);
-        return new KubernetesClientBuilder().withConfig(config)
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(RetryAfterHint.NAME, retryAfter)).build();
+        return AgentClient.build(config, retryAfter);
     }
 
     private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, AgentLog log)

@@ -1,8 +1,6 @@
 package io.gpudetect.k8s;
 
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Collection;
 import java.util.List;
@@ -43,18 +41,18 @@ public final class GpuResources {
      * larger of the containers' sum and the largest init container, as the scheduler counts; a limit stands
      * in for a missing request, as Kubernetes defaults it for extended resources.
      */
-    public static SortedMap<String, Long> requested(Collection<Pod> pods) {
+    public static SortedMap<String, Long> requested(Collection<BoundPod> pods) {
         SortedMap<String, Long> out = new TreeMap<>();
-        for (Pod pod : pods) {
-            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        for (BoundPod pod : pods) {
+            String phase = pod.getStatus() == null ? null : pod.getStatus().phase();
             if ("Succeeded".equals(phase) || "Failed".equals(phase) || pod.getSpec() == null) {
                 continue;
             }
             Map<String, Long> sum = new TreeMap<>();
-            for (Container c : list(pod.getSpec().getContainers())) {
+            for (BoundPod.Container c : list(pod.getSpec().containers())) {
                 requests(c).forEach((k, v) -> sum.merge(k, v, Long::sum));
             }
-            for (Container c : list(pod.getSpec().getInitContainers())) {
+            for (BoundPod.Container c : list(pod.getSpec().initContainers())) {
                 requests(c).forEach((k, v) -> sum.merge(k, v, Math::max));
             }
             sum.forEach((k, v) -> out.merge(k, v, Long::sum));
@@ -62,13 +60,13 @@ public final class GpuResources {
         return out;
     }
 
-    private static Map<String, Long> requests(Container c) {
+    private static Map<String, Long> requests(BoundPod.Container c) {
         Map<String, Long> out = new TreeMap<>();
-        if (c.getResources() == null) {
+        if (c == null || c.resources() == null) {
             return out;
         }
-        Map<String, Quantity> limits = c.getResources().getLimits();
-        Map<String, Quantity> requests = c.getResources().getRequests();
+        Map<String, Quantity> limits = c.resources().limits();
+        Map<String, Quantity> requests = c.resources().requests();
         if (limits != null) {
             limits.forEach((k, q) -> {
                 if (isGpuResource(k)) {

@@ -1,7 +1,6 @@
 package io.gpudetect.k8s;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -10,7 +9,7 @@ import java.util.function.Consumer;
 
 /**
  * The agent's view of its own Node and of the pods bound to it, kept by two informers (a watch on one
- * node name, and on pods with {@code spec.nodeName=<node>}) instead of polling: in the steady state a pass
+ * node name, and on pods with {@code spec.nodeName=<node>}, read as {@link BoundPod}s) instead of polling: in the steady state a pass
  * reads both from memory and sends nothing. Until an informer has synced (at start, or through an API
  * server outage) a read goes to the API server directly and may throw.
  */
@@ -19,7 +18,7 @@ public final class NodeView implements AutoCloseable {
     private final KubernetesClient client;
     private final String nodeName;
     private SharedIndexInformer<Node> nodeInformer;
-    private SharedIndexInformer<Pod> podInformer;
+    private SharedIndexInformer<BoundPod> podInformer;
 
     public NodeView(KubernetesClient client, String nodeName) {
         this.client = client;
@@ -62,7 +61,7 @@ public final class NodeView implements AutoCloseable {
             nodeInformer.start();
         }
         if (podInformer == null) {
-            podInformer = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0);
+            podInformer = client.resources(BoundPod.class).inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0);
             podInformer.exceptionHandler((started, t) -> true);
             podInformer.start();
         }
@@ -89,10 +88,10 @@ public final class NodeView implements AutoCloseable {
      * Pods bound to the node. Filtered here as well as by the field selector: a server that ignores the
      * selector (fabric8's mock server does) must not make other nodes' pods count.
      */
-    public List<Pod> pods() {
-        List<Pod> pods = podInformer != null && podInformer.hasSynced() ? podInformer.getStore().list()
-                : client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
-        return pods.stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName())).toList();
+    public List<BoundPod> pods() {
+        List<BoundPod> pods = podInformer != null && podInformer.hasSynced() ? podInformer.getStore().list()
+                : client.resources(BoundPod.class).inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+        return pods.stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().nodeName())).toList();
     }
 
     @Override

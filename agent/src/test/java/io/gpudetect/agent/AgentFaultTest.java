@@ -234,8 +234,9 @@ class AgentFaultTest {
         long passes = agent.metrics().passCount() - passesBefore;
         api.heal();
         long t1 = System.currentTimeMillis();
+        // The pass that writes labels and spec ends after one more request (the status): wait for its report too.
         await("labels and record follow the new inventory", () -> "1".equals(label(RTX4090_KEY)) && label(T4_KEY) == null
-                && "rtx4090".equals(record().getSpec().gpus().get(0).model()));
+                && "rtx4090".equals(record().getSpec().gpus().get(0).model()) && agent.lastPass().error() == null);
         long recovered = System.currentTimeMillis() - t1;
         report("4 s outage, every request 503 (recovered in " + recovered + " ms)", during, passes, api.countSince(t1));
         assertTrue(passes <= 8, "passes during the outage: " + passes);

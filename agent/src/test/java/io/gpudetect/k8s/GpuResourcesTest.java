@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,14 +26,24 @@ class GpuResourcesTest {
 
     @Test
     void requestedCountsLiveLiveGpuPodsAsTheSchedulerDoes() {
-        Pod running = pod("Running", List.of(gpu("nvidia.com/gpu", "2", true), gpu("nvidia.com/gpu", "1", false)),
+        BoundPod running = pod("Running", List.of(gpu("nvidia.com/gpu", "2", true), gpu("nvidia.com/gpu", "1", false)),
                 List.of(gpu("nvidia.com/gpu", "4", true)));
-        Pod pending = pod("Pending", List.of(gpu("amd.com/gpu", "1", false)), List.of());
-        Pod done = pod("Succeeded", List.of(gpu("nvidia.com/gpu", "8", true)), List.of());
-        Pod failed = pod("Failed", List.of(gpu("nvidia.com/gpu", "8", true)), List.of());
+        BoundPod pending = pod("Pending", List.of(gpu("amd.com/gpu", "1", false)), List.of());
+        BoundPod done = pod("Succeeded", List.of(gpu("nvidia.com/gpu", "8", true)), List.of());
+        BoundPod failed = pod("Failed", List.of(gpu("nvidia.com/gpu", "8", true)), List.of());
         // Running pod: containers sum to 3, its init container needs 4: the pod holds 4.
         assertEquals(Map.of("nvidia.com/gpu", 4L, "amd.com/gpu", 1L),
                 GpuResources.requested(List.of(running, pending, done, failed)));
+    }
+
+    @Test
+    void aBoundPodKeepsOnlyWhatTheAgentReads() {
+        BoundPod p = pod("Running", List.of(gpu("nvidia.com/gpu", "2", false)), List.of());
+        assertEquals("node-1", p.getSpec().nodeName());
+        assertEquals("p", p.getMetadata().getName());
+        assertEquals("default", p.getMetadata().getNamespace());
+        assertEquals(Map.of(), p.getMetadata().getLabels());
+        assertEquals(new Quantity("2"), p.getSpec().containers().get(0).resources().requests().get("nvidia.com/gpu"));
     }
 
     private static Container gpu(String resource, String n, boolean asLimitOnly) {
@@ -45,8 +56,12 @@ class GpuResourcesTest {
         return b.endResources().build();
     }
 
-    private static Pod pod(String phase, List<Container> containers, List<Container> init) {
-        return new PodBuilder().withNewSpec().withContainers(containers).withInitContainers(init).endSpec()
-                .withNewStatus().withPhase(phase).endStatus().build();
+    /** A pod as the API server sends it (fabric8's full model, as JSON), read the way the agent reads it. */
+    private static BoundPod pod(String phase, List<Container> containers, List<Container> init) {
+        Pod pod = new PodBuilder().withNewMetadata().withName("p").withNamespace("default").addToLabels("app", "x")
+                .endMetadata().withNewSpec().withNodeName("node-1").withContainers(containers)
+                .withInitContainers(init).endSpec().withNewStatus().withPhase(phase).endStatus().build();
+        KubernetesSerialization json = new KubernetesSerialization();
+        return json.unmarshal(json.asJson(pod), BoundPod.class);
     }
 }

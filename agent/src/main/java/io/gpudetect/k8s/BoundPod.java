@@ -1,0 +1,132 @@
+package io.gpudetect.k8s;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.Version;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A pod as the agent reads it: the few fields that say which GPUs it holds (its node, its phase, its
+ * containers' resources) and the metadata an informer keys its cache by. Everything else in the API's
+ * answer is skipped while parsing.
+ *
+ * <p>Why not fabric8's {@code Pod}: its model is some 150 classes (every volume source, probe, security
+ * context ...), each with a builder and a fluent class that Jackson's introspection loads too, and their
+ * deserializers stay cached in the client's object mapper: ~6 MB of heap and ~450 classes for a pod informer
+ * on a node with no pods at all. Cached pods also keep only name, namespace, uid and resource version of their
+ * metadata: no labels, annotations or managed fields.
+ */
+@Group("")
+@Version("v1")
+@Kind("Pod")
+@Plural("pods")
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonDeserialize(using = JsonDeserializer.None.class) // a bean, not looked up by kind as KubernetesResource says
+public final class BoundPod implements HasMetadata, Namespaced {
+
+    private String apiVersion = "v1";
+    private ObjectMeta metadata;
+    private Spec spec;
+    private Status status;
+
+    public BoundPod() {
+    }
+
+    public BoundPod(ObjectMeta metadata, Spec spec, Status status) {
+        setMetadata(metadata);
+        this.spec = spec;
+        this.status = status;
+    }
+
+    @Override
+    public String getApiVersion() {
+        return apiVersion;
+    }
+
+    @Override
+    public void setApiVersion(String apiVersion) {
+        this.apiVersion = apiVersion;
+    }
+
+    @Override
+    public String getKind() {
+        return "Pod";
+    }
+
+    /** Ignored: always {@code Pod}. */
+    public void setKind(String kind) {
+        // a pod is a pod
+    }
+
+    @Override
+    public ObjectMeta getMetadata() {
+        return metadata;
+    }
+
+    /** Keeps only what identifies this version of the pod. */
+    @Override
+    public void setMetadata(ObjectMeta m) {
+        if (m == null) {
+            metadata = null;
+            return;
+        }
+        ObjectMeta kept = new ObjectMeta();
+        kept.setName(m.getName());
+        kept.setNamespace(m.getNamespace());
+        kept.setUid(m.getUid());
+        kept.setResourceVersion(m.getResourceVersion());
+        kept.setDeletionTimestamp(m.getDeletionTimestamp());
+        metadata = kept;
+    }
+
+    public Spec getSpec() {
+        return spec;
+    }
+
+    public void setSpec(Spec spec) {
+        this.spec = spec;
+    }
+
+    public Status getStatus() {
+        return status;
+    }
+
+    public void setStatus(Status status) {
+        this.status = status;
+    }
+
+    /** {@code spec}: the node it is bound to and its containers. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Spec(String nodeName, List<Container> containers, List<Container> initContainers) {
+    }
+
+    /** A container (or init container): only its resources. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Container(Resources resources) {
+    }
+
+    /** {@code resources}: limits and requests by resource name. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Resources(Map<String, Quantity> limits, Map<String, Quantity> requests) {
+    }
+
+    /** {@code status}: only the phase. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Status(String phase) {
+    }
+}
