@@ -9,12 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.testing.Fixtures;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -56,50 +52,6 @@ class AgentHttpServerTest {
                 loop.stop();
                 worker.join(5_000);
             }
-        }
-    }
-
-    @Test
-    void answersEachRequestOnceAndRefusesWhatItDoesNotServe() throws Exception {
-        var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
-        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0).build();
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("akash"), "test").withDryRun(true),
-                     () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
-                     new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
-            AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0);
-            try (AgentHttpServer http = new AgentHttpServer(0, agent, loop)) {
-                String ok = raw(http, "GET /healthz?verbose=1 HTTP/1.1\r\nHost: x\r\n\r\n");
-                assertTrue(ok.startsWith("HTTP/1.1 200 OK\r\n"), ok);
-                assertTrue(ok.contains("\r\nContent-Length: 3\r\n") && ok.contains("\r\nConnection: close\r\n")
-                        && ok.contains("\r\nDate: ") && ok.endsWith("\r\n\r\nok\n"), ok);
-                String head = raw(http, "HEAD /healthz HTTP/1.1\r\n\r\n");
-                assertTrue(head.startsWith("HTTP/1.1 200 OK\r\n") && head.endsWith("\r\n\r\n"), head);
-                assertTrue(raw(http, "GET /nothing HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 404 "));
-                assertTrue(raw(http, "DELETE /healthz HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 405 "));
-                assertTrue(raw(http, "garbage\r\n\r\n").startsWith("HTTP/1.1 400 "));
-                assertTrue(raw(http, "GET /healthz HTTP/1.1\r\nX: " + "a".repeat(AgentHttpServer.MAX_HEAD) + "\r\n\r\n")
-                        .startsWith("HTTP/1.1 431 "));
-                // A body, which no endpoint reads, is consumed before the answer.
-                assertTrue(raw(http, "POST /detect HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello").startsWith("HTTP/1.1 202 "));
-                // A client that connects and sends nothing does not keep the others out for long.
-                try (Socket idle = new Socket("localhost", http.port())) {
-                    long t0 = System.currentTimeMillis();
-                    assertTrue(raw(http, "GET /healthz HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 200 "));
-                    assertTrue(System.currentTimeMillis() - t0 < AgentHttpServer.READ_TIMEOUT_MS + 2_000);
-                }
-            }
-        }
-    }
-
-    /** One request over a fresh connection; the whole answer, read until the server closes. */
-    private static String raw(AgentHttpServer http, String request) throws IOException {
-        try (Socket s = new Socket("localhost", http.port())) {
-            s.setSoTimeout(10_000);
-            OutputStream out = s.getOutputStream();
-            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-            return new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
         }
     }
 
