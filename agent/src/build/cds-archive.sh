@@ -20,7 +20,7 @@ target=$1 jar=$2 hosts=$3 cases=$4 test_classpath=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 
-# train NAME FLAGS_FILE ARGS...: one training run; appends the classes it loaded to TARGET/NAME.classlist.
+# train NAME FLAGS_FILE ARGS...: one training run; adds the classes it loaded to TARGET/NAME.classlist.
 train() {
     name=$1 flags=$(cat "$2")
     shift 2
@@ -28,15 +28,24 @@ train() {
     "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags -jar "$jar" "$@" \
         >/dev/null 2>>"$target/$name-cds.log"
     status=$?
-    cat "$target/$name.part" >>"$target/$name.classlist" 2>/dev/null
-    rm -f "$target/$name.part"
+    add_classes "$name"
     return $status
 }
 
+# add_classes NAME: appends TARGET/NAME.part to the class list, each line once. JDK 17's static dump crashed
+# (SIGSEGV in SystemDictionaryShared::adjust_lambda_proxy_class_dictionary) on a list with the lines of two
+# training runs appended whole, and dumped the same lines deduplicated.
+add_classes() {
+    if [ -s "$target/$1.part" ]; then
+        touch "$target/$1.classlist"
+        awk '!seen[$0]++' "$target/$1.classlist" "$target/$1.part" >"$target/$1.new"
+        mv "$target/$1.new" "$target/$1.classlist"
+    fi
+    rm -f "$target/$1.part"
+}
+
 # train_for SECONDS NAME FLAGS_FILE ARGS...: as train, for a run that does not end by itself: stopped by
-# SIGTERM after SECONDS. Appends only the lines the list does not have yet: JDK 17's dump crashed
-# (SIGSEGV in SystemDictionaryShared::adjust_lambda_proxy_class_dictionary) on the agent's list with the
-# cluster run's lines appended whole, and dumped the same lines deduplicated.
+# SIGTERM after SECONDS.
 train_for() {
     seconds=$1 name=$2 flags=$(cat "$3")
     shift 3
@@ -47,11 +56,7 @@ train_for() {
     sleep "$seconds"
     kill "$pid" 2>/dev/null
     wait "$pid"
-    if [ -s "$target/$name.part" ]; then
-        awk '!seen[$0]++' "$target/$name.classlist" "$target/$name.part" >"$target/$name.new"
-        mv "$target/$name.new" "$target/$name.classlist"
-    fi
-    rm -f "$target/$name.part"
+    add_classes "$name"
 }
 
 # dump NAME FLAGS_FILE: writes TARGET/NAME.jsa from the class list; logs in TARGET/NAME-cds.log.
