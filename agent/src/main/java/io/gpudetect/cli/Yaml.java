@@ -2,11 +2,10 @@ package io.gpudetect.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.gpudetect.render.InventoryDocument;
 import java.io.UncheckedIOException;
 
-/** The same document as YAML, for commands whose reports are built as JSON. */
+/** The same document as YAML, for commands whose reports are built as JSON; quoted as the inventory's YAML is. */
 final class Yaml {
 
     private Yaml() {
@@ -14,9 +13,7 @@ final class Yaml {
 
     static String fromJson(String json) {
         try {
-            ObjectMapper yaml = new ObjectMapper(new YAMLFactory()
-                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+            ObjectMapper yaml = new ObjectMapper(InventoryDocument.yamlFactory());
             return yaml.writeValueAsString(new ObjectMapper().readTree(json));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);

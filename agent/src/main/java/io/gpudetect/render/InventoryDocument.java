@@ -38,11 +38,17 @@ public final class InventoryDocument {
         return json.text() + "\n";
     }
 
-    public static String yaml(Inventory inventory) {
-        YAMLFactory yaml = YAMLFactory.builder()
+    /** YAML with quotes only where needed, and always where a reader would otherwise not read a string. */
+    public static YAMLFactory yamlFactory() {
+        return YAMLFactory.builder()
                 .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
                 .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                .stringQuotingChecker(new YamlQuoting())
                 .build();
+    }
+
+    public static String yaml(Inventory inventory) {
+        YAMLFactory yaml = yamlFactory();
         StringWriter out = new StringWriter();
         // Closing the generator ends the YAML stream, which is what flushes the document into out.
         try (JsonGenerator g = yaml.createGenerator(out)) {

@@ -120,9 +120,7 @@ class InventoryWriterTest {
     }
 
     private static String databindYaml(Inventory inventory) throws Exception {
-        return new ObjectMapper(new YAMLFactory()
-                .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)).writeValueAsString(inventory);
+        return new ObjectMapper(InventoryDocument.yamlFactory()).writeValueAsString(inventory);
     }
 
     /** The JSON names of a record's components, as its annotations name them. */
@@ -198,5 +196,29 @@ class InventoryWriterTest {
 
     private static Inventory emptyInventory() {
         return new Inventory(null, List.of(), Collections.emptyList(), List.of());
+    }
+
+    /**
+     * Ids and versions that look like numbers, booleans or null come back from a YAML reader as the strings they
+     * are: 1e04 is an RTX 2080 Ti's device id, not 10000.0.
+     */
+    @Test
+    void yamlReadsBackEveryLookalikeAsText() throws Exception {
+        List<String> lookalikes = List.of("1e04", "1e30", "2330", "0010", "0x1f", "9.0", "12.2", "1_000", ".5", "+1",
+                "-1", "on", "off", "yes", "no", "y", "n", "true", "null", "~", ".inf", "-.Inf", ".NaN", "0o17", "1:20",
+                "550.54.15", "10de", "20b0");
+        List<Gpu> gpus = new ArrayList<>();
+        for (String s : lookalikes) {
+            gpus.add(Gpu.builder("test").vendor(Vendor.NVIDIA).name(s).pciDeviceId(s).computeCapability(s).build());
+        }
+        Inventory inventory = new Inventory("test", gpus, List.of(), List.of());
+        JsonNode read = new ObjectMapper(new YAMLFactory()).readTree(InventoryDocument.yaml(inventory));
+        for (int i = 0; i < lookalikes.size(); i++) {
+            for (String field : List.of("name", "pciDeviceId", "computeCapability")) {
+                JsonNode value = read.path("gpus").path(i).path(field);
+                assertTrue(value.isTextual(), field + " '" + lookalikes.get(i) + "' read back as " + value.getNodeType() + " " + value);
+                assertEquals(lookalikes.get(i), value.asText());
+            }
+        }
     }
 }
