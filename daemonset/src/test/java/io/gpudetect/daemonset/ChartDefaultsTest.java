@@ -147,7 +147,7 @@ class ChartDefaultsTest {
     @Test
     void requestsAndLimitsAreTheMeasuredBudget() {
         var resources = Pods.agent(CHART).getResources();
-        assertEquals(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("96Mi")), resources.getRequests());
+        assertEquals(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("80Mi")), resources.getRequests());
         assertEquals(Map.of("memory", new Quantity("128Mi")), resources.getLimits(), "no CPU limit: the first pass must not be throttled");
     }
 
