@@ -32,6 +32,10 @@ cp "$module_dir"/../agent/src/build/*-jvm.flags "$stage/lib/"
 for list in "$module_dir"/../agent/target/gpu-detect.classlist "$module_dir"/../agent/target/gpu-detect-agent.classlist; do
     if [ -f "$list" ]; then cp "$list" "$stage/lib/"; fi
 done
+# JNA's native part for this architecture, unpacked by the agent's build, so JNA need not unpack it per start.
+if [ -f "$module_dir/../agent/target/jna/libjnidispatch.so" ]; then
+    mkdir -p "$stage/lib/jna" && cp "$module_dir/../agent/target/jna/libjnidispatch.so" "$stage/lib/jna/"
+fi
 chmod 755 "$stage/bin/gpu-detect" "$stage/bin/gpu-detect-json"
 cp "$module_dir"/host/*.service "$module_dir"/host/*.timer "$stage/systemd/"
 cp "$module_dir/host/README.md" "$stage/README.md"

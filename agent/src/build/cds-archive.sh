@@ -25,7 +25,7 @@ train() {
     name=$1 flags=$(cat "$2")
     shift 2
     # shellcheck disable=SC2086 # the flags are words
-    "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags -jar "$jar" "$@" \
+    "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags ${GPU_DETECT_JAVA_OPTS:-} -jar "$jar" "$@" \
         >/dev/null 2>>"$target/$name-cds.log"
     status=$?
     add_classes "$name"
@@ -50,7 +50,7 @@ train_for() {
     seconds=$1 name=$2 flags=$(cat "$3")
     shift 3
     # shellcheck disable=SC2086 # the flags are words
-    "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags -jar "$jar" "$@" \
+    "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags ${GPU_DETECT_JAVA_OPTS:-} -jar "$jar" "$@" \
         >/dev/null 2>>"$target/$name-cds.log" &
     pid=$!
     sleep "$seconds"
@@ -75,6 +75,38 @@ dump() {
 start() {
     rm -f "$target/$1.jsa" "$target/$1.classlist" "$target/$1-cds.log"
 }
+
+# JNA's native part, unpacked once here for this machine's architecture: without it JNA unpacks it from its jar
+# into a new temporary file at every start that loads NVML (~15 ms). The launchers name this folder in
+# jna.boot.library.path.
+case $(uname -m) in
+    x86_64|amd64) jna_arch=linux-x86-64 ;;
+    aarch64|arm64) jna_arch=linux-aarch64 ;;
+    *) jna_arch= ;;
+esac
+jna_jar=$(ls "$target"/lib/jna-[0-9]*.jar 2>/dev/null | head -n 1)
+jna_jar=${jna_jar:+$(cd "$(dirname "$jna_jar")" && pwd)/$(basename "$jna_jar")}
+rm -rf "$target/jna"
+if [ -n "$jna_arch" ] && [ -n "$jna_jar" ]; then
+    mkdir -p "$target/jna" && (cd "$target/jna" && "${JAVA_HOME:+$JAVA_HOME/bin/}jar" xf "$jna_jar" \
+        "com/sun/jna/$jna_arch/libjnidispatch.so" && mv "com/sun/jna/$jna_arch/libjnidispatch.so" . && rm -rf com) \
+        || rm -rf "$target/jna"
+fi
+jna_path=""
+if [ -f "$target/jna/libjnidispatch.so" ]; then
+    jna_path="-Djna.boot.library.path=$target/jna"
+fi
+export GPU_DETECT_JAVA_OPTS="$jna_path"
+
+# A stand-in NVIDIA driver for training: any shared library named libnvidia-ml.so.1 makes detection load JNA
+# and open it (then find no nvmlInit and report NVML unavailable), so the archive holds JNA, its logging and
+# the NVML code that a host with NVIDIA's driver runs at every start. The JDK's own libjsig.so has no
+# dependencies.
+java_home=$("$java" -XshowSettings:properties -version 2>&1 | awk '$1 == "java.home" {print $3}')
+driver="$target/cds-training-driver"
+rm -rf "$driver" && mkdir -p "$driver/usr/lib64"
+cp "$java_home/lib/libjsig.so" "$driver/usr/lib64/libnvidia-ml.so.1" 2>/dev/null || rm -rf "$driver"
+export GPU_DETECT_DRIVER_ROOT="$driver"
 
 command_flags="$here/command-jvm.flags"
 start gpu-detect
