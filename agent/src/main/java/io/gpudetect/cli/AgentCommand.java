@@ -255,7 +255,7 @@ public final class AgentCommand implements Callable<Integer> {
             if (value.strip().equals("0")) {
                 return Duration.ZERO;
             }
-            Duration d = DurationConverter.parse(value);
+            Duration d = Durations.parse(value);
             if (d == null) {
                 throw new IllegalArgumentException(what + ": '" + value + "' is not a duration (expected e.g. 30s, 2m, or 0)");
             }
@@ -268,7 +268,7 @@ public final class AgentCommand implements Callable<Integer> {
         if (v == null) {
             return fallback;
         }
-        Duration d = DurationConverter.parse(v);
+        Duration d = Durations.parse(v);
         if (d == null) {
             throw new IllegalArgumentException("config " + key + "=" + v + " is not a duration (expected e.g. 60s, 5m)");
         }

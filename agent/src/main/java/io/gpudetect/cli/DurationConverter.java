@@ -9,15 +9,10 @@ public final class DurationConverter implements ITypeConverter<Duration> {
 
     @Override
     public Duration convert(String value) {
-        Duration d = parse(value);
+        Duration d = Durations.parse(value);
         if (d == null) {
             throw new TypeConversionException("'" + value + "' is not a duration (expected e.g. 500ms, 5s, 2m, 1h)");
         }
         return d;
-    }
-
-    /** The duration, or null when {@code value} is not one (or is zero, negative or too large). */
-    public static Duration parse(String value) {
-        return Durations.parse(value);
     }
 }

@@ -45,13 +45,13 @@ public final class AkashGpus {
             for (int i = 0; i < 6; i++) {
                 int tab = i < 5 ? table.indexOf('\t', from) : end;
                 if (tab < 0 || tab > end) {
-                    throw new IllegalStateException("Akash GPU table line " + lineNo + ": expected 6 tab-separated fields");
+                    throw new IllegalStateException("Akash GPU table line " + lineNo + ": expected 6 tab-separated fields; regenerate ShippedTableText.java with tables/table-text.py");
                 }
                 f[i] = tab == from ? null : table.substring(from, tab);
                 from = tab + 1;
             }
             if (f[5] != null && f[5].indexOf('\t') >= 0) {
-                throw new IllegalStateException("Akash GPU table line " + lineNo + ": expected 6 tab-separated fields");
+                throw new IllegalStateException("Akash GPU table line " + lineNo + ": expected 6 tab-separated fields; regenerate ShippedTableText.java with tables/table-text.py");
             }
             entries.put(f[0] + f[1], new Entry(f[2], f[3], foldInterface(f[4]), gi(f[5])));
             start = end + 1;

@@ -17,9 +17,15 @@ import java.util.Optional;
 public final class AmdGpuIds {
 
     private final Map<String, String> byDeviceAndRevision;
+    /** Every name each device id is sold under, gathered once rather than by a scan of the table per lookup. */
+    private final Map<String, java.util.Set<String>> namesByDevice = new HashMap<>();
 
     private AmdGpuIds(Map<String, String> byDeviceAndRevision) {
         this.byDeviceAndRevision = byDeviceAndRevision;
+        for (Map.Entry<String, String> e : byDeviceAndRevision.entrySet()) {
+            String device = e.getKey().substring(0, e.getKey().indexOf(':'));
+            namesByDevice.computeIfAbsent(device, d -> new java.util.TreeSet<>()).add(e.getValue());
+        }
     }
 
     public static AmdGpuIds shipped() {
@@ -68,17 +74,7 @@ public final class AmdGpuIds {
     }
 
     private java.util.Set<String> names(String deviceId) {
-        if (deviceId == null) {
-            return java.util.Set.of();
-        }
-        String prefix = bareHex(deviceId) + ":";
-        java.util.Set<String> names = new java.util.TreeSet<>();
-        for (Map.Entry<String, String> e : byDeviceAndRevision.entrySet()) {
-            if (e.getKey().startsWith(prefix)) {
-                names.add(e.getValue());
-            }
-        }
-        return names;
+        return deviceId == null ? java.util.Set.of() : namesByDevice.getOrDefault(bareHex(deviceId), java.util.Set.of());
     }
 
     /** The marketing name for a device id and revision (both hex, any case, {@code 0x} allowed). */
