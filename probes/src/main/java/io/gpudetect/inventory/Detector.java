@@ -59,9 +59,7 @@ public final class Detector {
 
     /** By PCI address (cards without one last), then vendor, UUID and name. */
     private static int outputOrder(Gpu a, Gpu b) {
-        PciAddress x = a.pciAddress();
-        PciAddress y = b.pciAddress();
-        int c = x == null ? (y == null ? 0 : 1) : y == null ? -1 : x.compareTo(y);
+        int c = PciAddress.compareNullsLast(a.pciAddress(), b.pciAddress());
         if (c == 0) {
             c = orEmpty(a.vendor() == null ? null : a.vendor().id()).compareTo(orEmpty(b.vendor() == null ? null : b.vendor().id()));
         }

@@ -188,9 +188,7 @@ public final class Merger {
     }
 
     private static int busOrder(List<Gpu> a, List<Gpu> b) {
-        PciAddress x = addressOf(a);
-        PciAddress y = addressOf(b);
-        return x == null ? (y == null ? 0 : 1) : y == null ? -1 : x.compareTo(y);
+        return PciAddress.compareNullsLast(addressOf(a), addressOf(b));
     }
 
     private static PciAddress addressOf(List<Gpu> group) {

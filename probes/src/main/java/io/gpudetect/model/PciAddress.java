@@ -72,6 +72,11 @@ public record PciAddress(int domain, int bus, int device, int function) implemen
         return c != 0 ? c : Integer.compare(function, o.function);
     }
 
+    /** Bus order with cards that have no address last. */
+    public static int compareNullsLast(PciAddress a, PciAddress b) {
+        return a == null ? (b == null ? 0 : 1) : b == null ? -1 : a.compareTo(b);
+    }
+
     // equals and hashCode written out: a record's generated ones are linked through method handles on first
     // use, several milliseconds of a one-shot run, and addresses are the merge's map keys.
     @Override
