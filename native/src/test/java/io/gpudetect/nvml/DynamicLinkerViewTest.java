@@ -59,11 +59,13 @@ class DynamicLinkerViewTest {
     }
 
     @Test
-    void anUnlistedLibraryIsUnavailableWithoutLoadingAnything() throws Exception {
+    void anUnlistedLibraryIsUnavailableBeforeTheLinkerIsAsked() throws Exception {
         DynamicLinkerView linker = new DynamicLinkerView(cacheListing("libc.so.6"), Map.of());
         NvmlUnavailableException e = assertThrows(NvmlUnavailableException.class,
                 () -> NvmlLibrary.open(List.of("libnvidia-ml.so.1"), linker));
         assertTrue(e.getMessage().contains("libnvidia-ml.so.1 not found"), e.getMessage());
         assertTrue(e.getMessage().contains("LD_LIBRARY_PATH and /etc/ld.so.cache"), e.getMessage());
+        // Had the linker been asked, JNA's own failure for the bare name would be among the notes.
+        assertFalse(e.getMessage().contains("libnvidia-ml.so.1: "), e.getMessage());
     }
 }
