@@ -246,15 +246,16 @@ public final class NodeAgent implements AutoCloseable {
                 return new LabelResult(change, 0);
             }
             try {
-                labelSink.apply(current, patch);
+                view.observed(labelSink.apply(current, patch));
                 metrics.writes("node", 1);
                 return new LabelResult(change, 1);
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 409 || attempt >= MAX_CONFLICT_RETRIES) {
+                if (!refusedAsStale(e, attempt)) {
                     throw e;
                 }
                 metrics.error("conflict");
-                log.warn("node changed while patching; deciding again", "attempt", attempt);
+                log.warn("node changed since it was read; reading it again and deciding again", "attempt", attempt,
+                        "status", e.getCode());
                 sleepQuietly(50L * attempt);
                 current = view.fresh();
                 if (current == null) {
@@ -262,6 +263,20 @@ public final class NodeAgent implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Whether a refused patch is worth one more decision from a fresh read. 409: the node changed since it
+     * was read (its resourceVersion no longer matches). 422: an operation no longer applies (a {@code remove}
+     * of a key someone else removed), which a decision from a stale cache produces; from a fresh read the
+     * same refusal would be a real error, so a 422 is retried once.
+     */
+    private static boolean refusedAsStale(KubernetesClientException e, int attempt) {
+        return switch (e.getCode()) {
+            case 409 -> attempt < MAX_CONFLICT_RETRIES;
+            case 422 -> attempt == 1;
+            default -> false;
+        };
     }
 
     private int syncRecord(Node node, Inventory inventory, boolean complete) throws IOException {

@@ -29,16 +29,29 @@ public final class NodeLabelSink {
         this.client = client;
     }
 
-    public void apply(Node node, LabelChange.Patch patch) {
+    /**
+     * Sends the patch and returns the Node as the API server has it after it: the newest state the agent
+     * knows, newer than its informer's cache until the watch delivers the change.
+     */
+    public Node apply(Node node, LabelChange.Patch patch) {
         // resource(node), not withName(name): fabric8 then has the object and does not GET it before patching.
-        client.nodes().resource(node)
+        return client.nodes().resource(node)
                 .patch(PatchContext.of(PatchType.JSON), jsonPatch(patch, node.getMetadata().getResourceVersion(),
-                        node.getMetadata().getLabels() != null, node.getMetadata().getAnnotations() != null));
+                        hasEntries(node.getMetadata().getLabels()), hasEntries(node.getMetadata().getAnnotations())));
     }
 
     /**
-     * The JSON patch body. {@code hasLabels} / {@code hasAnnotations} say whether the maps exist on the node:
-     * a patch cannot add a key to a map that is not there, so then the map is added whole.
+     * fabric8 reads an absent map as an empty one, and a JSON patch cannot add a key under a map that does
+     * not exist (a real API server answers 422). An empty map is therefore replaced whole: the patch's
+     * resourceVersion makes that safe, since the server refuses it if anyone added a key meanwhile.
+     */
+    private static boolean hasEntries(java.util.Map<String, String> map) {
+        return map != null && !map.isEmpty();
+    }
+
+    /**
+     * The JSON patch body. {@code hasLabels} / {@code hasAnnotations} say whether the maps hold keys on the
+     * node: when not, the map is added whole (see {@link #hasEntries}).
      */
     public static String jsonPatch(LabelChange.Patch patch, String resourceVersion, boolean hasLabels,
                                    boolean hasAnnotations) {

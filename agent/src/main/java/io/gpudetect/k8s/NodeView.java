@@ -19,6 +19,10 @@ public final class NodeView implements AutoCloseable {
     private final String nodeName;
     private SharedIndexInformer<Node> nodeInformer;
     private SharedIndexInformer<BoundPod> podInformer;
+    /** A version of the node newer than the informer's, see {@link #node()}; null when the cache is current. */
+    private Node newer;
+    /** The informer's resource version when {@link #newer} was observed (null: it had no node). */
+    private String newerThan;
 
     public NodeView(KubernetesClient client, String nodeName) {
         this.client = client;
@@ -71,17 +75,52 @@ public final class NodeView implements AutoCloseable {
         return nodeName;
     }
 
-    /** The node, from the informer once synced, else from the API server; null when it does not exist. */
+    /**
+     * The node, from the informer once synced, else from the API server; null when it does not exist.
+     * Where the agent has seen a newer version than the informer's (a write's answer, a fresh read) while
+     * the informer still holds the version that was current then, the newer one is returned: after an API
+     * server outage the watch resumes only some time after the first write succeeds, and a decision from
+     * the stale cache would be refused.
+     */
     public Node node() {
         if (nodeInformer != null && nodeInformer.hasSynced()) {
-            return nodeInformer.getStore().getByKey(nodeName);
+            return newestOf(nodeInformer.getStore().getByKey(nodeName));
         }
         return fresh();
     }
 
-    /** The node as the API server has it now: after a 409, the cache may be behind. */
+    /** The node as the API server has it now: after a refused patch, the cache may be behind. */
     public Node fresh() {
-        return client.nodes().withName(nodeName).get();
+        Node node = client.nodes().withName(nodeName).get();
+        observed(node);
+        return node;
+    }
+
+    /** Records {@code node} (the answer to a write or a read) as the newest version of the node seen. */
+    public synchronized void observed(Node node) {
+        if (node == null || nodeInformer == null) {
+            newer = null;
+            return;
+        }
+        newer = node;
+        Node cached = nodeInformer.getStore().getByKey(nodeName);
+        newerThan = cached == null ? null : cached.getMetadata().getResourceVersion();
+    }
+
+    /**
+     * The informer's node, unless a newer version was observed while the informer held this one. Any other
+     * version in the cache (the watch delivered our change, or anything after it) ends the override.
+     */
+    private synchronized Node newestOf(Node cached) {
+        if (newer != null) {
+            String cachedVersion = cached == null ? null : cached.getMetadata().getResourceVersion();
+            if (java.util.Objects.equals(cachedVersion, newerThan)
+                    && !java.util.Objects.equals(cachedVersion, newer.getMetadata().getResourceVersion())) {
+                return newer;
+            }
+            newer = null;
+        }
+        return cached;
     }
 
     /**

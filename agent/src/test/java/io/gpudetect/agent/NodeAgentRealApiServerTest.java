@@ -1,0 +1,262 @@
+package io.gpudetect.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpudetect.inventory.Inventory;
+import io.gpudetect.k8s.AgentClient;
+import io.gpudetect.k8s.OwnedLabels;
+import io.gpudetect.k8s.RetryAfterHint;
+import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.testing.InstalledChart;
+import io.gpudetect.testing.MutableClock;
+import io.gpudetect.testing.RealApiServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The agent's whole life on a real kube-apiserver (v1.26.1, RBAC, garbage collector), acting as the chart's
+ * service account with the chart's exact ClusterRole, on nodes shaped as real ones are and as bare ones can
+ * be. Requests are counted from the server's audit log. Each test has a node of its own.
+ */
+@ExtendWith(RealApiServer.Extension.class)
+class NodeAgentRealApiServerTest {
+
+    private static RealApiServer server;
+    private static KubernetesClient admin;
+
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final StringWriter log = new StringWriter();
+    private String node;
+
+    @BeforeAll
+    static void install(RealApiServer realServer) {
+        server = realServer;
+        InstalledChart.install(server);
+        admin = server.adminClient();
+    }
+
+    @org.junit.jupiter.api.BeforeEach
+    void name(TestInfo test) {
+        node = "n-" + test.getTestMethod().orElseThrow().getName().toLowerCase().replaceAll("[^a-z0-9]", "").substring(0, 20);
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            toClose.get(i).close();
+        }
+        admin.nodes().withName(node).delete();
+    }
+
+    private NodeAgent agent(AtomicReference<Inventory> inventory, String profiles) {
+        return agent((java.util.function.Supplier<Inventory>) inventory::get, profiles);
+    }
+
+    private NodeAgent agent(java.util.function.Supplier<Inventory> detector, String profiles) {
+        RetryAfterHint hint = new RetryAfterHint();
+        KubernetesClient client = AgentClient.build(InstalledChart.agentConfig(server), hint);
+        toClose.add(client);
+        NodeAgent agent = new NodeAgent(AgentSettings.defaults(node, LabelProfiles.parse(profiles), "test"),
+                detector, () -> null, client, hint, new io.gpudetect.agent.AgentLog(new PrintWriter(log), clock),
+                new AgentMetrics(), new PrintWriter(new StringWriter()), clock);
+        toClose.add(agent);
+        return agent;
+    }
+
+    private Node createNode(Map<String, String> labels, Map<String, String> annotations) {
+        NodeBuilder b = new NodeBuilder().withNewMetadata().withName(node).endMetadata();
+        if (labels != null) {
+            b.editMetadata().withLabels(labels).endMetadata();
+        }
+        if (annotations != null) {
+            b.editMetadata().withAnnotations(annotations).endMetadata();
+        }
+        return admin.nodes().resource(b.build()).create();
+    }
+
+    private Map<String, String> labels() {
+        Map<String, String> labels = admin.nodes().withName(node).get().getMetadata().getLabels();
+        return labels == null ? Map.of() : labels;
+    }
+
+    private List<RealApiServer.Request> agentRequestsSince(int mark) {
+        // The audit event is written as the response goes out: give the last one a moment to land.
+        sleep(300);
+        return server.requestsSince(mark, InstalledChart.agentUser());
+    }
+
+    @Test
+    void aBareNodeWithoutLabelsOrAnnotationsGetsLabelledAndItsRecord() {
+        createNode(null, null);
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect");
+
+        int mark = server.auditMark();
+        PassReport first = agent.pass();
+
+        assertNull(first.error(), () -> first.error() + "\n" + log);
+        Map<String, String> labels = labels();
+        assertEquals("1", labels.get("gpu-detect.io/gpu.count"), labels::toString);
+        assertEquals("t4", labels.get("gpu-detect.io/gpu.model"), labels::toString);
+        String owned = admin.nodes().withName(node).get().getMetadata().getAnnotations().get(OwnedLabels.ANNOTATION);
+        assertNotNull(owned);
+        assertTrue(owned.contains("gpu-detect.io/gpu.count"), owned);
+        GpuCapacity record = admin.resources(GpuCapacity.class).withName(node).get();
+        assertNotNull(record, "record created");
+        assertEquals(admin.nodes().withName(node).get().getMetadata().getUid(),
+                record.getMetadata().getOwnerReferences().get(0).getUid());
+        List<RealApiServer.Request> requests = agentRequestsSince(mark);
+        // The one 404 is the agent's read of a record that does not exist yet.
+        assertTrue(requests.stream().noneMatch(r -> r.code() >= 400 && !(r.code() == 404 && r.verb().equals("get"))),
+                requests::toString);
+        assertEquals(1, requests.stream().filter(r -> r.verb().equals("patch") && r.uri().startsWith("/api/v1/nodes/"))
+                .count(), requests::toString);
+    }
+
+    @Test
+    void anUnchangedPassSendsNoRequestAtAll() {
+        createNode(Map.of("kubernetes.io/hostname", node), Map.of("example.com/owner", "ops"));
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect,nvidia");
+        assertNull(agent.pass().error(), log::toString);
+        waitFor(() -> agent.cachedNodeVersion() != null
+                && agent.cachedNodeVersion().equals(admin.nodes().withName(node).get().getMetadata().getResourceVersion()),
+                "the informer to see the agent's own write");
+
+        int mark = server.auditMark();
+        PassReport second = agent.pass();
+        PassReport third = agent.pass();
+
+        assertEquals(0, second.apiWrites());
+        assertEquals(0, third.apiWrites());
+        List<RealApiServer.Request> requests = agentRequestsSince(mark);
+        assertEquals(List.of(), requests);
+    }
+
+    @Test
+    void foreignLabelsAndAnnotationsStayWhenTheAgentsOwnLabelsChange() {
+        createNode(Map.of("kubernetes.io/hostname", node, "example.com/zone", "a", "gpu-detect.io/custom", "mine"),
+                Map.of("example.com/owner", "ops"));
+        AtomicReference<Inventory> inventory = new AtomicReference<>(NodeAgentTest.T4);
+        NodeAgent agent = agent(inventory, "gpu-detect,nvidia");
+        assertNull(agent.pass().error(), log::toString);
+        assertEquals("t4", labels().get("gpu-detect.io/gpu.model"));
+
+        inventory.set(NodeAgentTest.RTX4090);
+        PassReport changed = agent.pass();
+
+        assertNull(changed.error(), log::toString);
+        Map<String, String> labels = labels();
+        assertEquals("rtx4090", labels.get("gpu-detect.io/gpu.model"), labels::toString);
+        assertEquals("a", labels.get("example.com/zone"));
+        assertEquals("mine", labels.get("gpu-detect.io/custom"), "a key under our prefix that we did not write stays");
+        assertEquals(node, labels.get("kubernetes.io/hostname"));
+        assertEquals("ops", admin.nodes().withName(node).get().getMetadata().getAnnotations().get("example.com/owner"));
+    }
+
+    @Test
+    void anotherWriterBetweenReadAndPatchIsDecidedAgainNotOverwritten() {
+        createNode(Map.of("kubernetes.io/hostname", node), null);
+        AtomicReference<Runnable> duringDetection = new AtomicReference<>(() -> { });
+        AtomicReference<Inventory> inventory = new AtomicReference<>(NodeAgentTest.T4);
+        NodeAgent agent = agent(() -> {
+            duringDetection.getAndSet(() -> { }).run();
+            return inventory.get();
+        }, "gpu-detect");
+        assertNull(agent.pass().error(), log::toString);
+        waitFor(() -> agent.cachedNodeVersion() != null
+                && agent.cachedNodeVersion().equals(admin.nodes().withName(node).get().getMetadata().getResourceVersion()),
+                "the informer to see the agent's own write");
+        String memoryKey = labels().keySet().stream().filter(k -> k.startsWith("gpu-detect.io/gpu.memory")).findFirst()
+                .orElseThrow(() -> new AssertionError("no memory label: " + labels()));
+
+        // While the agent detects, someone removes one of its labels and adds their own: the agent's cached
+        // node does not have that change yet when it decides, so its first patch is refused.
+        duringDetection.set(() -> admin.nodes().withName(node).edit(n -> new NodeBuilder(n).editMetadata()
+                .removeFromLabels(memoryKey).addToLabels("example.com/added", "during-pass").endMetadata().build()));
+        inventory.set(NodeAgentTest.RTX4090);
+        PassReport pass = agent.pass();
+
+        assertNull(pass.error(), () -> pass.error() + "\n" + log);
+        Map<String, String> labels = labels();
+        assertEquals("during-pass", labels.get("example.com/added"), "the other writer's label stays");
+        assertEquals("rtx4090", labels.get("gpu-detect.io/gpu.model"), labels::toString);
+        assertTrue(labels.keySet().stream().anyMatch(k -> k.startsWith("gpu-detect.io/gpu.memory")), labels::toString);
+    }
+
+    @Test
+    void aNodeDeletedAndCreatedAgainIsLabelledAgainAndItsRecordReowned() {
+        Node first = createNode(Map.of("kubernetes.io/hostname", node), null);
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect");
+        assertNull(agent.pass().error(), log::toString);
+
+        admin.nodes().withName(node).withGracePeriod(0).delete();
+        waitFor(() -> admin.nodes().withName(node).get() == null, "the node to go");
+        Node second = createNode(Map.of("kubernetes.io/hostname", node), null);
+        assertNotEquals(first.getMetadata().getUid(), second.getMetadata().getUid());
+        waitFor(() -> {
+            agent.pass();
+            GpuCapacity record = admin.resources(GpuCapacity.class).withName(node).get();
+            return "1".equals(labels().get("gpu-detect.io/gpu.count")) && record != null
+                    && second.getMetadata().getUid().equals(record.getMetadata().getOwnerReferences().get(0).getUid());
+        }, "labels and a record owned by the new node");
+    }
+
+    @Test
+    void theRecordIsCollectedWithItsNode() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(server.garbageCollectorRunning(),
+                "kube-controller-manager not supplied: the garbage collector is not running");
+        createNode(null, null);
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect");
+        assertNull(agent.pass().error(), log::toString);
+        assertNotNull(admin.resources(GpuCapacity.class).withName(node).get());
+        agent.close();
+
+        admin.nodes().withName(node).delete();
+
+        waitFor(() -> admin.resources(GpuCapacity.class).withName(node).get() == null,
+                "the garbage collector to delete the record with its node");
+    }
+
+    static void waitFor(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            sleep(100);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static Duration seconds(long s) {
+        return Duration.ofSeconds(s);
+    }
+}

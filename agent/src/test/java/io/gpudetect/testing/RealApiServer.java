@@ -1,0 +1,339 @@
+package io.gpudetect.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * A real etcd, kube-apiserver (v1.26.1, RBAC on, an audit log of every request) and kube-controller-manager
+ * running only the garbage collector, on loopback, shared by every {@code ...RealApiServerTest} class of
+ * one test run and stopped when the run ends. Started through fabric8's kube-api-test in offline mode.
+ *
+ * <p>Where the binaries come from, first match wins:
+ * <ol>
+ *   <li>{@code KUBE_API_TEST_DIR}: kube-api-test's layout, {@code k8s/1.26.1-linux-amd64/} holding
+ *       {@code etcd}, {@code kube-apiserver}, {@code kubectl} (and {@code kube-controller-manager} for the
+ *       garbage collector);</li>
+ *   <li>{@code shared/k8s/unpack.sh} in a folder above the module (this workspace's copy), unpacked into
+ *       {@code target/}, with {@code etcd} and {@code kubectl} from {@code PATH} (Debian: etcd-server,
+ *       kubernetes-client).</li>
+ * </ol>
+ * Without them the tests are skipped with one line that says how to supply them; with {@code CI=true} they
+ * fail instead, so CI cannot pass by skipping.
+ */
+public final class RealApiServer implements ExtensionContext.Store.CloseableResource {
+
+    public static final String VERSION = "1.26.1";
+    private static final String LAYOUT = "k8s/" + VERSION + "-linux-amd64";
+    private static final String HOW_TO_SUPPLY = "real kube-apiserver not found: set KUBE_API_TEST_DIR to a folder with "
+            + LAYOUT + "/{etcd,kube-apiserver,kubectl,kube-controller-manager}, or run inside the workspace that has "
+            + "shared/k8s/ (and etcd, kubectl, xz on PATH)";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path testDir;
+    private final KubeAPIServer apiServer;
+    private final Process controllerManager;
+    private final Path auditLog;
+    private final Config adminConfig;
+
+    private RealApiServer(Path testDir, KubeAPIServer apiServer, Process controllerManager, Path auditLog,
+                          Config adminConfig) {
+        this.testDir = testDir;
+        this.apiServer = apiServer;
+        this.controllerManager = controllerManager;
+        this.auditLog = auditLog;
+        this.adminConfig = adminConfig;
+    }
+
+    /**
+     * Hands the run's {@link RealApiServer} to a test's or {@code @BeforeAll} method's parameter:
+     * {@code @ExtendWith(RealApiServer.Extension.class)}.
+     */
+    public static final class Extension implements ParameterResolver {
+        @Override
+        public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+            return parameter.getParameter().getType() == RealApiServer.class;
+        }
+
+        @Override
+        public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+            return shared(context);
+        }
+    }
+
+    /** The run's server, started on first use; skips the calling test (fails it under CI) without binaries. */
+    public static RealApiServer shared(ExtensionContext context) {
+        return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+                .getOrComputeIfAbsent(RealApiServer.class, k -> start(), RealApiServer.class);
+    }
+
+    private static RealApiServer start() {
+        Path testDir = Path.of("target", "kube-api-test").toAbsolutePath();
+        Optional<Path> layout = binaries(testDir);
+        if (layout.isEmpty()) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new IllegalStateException(HOW_TO_SUPPLY + " (CI=true: these tests must run)");
+            }
+            Assumptions.abort(HOW_TO_SUPPLY);
+        }
+        try {
+            Path auditLog = testDir.resolve("audit.log");
+            Path policy = testDir.resolve("audit-policy.yaml");
+            Files.deleteIfExists(auditLog);
+            Files.writeString(policy, """
+                    apiVersion: audit.k8s.io/v1
+                    kind: Policy
+                    omitStages: [RequestReceived]
+                    rules:
+                      - level: Metadata
+                    """);
+            KubeAPIServer server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
+                    .withTestDir(layout.get().toString()).withApiServerVersion(VERSION).withOfflineMode(true)
+                    .withUpdateKubeConfig(false)
+                    .withApiServerFlag("--bind-address", "127.0.0.1")
+                    .withApiServerFlag("--advertise-address", "127.0.0.1")
+                    .withApiServerFlag("--audit-policy-file", policy.toString())
+                    .withApiServerFlag("--audit-log-path", auditLog.toString())
+                    .withApiServerFlag("--audit-log-mode", "blocking")
+                    .build());
+            server.start();
+            Config admin = Config.fromKubeconfig(server.getKubeConfigYaml());
+            Path kubeconfig = testDir.resolve("admin.kubeconfig");
+            Files.writeString(kubeconfig, server.getKubeConfigYaml());
+            Process gc = startGarbageCollector(layout.get().resolve(LAYOUT), kubeconfig, testDir.resolve("gc.log"));
+            return new RealApiServer(testDir, server, gc, auditLog, admin);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The folder to hand kube-api-test as its test dir, with the binaries in its layout; empty without them. */
+    private static Optional<Path> binaries(Path testDir) {
+        String given = System.getenv("KUBE_API_TEST_DIR");
+        if (given != null && !given.isBlank()) {
+            Path dir = Path.of(given).resolve(LAYOUT);
+            return Files.isExecutable(dir.resolve("kube-apiserver")) && Files.isExecutable(dir.resolve("etcd"))
+                    && Files.isExecutable(dir.resolve("kubectl")) ? Optional.of(Path.of(given)) : Optional.empty();
+        }
+        Optional<Path> unpack = findUpwards(Path.of("").toAbsolutePath(), "shared/k8s/unpack.sh");
+        Optional<Path> etcd = onPath("etcd");
+        Optional<Path> kubectl = onPath("kubectl");
+        if (unpack.isEmpty() || etcd.isEmpty() || kubectl.isEmpty() || onPath("xz").isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Path dir = testDir.resolve(LAYOUT);
+            Files.createDirectories(dir);
+            run(List.of("sh", unpack.get().toString(), dir.toString()), Duration.ofMinutes(2));
+            // kube-api-test starts etcd listening on 0.0.0.0; loopback is enough and exposes nothing.
+            Path wrapper = dir.resolve("etcd");
+            Files.writeString(wrapper, "#!/bin/sh\n"
+                    + "for a; do shift; set -- \"$@\" \"$(printf '%s' \"$a\" | sed 's/0\\.0\\.0\\.0/127.0.0.1/g')\"; done\n"
+                    + "exec " + etcd.get() + " \"$@\"\n", StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Path link = dir.resolve("kubectl");
+            Files.deleteIfExists(link);
+            Files.createSymbolicLink(link, kubectl.get());
+            return Optional.of(testDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Process startGarbageCollector(Path layout, Path kubeconfig, Path log) throws IOException {
+        Path binary = layout.resolve("kube-controller-manager");
+        if (!Files.isExecutable(binary)) {
+            return null;
+        }
+        return new ProcessBuilder(binary.toString(), "--controllers=garbagecollector", "--kubeconfig=" + kubeconfig,
+                "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static Optional<Path> findUpwards(Path from, String relative) {
+        for (Path p = from; p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve(relative))) {
+                return Optional.of(p.resolve(relative));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Path> onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            Path p = Path.of(dir.isEmpty() ? "." : dir, command);
+            if (Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void run(List<String> command, Duration limit) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", command) + " failed: " + out.strip());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** True when the garbage collector runs beside the API server (kube-controller-manager was supplied). */
+    public boolean garbageCollectorRunning() {
+        return controllerManager != null && controllerManager.isAlive();
+    }
+
+    /** The admin's configuration: client certificate in {@code system:masters}. */
+    public Config adminConfig() {
+        return new ConfigBuilder(adminConfig).build();
+    }
+
+    public KubernetesClient adminClient() {
+        return new KubernetesClientBuilder().withConfig(adminConfig()).build();
+    }
+
+    public String masterUrl() {
+        return adminConfig.getMasterUrl();
+    }
+
+    /**
+     * A configuration that authenticates as service account {@code namespace/name} with a fresh token
+     * (created with the account if needed): RBAC applies to it as to the agent's pod.
+     */
+    public Config serviceAccountConfig(String namespace, String name) {
+        try (KubernetesClient admin = adminClient()) {
+            if (admin.namespaces().withName(namespace).get() == null) {
+                admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata().withName(namespace).endMetadata().build()).create();
+            }
+            if (admin.serviceAccounts().inNamespace(namespace).withName(name).get() == null) {
+                admin.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder()
+                        .withNewMetadata().withName(name).endMetadata().build()).create();
+            }
+            String token = admin.serviceAccounts().inNamespace(namespace).withName(name)
+                    .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+                    .getStatus().getToken();
+            Config base = adminConfig();
+            Config sa = new ConfigBuilder(Config.empty()).withMasterUrl(base.getMasterUrl())
+                    .withCaCertData(base.getCaCertData()).withCaCertFile(base.getCaCertFile())
+                    .withOauthToken(token).build();
+            return sa;
+        }
+    }
+
+    /** A kubeconfig file for {@code config}'s server and token, as a command-line user would have. */
+    public Path writeTokenKubeconfig(Path file, Config config) throws IOException {
+        String ca = config.getCaCertData() != null ? "certificate-authority-data: " + config.getCaCertData()
+                : "certificate-authority: " + config.getCaCertFile();
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                  - name: real
+                    cluster:
+                      server: %s
+                      %s
+                users:
+                  - name: agent
+                    user:
+                      token: %s
+                contexts:
+                  - name: real
+                    context: {cluster: real, user: agent}
+                current-context: real
+                """.formatted(config.getMasterUrl(), ca, config.getOauthToken()));
+        return file;
+    }
+
+    /** One request as the audit log recorded it. */
+    public record Request(String user, String verb, String uri, int code) {
+        @Override
+        public String toString() {
+            return verb + " " + uri + " -> " + code;
+        }
+    }
+
+    /** A position in the audit log: {@link #requestsSince} counts from there. */
+    public int auditMark() {
+        return auditLines().size();
+    }
+
+    /**
+     * The requests {@code user} made after {@code mark}, in order. A long-running watch is logged when it
+     * ends ({@code ResponseComplete}) and open ones at {@code ResponseStarted}, so only requests that were
+     * answered (not watch streams) are returned.
+     */
+    public List<Request> requestsSince(int mark, String user) {
+        List<String> lines = auditLines();
+        List<Request> out = new ArrayList<>();
+        for (String line : lines.subList(Math.min(mark, lines.size()), lines.size())) {
+            try {
+                JsonNode event = JSON.readTree(line);
+                if (!user.equals(event.path("user").path("username").asText())
+                        || !"ResponseComplete".equals(event.path("stage").asText())
+                        || "watch".equals(event.path("verb").asText())) {
+                    continue;
+                }
+                out.add(new Request(user, event.path("verb").asText(), event.path("requestURI").asText(),
+                        event.path("responseStatus").path("code").asInt()));
+            } catch (IOException e) {
+                // A line cut short by the server still writing it: the next read has it whole.
+            }
+        }
+        return out;
+    }
+
+    private List<String> auditLines() {
+        try {
+            return Files.exists(auditLog) ? Files.readAllLines(auditLog) : new ArrayList<>();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Path testDir() {
+        return testDir;
+    }
+
+    @Override
+    public void close() {
+        if (controllerManager != null) {
+            controllerManager.destroy();
+            try {
+                controllerManager.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            controllerManager.destroyForcibly();
+        }
+        apiServer.stop();
+    }
+}
