@@ -18,6 +18,7 @@ import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.testing.InstalledChart;
 import io.gpudetect.testing.MutableClock;
 import io.gpudetect.testing.RealApiServer;
+import io.gpudetect.testing.TcpProxy;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -236,6 +237,85 @@ class NodeAgentRealApiServerTest {
 
         waitFor(() -> admin.resources(GpuCapacity.class).withName(node).get() == null,
                 "the garbage collector to delete the record with its node");
+    }
+
+    @Test
+    void afterAnOutageTheFirstPassConvergesWithoutPatchesRefusedForAStaleCache() {
+        createNode(Map.of("kubernetes.io/hostname", node), Map.of("example.com/owner", "ops"));
+        java.net.URI url = java.net.URI.create(server.masterUrl());
+        TcpProxy proxy = new TcpProxy(url.getHost(), url.getPort());
+        toClose.add(proxy);
+        io.fabric8.kubernetes.client.Config viaProxy = new io.fabric8.kubernetes.client.ConfigBuilder(
+                InstalledChart.agentConfig(server)).withMasterUrl("https://" + url.getHost() + ":" + proxy.port())
+                .withRequestRetryBackoffLimit(0).withConnectionTimeout(1000).withRequestTimeout(2000).build();
+        AtomicReference<Inventory> inventory = new AtomicReference<>(NodeAgentTest.T4);
+        RetryAfterHint hint = new RetryAfterHint();
+        KubernetesClient client = AgentClient.build(viaProxy, hint);
+        toClose.add(client);
+        NodeAgent agent = new NodeAgent(AgentSettings.defaults(node, LabelProfiles.parse("gpu-detect"), "test"),
+                inventory::get, () -> null, client, hint, new AgentLog(new PrintWriter(log), clock), new AgentMetrics(),
+                new PrintWriter(new StringWriter()), clock);
+        toClose.add(agent);
+        assertNull(agent.pass().error(), log::toString);
+        waitFor(() -> agent.cachedNodeVersion() != null
+                && agent.cachedNodeVersion().equals(admin.nodes().withName(node).get().getMetadata().getResourceVersion()),
+                "the informer to see the agent's own write");
+        String memoryKey = labels().keySet().stream().filter(k -> k.startsWith("gpu-detect.io/gpu.memory")).findFirst()
+                .orElseThrow(() -> new AssertionError("no memory label: " + labels()));
+
+        // The API server goes away (an upgrade); meanwhile the host changes, and so does the node: someone
+        // removes one of the agent's labels and the kubelet's writes move its resourceVersion on.
+        proxy.cut();
+        inventory.set(NodeAgentTest.RTX4090);
+        admin.nodes().withName(node).edit(n -> new NodeBuilder(n).editMetadata().removeFromLabels(memoryKey)
+                .addToLabels("example.com/zone", "b").endMetadata().build());
+        PassReport during = agent.pass();
+        assertNotNull(during.error(), "a pass without the API server fails");
+        assertEquals("t4", labels().get("gpu-detect.io/gpu.model"), "and changes nothing");
+
+        proxy.restore();
+        int mark = server.auditMark();
+        PassReport after = agent.pass();
+        PassReport next = agent.pass();
+
+        assertNull(after.error(), () -> after.error() + "\n" + log);
+        Map<String, String> labels = labels();
+        assertEquals("rtx4090", labels.get("gpu-detect.io/gpu.model"), labels::toString);
+        assertTrue(labels.keySet().stream().anyMatch(k -> k.startsWith("gpu-detect.io/gpu.memory")), labels::toString);
+        assertEquals("b", labels.get("example.com/zone"));
+        assertNull(next.error(), () -> next.error() + "\n" + log);
+        assertEquals(0, next.apiWrites(), "the pass after decides from the node its write returned");
+        List<RealApiServer.Request> patches = agentRequestsSince(mark).stream()
+                .filter(r -> r.verb().equals("patch") && r.uri().startsWith("/api/v1/nodes/")).toList();
+        assertTrue(patches.stream().filter(r -> r.code() == 409 || r.code() == 422).count() <= 1, patches::toString);
+        assertTrue(patches.size() <= 2, patches::toString);
+    }
+
+    @Test
+    void theChartsRoleAllowsNothingBeyondWhatTheAgentUses() {
+        createNode(Map.of("kubernetes.io/hostname", node), null);
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect");
+        assertNull(agent.pass().error(), log::toString);
+        try (KubernetesClient asAgent = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                .withConfig(InstalledChart.agentConfig(server)).build()) {
+            Map<String, Runnable> forbidden = new java.util.LinkedHashMap<>();
+            forbidden.put("delete its node", () -> asAgent.nodes().withName(node).delete());
+            forbidden.put("replace its node", () -> asAgent.nodes().resource(asAgent.nodes().withName(node).get()).update());
+            forbidden.put("create a node", () -> asAgent.nodes().resource(new NodeBuilder().withNewMetadata()
+                    .withName(node + "-x").endMetadata().build()).create());
+            forbidden.put("delete its record", () -> asAgent.resources(GpuCapacity.class).withName(node).delete());
+            forbidden.put("list secrets", () -> asAgent.secrets().inAnyNamespace().list());
+            forbidden.put("delete a pod", () -> asAgent.pods().inNamespace("default").withName("any").delete());
+            forbidden.put("create a pod", () -> asAgent.pods().inNamespace("default").resource(
+                    new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("any").endMetadata()
+                            .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()
+                            .build()).create());
+            forbidden.forEach((what, call) -> {
+                io.fabric8.kubernetes.client.KubernetesClientException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        io.fabric8.kubernetes.client.KubernetesClientException.class, call::run, what);
+                assertEquals(403, e.getCode(), what + ": " + e.getMessage());
+            });
+        }
     }
 
     static void waitFor(BooleanSupplier condition, String what) {
