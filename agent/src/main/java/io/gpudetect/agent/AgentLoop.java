@@ -6,22 +6,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 
 /**
- * Runs passes: one at start (after a random start-up delay, see {@link #withStartupDelay}), then one every interval plus jitter, one at once when {@link #trigger} is
- * called (SIGHUP, {@code POST /detect}, the agent's own record deleted, its Node recreated), and sooner
- * after a failed pass, backing off 1 s, 2 s, 4 s ... up to the interval, so the agent rides out an
- * API-server outage and converges soon after it ends.
+ * Runs passes: one at start (after a random start-up delay, see {@link #withStartupDelay}), then one every
+ * interval plus jitter, and one at once when {@link #trigger} is called (SIGHUP, {@code POST /detect}, the
+ * agent's own record deleted, its Node recreated).
  *
- * <p>Each backoff wait is drawn from [b/2, b) for the current step b, so that a DaemonSet's pods, which all
- * lost the API server at the same moment, do not all come back at the same moment; and it is never
- * shorter than a {@code Retry-After} the server sent. Passes run on one thread, one after another: a
- * trigger during a pass makes one more pass after it, however many triggers came.
+ * <p>A failed pass is retried at the same pace, never sooner, and never before a {@code Retry-After} the
+ * server sent: when the API server comes back from an outage or an upgrade, every node's agent that failed
+ * meanwhile would otherwise hit it at once, and a pass that could not write changed nothing on the node,
+ * so waiting the interval loses nothing the next pass does not repair. Passes run on one thread, one after
+ * another: a trigger during a pass makes one more pass after it, however many triggers came.
  */
 public final class AgentLoop implements Runnable {
 
-    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
-
     private final NodeAgent agent;
-    private final Duration firstRetry;
     private final Duration interval;
     private final double jitter;
     private final DoubleSupplier random;
@@ -30,17 +27,10 @@ public final class AgentLoop implements Runnable {
     private volatile boolean stopping;
 
     public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random) {
-        this(agent, interval, jitter, random, FIRST_RETRY);
+        this(agent, interval, jitter, random, Duration.ZERO);
     }
 
-    /** As above, with the first backoff step given (tests shorten it to run an outage in seconds). */
-    AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration firstRetry) {
-        this(agent, interval, jitter, random, firstRetry, Duration.ZERO);
-    }
-
-    private AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration firstRetry,
-                      Duration startupDelay) {
-        this.firstRetry = firstRetry;
+    private AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration startupDelay) {
         this.startupDelay = startupDelay;
         this.agent = agent;
         this.interval = interval;
@@ -55,7 +45,7 @@ public final class AgentLoop implements Runnable {
      */
     public static AgentLoop withStartupDelay(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random,
                                              Duration startupDelay) {
-        return new AgentLoop(agent, interval, jitter, random, FIRST_RETRY, startupDelay);
+        return new AgentLoop(agent, interval, jitter, random, startupDelay);
     }
 
     /**
@@ -83,18 +73,9 @@ public final class AgentLoop implements Runnable {
         if (!startupDelay.isZero() && waitForTrigger(startupDelay)) {
             return;
         }
-        Duration retry = firstRetry;
         while (!stopping) {
             PassReport report = agent.pass();
-            Duration wait;
-            if (report.failed()) {
-                wait = backoffWait(retry, random.getAsDouble());
-                retry = min(retry.multipliedBy(2), interval);
-            } else {
-                retry = firstRetry;
-                wait = nextWait(interval, jitter, random.getAsDouble());
-            }
-            wait = max(wait, report.retryAfter());
+            Duration wait = max(nextWait(interval, jitter, random.getAsDouble()), report.retryAfter());
             if (waitForTrigger(wait)) {
                 return;
             }
@@ -118,17 +99,8 @@ public final class AgentLoop implements Runnable {
         return interval.plusMillis((long) (interval.toMillis() * jitter * r));
     }
 
-    /** A backoff step {@code b} waits {@code b/2 + r * b/2} for r in [0, 1). */
-    static Duration backoffWait(Duration step, double r) {
-        long half = step.toMillis() / 2;
-        return Duration.ofMillis(half + (long) (half * r));
-    }
-
     private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
     }
 
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
 }

@@ -5,7 +5,7 @@ import java.time.Duration;
 
 /**
  * What one pass did. {@code outcome} is {@code complete}, {@code incomplete} (a probe failed: labels kept)
- * or {@code error} (the API server could not be reached or refused; retried with backoff).
+ * or {@code error} (the API server could not be reached or refused; retried at the next interval).
  * {@code retryAfter} is the longest delay the API server asked for during the pass (429 {@code Retry-After}),
  * zero when it asked for none.
  */

@@ -156,8 +156,8 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     /**
-     * A client configured like kubectl. The client's own retries are off: the agent's loop already
-     * retries with backoff, and a retrying client would hold a pass for many seconds during an outage.
+     * A client configured like kubectl. The client's own retries are off: the agent's loop retries a failed
+     * pass at its interval, and a retrying client would hold a pass for many seconds during an outage.
      * {@code retryAfter} sees every response, to honour a 429's {@code Retry-After} in the loop.
      */
     static KubernetesClient newClient(RetryAfterHint retryAfter) {

@@ -58,7 +58,7 @@ public final class RetryAfterHint implements Interceptor {
 
     /**
      * {@code Retry-After} as delta-seconds; an HTTP date (which the API server never sends) or garbage counts as
-     * no hint: the loop's own backoff still applies.
+     * no hint: the loop waits its interval.
      */
     static long parseSeconds(String value) {
         if (value == null) {

@@ -26,21 +26,7 @@ class AgentLoopTest {
     }
 
     @Test
-    void backoffWaitsAreDrawnFromTheUpperHalfOfTheStep() {
-        assertEquals(Duration.ofMillis(500), AgentLoop.backoffWait(Duration.ofSeconds(1), 0));
-        assertEquals(Duration.ofMillis(750), AgentLoop.backoffWait(Duration.ofSeconds(1), 0.5));
-        assertTrue(AgentLoop.backoffWait(Duration.ofSeconds(60), 0.9999).compareTo(Duration.ofSeconds(60)) < 0);
-        // 1000 pods that lost the API server together come back spread over half the step, not at one instant.
-        java.util.Random rnd = new java.util.Random(1);
-        java.util.Set<Long> seconds = new java.util.TreeSet<>();
-        for (int pod = 0; pod < 1000; pod++) {
-            seconds.add(AgentLoop.backoffWait(Duration.ofSeconds(32), rnd.nextDouble()).toSeconds());
-        }
-        assertEquals(16, seconds.size(), seconds.toString());
-    }
-
-    @Test
-    void failedPassesAreRetriedWithBackoffLongBeforeTheInterval() throws Exception {
+    void failedPassesAreRetriedAtTheIntervalNeverSooner() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -52,19 +38,22 @@ class AgentLoopTest {
              NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("gpu-detect"), "test"),
                      () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
-            AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0.1, () -> 0.5);
+            AgentLoop loop = new AgentLoop(agent, Duration.ofMillis(400), 0.1, () -> 0.5);
             Thread worker = new Thread(loop);
+            long started = System.nanoTime();
             worker.start();
-            // Passes at about 0 s, 1 s and 3 s (backoff 1 s, then 2 s), not an hour apart.
-            long deadline = System.currentTimeMillis() + 15_000;
-            while (agent.metrics().passCount() < 3 && System.currentTimeMillis() < deadline) {
-                Thread.sleep(20);
+            // Every pass fails (nothing listens): passes at about 0, 420, 840 and 1260 ms, one per interval.
+            while (agent.metrics().passCount() < 4 && System.nanoTime() - started < 15_000_000_000L) {
+                Thread.sleep(5);
             }
+            long elapsedMs = (System.nanoTime() - started) / 1_000_000;
             loop.stop();
             worker.join(5_000);
-            assertEquals(3, agent.metrics().passCount(), agent.metrics().render());
-            assertTrue(agent.metrics().render().contains("gpu_detect_passes_total{outcome=\"error\"} 3"));
-            assertTrue(agent.metrics().render().contains("gpu_detect_errors_total{kind=\"api-unavailable\"} 3"),
+            assertTrue(elapsedMs >= 3 * 420, "four failed passes took " + elapsedMs + " ms: retried sooner than the interval");
+            long passes = agent.metrics().passCount();
+            assertTrue(passes == 4 || passes == 5, agent.metrics().render());
+            assertTrue(agent.metrics().render().contains("gpu_detect_passes_total{outcome=\"error\"} " + passes));
+            assertTrue(agent.metrics().render().contains("gpu_detect_errors_total{kind=\"api-unavailable\"} " + passes),
                     agent.metrics().render());
         }
     }

@@ -62,8 +62,6 @@ public final class ApiLoadSimulation {
 
     private static final Duration INTERVAL = Duration.ofSeconds(60);
     private static final Duration HEARTBEAT = Duration.ofMinutes(5);
-    /** The agent loop's first retry after a failed pass ({@code AgentLoop.FIRST_RETRY}). */
-    private static final long FIRST_RETRY_MS = 1000;
 
     private ApiLoadSimulation() {
     }
@@ -188,7 +186,7 @@ public final class ApiLoadSimulation {
             return p;
         }
 
-        /** One pass; the next after the interval plus jitter, or after 1 s when it failed (as the agent loop does). */
+        /** One pass; the next after the interval plus jitter, failed or not (as the agent loop does). */
         private void passAndReschedule(NodeAgent agent, Duration interval, boolean hadGoodPass) {
             if (stopping) {
                 return;
@@ -201,8 +199,7 @@ public final class ApiLoadSimulation {
             } else if (!hadGoodPass) {
                 firstPasses.countDown();
             }
-            long wait = failed ? FIRST_RETRY_MS
-                    : interval.toMillis() + (long) (interval.toMillis() * 0.1 * ThreadLocalRandom.current().nextDouble());
+            long wait = interval.toMillis() + (long) (interval.toMillis() * 0.1 * ThreadLocalRandom.current().nextDouble());
             boolean good = hadGoodPass || !failed;
             scheduler.schedule(() -> passAndReschedule(agent, interval, good), wait, TimeUnit.MILLISECONDS);
         }
