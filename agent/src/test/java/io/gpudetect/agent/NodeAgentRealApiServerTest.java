@@ -128,6 +128,7 @@ class NodeAgentRealApiServerTest {
         assertEquals(admin.nodes().withName(node).get().getMetadata().getUid(),
                 record.getMetadata().getOwnerReferences().get(0).getUid());
         List<RealApiServer.Request> requests = agentRequestsSince(mark);
+        System.out.println("REAL-API first pass on a bare node: " + requests.size() + " requests " + requests);
         // The one 404 is the agent's read of a record that does not exist yet.
         assertTrue(requests.stream().noneMatch(r -> r.code() >= 400 && !(r.code() == 404 && r.verb().equals("get"))),
                 requests::toString);
@@ -151,6 +152,7 @@ class NodeAgentRealApiServerTest {
         assertEquals(0, second.apiWrites());
         assertEquals(0, third.apiWrites());
         List<RealApiServer.Request> requests = agentRequestsSince(mark);
+        System.out.println("REAL-API two unchanged passes: " + requests.size() + " requests");
         assertEquals(List.of(), requests);
     }
 
@@ -163,10 +165,22 @@ class NodeAgentRealApiServerTest {
         assertNull(agent.pass().error(), log::toString);
         assertEquals("t4", labels().get("gpu-detect.io/gpu.model"));
 
+        waitFor(() -> agent.cachedNodeVersion() != null
+                && agent.cachedNodeVersion().equals(admin.nodes().withName(node).get().getMetadata().getResourceVersion()),
+                "the informer to see the agent's own write");
+
         inventory.set(NodeAgentTest.RTX4090);
+        int mark = server.auditMark();
         PassReport changed = agent.pass();
 
         assertNull(changed.error(), log::toString);
+        List<RealApiServer.Request> requests = agentRequestsSince(mark);
+        System.out.println("REAL-API pass after the host changed: " + requests.size() + " requests " + requests);
+        // The status (outcome, last good pass) is the same on this fixed clock: only labels and spec change.
+        assertEquals(List.of("patch /api/v1/nodes/" + node, "patch /apis/gpu-detect.io/v1alpha1/gpucapacities/" + node),
+                requests.stream().map(r -> r.verb() + " " + r.uri()).toList(), "one patch each of labels and spec");
+        assertEquals("rtx4090", admin.resources(GpuCapacity.class).withName(node).get().getSpec().gpus().get(0).model(),
+                "the record follows the host");
         Map<String, String> labels = labels();
         assertEquals("rtx4090", labels.get("gpu-detect.io/gpu.model"), labels::toString);
         assertEquals("a", labels.get("example.com/zone"));
@@ -316,6 +330,43 @@ class NodeAgentRealApiServerTest {
                 assertEquals(403, e.getCode(), what + ": " + e.getMessage());
             });
         }
+    }
+
+    @Test
+    void theAgentCommandLabelsItsNodeInItsFirstPass(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        createNode(Map.of("kubernetes.io/hostname", node), null);
+        java.nio.file.Path kubeconfig = server.writeTokenKubeconfig(dir.resolve("kubeconfig"),
+                InstalledChart.agentConfig(server));
+        String previous = System.getProperty("kubeconfig");
+        System.setProperty("kubeconfig", kubeconfig.toString());
+        StringWriter out = new StringWriter();
+        int code;
+        long ms;
+        int mark = server.auditMark();
+        try {
+            picocli.CommandLine cmd = new picocli.CommandLine(new io.gpudetect.cli.GpuDetectCommand());
+            cmd.setOut(new PrintWriter(out));
+            cmd.setErr(new PrintWriter(out));
+            long t0 = System.nanoTime();
+            code = cmd.execute("agent", "--node", node, "--once", "--port", "-1", "--replay",
+                    io.gpudetect.testing.Fixtures.host("tesla-t4_515.105.01_v11").toString());
+            ms = (System.nanoTime() - t0) / 1_000_000;
+        } finally {
+            if (previous == null) {
+                System.clearProperty("kubeconfig");
+            } else {
+                System.setProperty("kubeconfig", previous);
+            }
+        }
+
+        assertEquals(0, code, out::toString);
+        assertEquals("1", labels().get("gpu-detect.io/gpu.count"), out::toString);
+        List<RealApiServer.Request> requests = agentRequestsSince(mark);
+        System.out.println("REAL-API agent --once, start to labels written (in this JVM): " + ms + " ms, "
+                + requests.size() + " requests " + requests);
+        assertTrue(requests.stream().noneMatch(r -> r.code() == 401 || r.code() == 403 || r.code() == 422),
+                requests::toString);
     }
 
     static void waitFor(BooleanSupplier condition, String what) {

@@ -1,0 +1,151 @@
+package io.gpudetect.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpudetect.agent.AgentLog;
+import io.gpudetect.agent.AgentMetrics;
+import io.gpudetect.agent.AgentSettings;
+import io.gpudetect.agent.NodeAgent;
+import io.gpudetect.agent.PassReport;
+import io.gpudetect.inventory.Inventory;
+import io.gpudetect.k8s.AgentClient;
+import io.gpudetect.k8s.RetryAfterHint;
+import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.InstalledChart;
+import io.gpudetect.testing.RealApiServer;
+import picocli.CommandLine;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@link ClusterRoundTripTest} on a real API server: the agent, as the chart's service account, writes the
+ * records of three nodes whose pods hold GPUs (running ones count, finished ones do not); then
+ * {@code inventory --cluster} and {@code match --cluster}, run as an administrator would from a kubeconfig,
+ * read them back.
+ */
+@ExtendWith(RealApiServer.Extension.class)
+class ClusterRoundTripRealApiServerTest {
+
+    private static KubernetesClient admin;
+    private static String previousKubeconfig;
+
+    @BeforeAll
+    static void writeRecords(RealApiServer server) {
+        InstalledChart.install(server);
+        admin = server.adminClient();
+        for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.HOSTS) {
+            admin.nodes().withName(h.node()).delete();
+            Node node = admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(h.node()).endMetadata()
+                    .build()).create();
+            NodeBuilder withStatus = new NodeBuilder(node).withNewStatus().endStatus();
+            h.allocatable().forEach((k, v) -> withStatus.editStatus().addToAllocatable(k, new Quantity(v))
+                    .addToCapacity(k, new Quantity(v)).endStatus());
+            admin.nodes().resource(withStatus.build()).updateStatus();
+            pod(h.node() + "-running", h.node(), "Running", h.running());
+            pod(h.node() + "-finished", h.node(), "Succeeded", h.finished());
+        }
+        RetryAfterHint hint = new RetryAfterHint();
+        try (KubernetesClient asAgent = AgentClient.build(InstalledChart.agentConfig(server), hint)) {
+            for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.HOSTS) {
+                Inventory inventory = Fixtures.detect(h.bundle());
+                try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(h.node(), LabelProfiles.parse("gpu-detect"),
+                        "test"), () -> inventory, () -> null, asAgent, hint,
+                        new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()), new AgentMetrics(),
+                        new PrintWriter(new StringWriter()), Clock.systemUTC())) {
+                    PassReport report = agent.pass();
+                    assertNull(report.error(), h.node() + ": " + report);
+                }
+            }
+        }
+        previousKubeconfig = System.getProperty("kubeconfig");
+        System.setProperty("kubeconfig", server.testDir().resolve("admin.kubeconfig").toString());
+    }
+
+    @AfterAll
+    static void restore() {
+        if (previousKubeconfig == null) {
+            System.clearProperty("kubeconfig");
+        } else {
+            System.setProperty("kubeconfig", previousKubeconfig);
+        }
+        if (admin != null) {
+            for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.HOSTS) {
+                admin.pods().inNamespace("default").withName(h.node() + "-running").delete();
+                admin.pods().inNamespace("default").withName(h.node() + "-finished").delete();
+                admin.nodes().withName(h.node()).delete();
+            }
+            admin.close();
+        }
+    }
+
+    /** A pod bound to {@code node} (no scheduler runs: spec.nodeName is set at creation) in {@code phase}. */
+    private static void pod(String name, String node, String phase, Map<String, String> limits) {
+        if (limits.isEmpty()) {
+            return;
+        }
+        admin.pods().inNamespace("default").withName(name).delete();
+        PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("busybox")
+                .withNewResources().endResources().endContainer().endSpec();
+        limits.forEach((k, v) -> pod.editSpec().editFirstContainer().editResources().addToLimits(k, new Quantity(v))
+                .endResources().endContainer().endSpec());
+        Pod created = admin.pods().inNamespace("default").resource(pod.build()).create();
+        admin.pods().inNamespace("default").resource(new PodBuilder(created).withNewStatus().withPhase(phase).endStatus()
+                .build()).updateStatus();
+    }
+
+    @Test
+    void inventoryOnTheCommandLineSeesEveryNodesGpusAndTheUnitsItsRunningPodsHold() throws Exception {
+        StringWriter out = new StringWriter();
+        CommandLine cmd = new CommandLine(new GpuDetectCommand());
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(out));
+        int code = cmd.execute("inventory", "--cluster", "-o", "json");
+        assertEquals(0, code, out.toString());
+        JsonNode doc = new ObjectMapper().readTree(out.toString());
+        Map<String, String> perNode = new TreeMap<>();
+        for (JsonNode n : doc.get("nodes")) {
+            if (ClusterRoundTripTest.HOSTS.stream().anyMatch(h -> h.node().equals(n.get("node").asText()))) {
+                perNode.put(n.get("node").asText(), n.get("gpus").asInt() + " alloc=" + n.get("allocatable") + " used="
+                        + n.get("inUse") + " " + n.get("state").asText());
+            }
+        }
+        assertEquals(Map.of(
+                "amd", "4 alloc={\"amd\":4} used={\"amd\":1} ok",
+                "mig", "8 alloc={\"mig-1g.10gb\":7,\"mig-3g.40gb\":2,\"nvidia\":6} used={\"mig-1g.10gb\":3,\"mig-3g.40gb\":0,\"nvidia\":0} ok",
+                "mixed", "3 alloc={\"nvidia\":3} used={\"nvidia\":2} ok"), perNode, out.toString());
+    }
+
+    @Test
+    void matchOnTheCommandLineCountsOnlyTheFreeUnits() {
+        assertEquals(0, match("vendor=amd,model=mi100,count=3"), "three MI100s are free");
+        assertEquals(1, match("vendor=amd,model=mi100,count=4"), "the fourth is in use");
+        assertEquals(0, match("vendor=nvidia,mig=1g.10gb,count=1"), "4 of 7 1g.10gb slices are free");
+        assertEquals(0, match("vendor=nvidia,model=h100,vram>=80Gi,count=1"));
+    }
+
+    private static int match(String request) {
+        StringWriter out = new StringWriter();
+        CommandLine cmd = new CommandLine(new GpuDetectCommand());
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(out));
+        return cmd.execute("match", "--cluster", "--gpu", request);
+    }
+}
