@@ -84,9 +84,12 @@ class AgentFaultTest {
         if (loop != null) {
             stopLoop();
         }
+        long passesBefore = agent.metrics().passCount();
         loop = new AgentLoop(agent, interval, 0.1, Math::random);
         worker = new Thread(loop, "agent-under-test");
         worker.start();
+        // A loop starts with a pass: let it end before the test changes anything.
+        await("the loop's first pass", () -> agent.metrics().passCount() > passesBefore);
     }
 
     private void stopLoop() throws InterruptedException {
