@@ -68,6 +68,14 @@ An unknown profile fails the render instead of silently labelling nothing.
 {{- $mode -}}
 {{- end -}}
 
+{{- define "gpu-detect.akashOperator" -}}
+{{- $mode := toString .Values.labels.akashOperator -}}
+{{- if not (has $mode (list "auto" "present" "absent")) -}}
+{{- fail (printf "labels.akashOperator: %q is not one of auto, present, absent" $mode) -}}
+{{- end -}}
+{{- $mode -}}
+{{- end -}}
+
 {{/* True (non-empty) when the admission policy is rendered: enabled, and the cluster serves the API or the check is off. */}}
 {{- define "gpu-detect.admissionPolicyRendered" -}}
 {{- if and .Values.admissionPolicy.enabled (or (not .Values.admissionPolicy.requireApi) (.Capabilities.APIVersions.Has "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy")) -}}

@@ -1,5 +1,6 @@
 package io.gpudetect.agent;
 
+import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.labels.LabelProfiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,28 +16,38 @@ import java.time.Duration;
  * @param labelOutput where labels go
  * @param nfdFile     the features.d file for {@link LabelOutput#NFD_FILE}
  * @param namespace   the namespace for the NodeFeature object
+ * @param akashOperator whether Akash's inventory operator owns the node's Akash keys (default: decided per
+ *                    node from its labels, see {@link AkashCoexistence})
  */
 public record AgentSettings(String nodeName, LabelProfiles profiles, Duration interval, double jitter,
                             Duration heartbeat, boolean dryRun, LabelOutput labelOutput, Path nfdFile,
-                            String namespace, String agentVersion) {
+                            String namespace, String agentVersion, AkashCoexistence.OperatorSetting akashOperator) {
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMinutes(5);
     public static final Path DEFAULT_NFD_FILE = Path.of("/etc/kubernetes/node-feature-discovery/features.d/gpu-detect");
 
-    /** Defaults for a node: every pass 60 s with 10% jitter, heartbeat 5 min, labels on the Node. */
+    /**
+     * Defaults for a node: every pass 60 s with 10% jitter, heartbeat 5 min, labels on the Node, Akash's operator
+     * recognised per node.
+     */
     public static AgentSettings defaults(String nodeName, LabelProfiles profiles, String agentVersion) {
         return new AgentSettings(nodeName, profiles, DEFAULT_INTERVAL, 0.1, DEFAULT_HEARTBEAT, false, LabelOutput.NODE,
-                DEFAULT_NFD_FILE, "gpu-detect", agentVersion);
+                DEFAULT_NFD_FILE, "gpu-detect", agentVersion, AkashCoexistence.OperatorSetting.AUTO);
     }
 
     public AgentSettings withDryRun(boolean value) {
         return new AgentSettings(nodeName, profiles, interval, jitter, heartbeat, value, labelOutput, nfdFile, namespace,
-                agentVersion);
+                agentVersion, akashOperator);
     }
 
     public AgentSettings withLabelOutput(LabelOutput value, Path file) {
         return new AgentSettings(nodeName, profiles, interval, jitter, heartbeat, dryRun, value, file, namespace,
-                agentVersion);
+                agentVersion, akashOperator);
+    }
+
+    public AgentSettings withAkashOperator(AkashCoexistence.OperatorSetting value) {
+        return new AgentSettings(nodeName, profiles, interval, jitter, heartbeat, dryRun, labelOutput, nfdFile, namespace,
+                agentVersion, value);
     }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.inventory.Inventory;
+import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.CapacityRecordSink;
 import io.gpudetect.k8s.GpuResources;
 import io.gpudetect.k8s.LabelChange;
@@ -197,6 +198,7 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private LabelResult syncLabels(Node node, SortedMap<String, String> desired, boolean complete) throws IOException {
+        desired = AkashCoexistence.decide(node, settings.akashOperator()).desired(desired);
         switch (settings.labelOutput()) {
             case NFD_FILE -> {
                 if (!complete) {
@@ -236,7 +238,9 @@ public final class NodeAgent implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             Map<String, String> labels = current == null ? Map.of() : current.getMetadata().getLabels();
             Map<String, String> annotations = current == null ? Map.of() : current.getMetadata().getAnnotations();
-            LabelChange change = LabelSync.decide(labels, annotations, desired, complete, settings.profiles()::mayRemove);
+            AkashCoexistence akash = AkashCoexistence.decide(labels, annotations, settings.akashOperator());
+            LabelChange change = LabelSync.decide(labels, annotations, akash.desired(desired), complete,
+                    akash.mayRemove(settings.profiles()::mayRemove));
             if (!(change instanceof LabelChange.Patch patch)) {
                 return new LabelResult(change, 0);
             }
@@ -285,7 +289,8 @@ public final class NodeAgent implements AutoCloseable {
                 node == null ? Map.of() : GpuResources.requested(view.pods()),
                 hostFacts.get(), settings.agentVersion());
         if (settings.dryRun()) {
-            GpuCapacityStatus status = CapacityRecords.status(inventory, null, clock.instant(), settings.heartbeat());
+            GpuCapacityStatus status = CapacityRecords.status(inventory, null, clock.instant(), settings.heartbeat())
+                    .withAkashLabels(AkashCoexistence.decide(node, settings.akashOperator()).status());
             out.println("# would write GpuCapacity " + settings.nodeName() + " (owned by Node " + settings.nodeName() + "):");
             out.println(JSON.writeValueAsString(Map.of("spec", spec, "status", status)));
             out.flush();
@@ -293,7 +298,7 @@ public final class NodeAgent implements AutoCloseable {
         }
         recordSink.load(settings.nodeName());
         GpuCapacityStatus status = CapacityRecords.status(inventory, recordSink.knownStatus(), clock.instant(),
-                settings.heartbeat());
+                settings.heartbeat()).withAkashLabels(AkashCoexistence.decide(node, settings.akashOperator()).status());
         CapacityRecordSink.Outcome outcome = recordSink.sync(node, spec, !complete, status);
         metrics.writes("gpucapacity", outcome.writes());
         return outcome.writes();

@@ -12,6 +12,7 @@ import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.k8s.AgentClient;
+import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
@@ -50,6 +51,7 @@ import picocli.CommandLine.Spec;
 public final class AgentCommand implements Callable<Integer> {
 
     static final String ENV_PROFILES = "GPU_DETECT_PROFILES";
+    static final String ENV_AKASH_OPERATOR = "GPU_DETECT_AKASH_OPERATOR";
     static final Duration DEFAULT_STARTUP_JITTER = Duration.ofSeconds(30);
 
     @Spec
@@ -67,12 +69,18 @@ public final class AgentCommand implements Callable<Integer> {
                     + ", else the config file, else gpu-detect).")
     String profiles;
 
+    @Option(names = "--akash-operator", paramLabel = "MODE",
+            description = "Whether Akash's inventory operator owns the akash.network* labels: auto (where the node "
+                    + "carries its akash.network=true), present or absent; where it does, the agent never touches them "
+                    + "(default: $" + ENV_AKASH_OPERATOR + ", else the config file, else auto).")
+    String akashOperator;
+
     @Option(names = "--prefix", paramLabel = "DOMAIN",
             description = "Prefix of our own labels (default: the config file's prefix=, else gpu-detect.io).")
     String prefix;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A properties file: profiles=, prefix=, interval=, heartbeat=, startup-jitter=, nfd-output= "
+            description = "A properties file: profiles=, akash-operator=, prefix=, interval=, heartbeat=, startup-jitter=, nfd-output= "
                     + "(flags win over it).")
     Path config;
 
@@ -186,6 +194,7 @@ public final class AgentCommand implements Callable<Integer> {
         }, "gpu-detect-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         log.info("agent started", "node", settings.nodeName(), "profiles", String.join(",", settings.profiles().names()),
+                "akashOperator", settings.akashOperator().id(),
                 "interval", settings.interval(), "startupDelay", startupDelay, "port", http == null ? "off" : String.valueOf(http.port()));
         worker.start();
         try {
@@ -212,7 +221,7 @@ public final class AgentCommand implements Callable<Integer> {
         return p;
     }
 
-    /** Flags, then the environment (profiles only), then the config file, then defaults. */
+    /** Flags, then the environment (profiles and akash-operator only), then the config file, then defaults. */
     AgentSettings settings(Properties file) {
         String selection = profiles != null ? profiles
                 : System.getenv(ENV_PROFILES) != null ? System.getenv(ENV_PROFILES)
@@ -227,8 +236,12 @@ public final class AgentCommand implements Callable<Integer> {
         if (output == null) {
             throw new IllegalArgumentException("--nfd-output: '" + mode + "' is not one of off, file, nodefeature");
         }
+        String akash = akashOperator != null ? akashOperator
+                : System.getenv(ENV_AKASH_OPERATOR) != null ? System.getenv(ENV_AKASH_OPERATOR)
+                : file.getProperty("akash-operator", AkashCoexistence.OperatorSetting.AUTO.id());
         return new AgentSettings(node, s.profiles(), every, s.jitter(), beat, dryRun, output,
-                nfdFile != null ? nfdFile : AgentSettings.DEFAULT_NFD_FILE, namespace, s.agentVersion());
+                nfdFile != null ? nfdFile : AgentSettings.DEFAULT_NFD_FILE, namespace, s.agentVersion(),
+                AkashCoexistence.OperatorSetting.parse(akash));
     }
 
     /** The most the first pass waits: the flag, else the config file, else {@link #DEFAULT_STARTUP_JITTER}. */

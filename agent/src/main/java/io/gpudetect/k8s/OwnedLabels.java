@@ -48,9 +48,12 @@ public final class OwnedLabels {
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
-    /** Whether a listed key is one the agent could have written, and so may withdraw. */
+    /**
+     * Whether a listed key is one the agent could have written, and so may withdraw: under one of
+     * {@link #PREFIXES}, or the {@code akash} profile's key without a prefix, {@code akash.network}.
+     */
     public static boolean mayRemove(String key) {
-        return PREFIXES.stream().anyMatch(key::startsWith);
+        return PREFIXES.stream().anyMatch(key::startsWith) || key.equals(AkashProfile.PREFIX);
     }
 
     public static String format(Collection<String> keys) {

@@ -8,18 +8,26 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Akash provider labels: {@code akash.network/capabilities.gpu.vendor.<vendor>.model.<model>} with the
- * number of such cards, plus {@code .ram.<N>Gi} and {@code .interface.<i>} under the model key, each
- * counted the same way; {@code akash.network/gpu=true} on a node with any GPU and
- * {@code nvidia.com/gpu.present=true} where an NVIDIA card is found (NVIDIA's device plugin DaemonSet
- * selects on it).
- *
- * <p>The first three key forms are the ones Akash's inventory operator writes
- * ({@code operator/inventory/node-discovery.go}, {@code generateLabels}: {@code .interface} hangs off the
- * model key, not off {@code .ram}). A combined {@code .ram.<N>Gi.interface.<i>} form is not written: its
+ * The node labels Akash's inventory operator writes ({@code operator/inventory/node-discovery.go} in
+ * akash-network/provider, {@code generateLabels}), for clusters where the operator does not run:
+ * <ul>
+ *   <li>{@code akash.network=true} on every node, GPU or not: the operator's mark of a node it manages, and
+ *       the node affinity every Akash workload carries ({@code cluster/kube/builder/workload.go});</li>
+ *   <li>{@code akash.network/capabilities.gpu.vendor.<vendor>.model.<model>} with the number of such cards,
+ *       and under that model key {@code .ram.<N>Gi} and {@code .interface.<i>} ({@code pcie}, {@code sxm}
+ *       for any SXM generation, as Akash's {@code FilterGPUInterface} folds it), each counted the same way;</li>
+ *   <li>{@code nvidia.com/gpu.present=true} where an NVIDIA card is found: the operator writes it because
+ *       NVIDIA's device plugin DaemonSet selects on it.</li>
+ * </ul>
+ * A combined {@code .ram.<N>Gi.interface.<i>} form is not written: the operator does not write it, and its
  * name part passes the 63-character limit for most models ({@code ...model.rtx4090.ram.24Gi.interface.pcie}
- * is 68), and Akash reads neither it nor anything longer.
- * Cards of vendor {@code other} are left out: Akash's GPU table knows only NVIDIA and AMD.
+ * is 68).
+ *
+ * <p>The operator counts only cards its GPU table lists, with the table's model, memory size and interface.
+ * The inventory takes model and interface from the same table and rounds the card's own VRAM to the table's
+ * size where they agree, so a listed card gets the operator's exact keys. A card the table does not list
+ * (another board maker's subsystem id, an Intel card) is still counted, under the model slug the inventory
+ * gives it; cards of vendor {@code other} are left out, as they have no vendor name for the key.
  */
 public final class AkashProfile implements LabelProfile {
 
@@ -35,23 +43,18 @@ public final class AkashProfile implements LabelProfile {
     public SortedMap<String, String> labels(Inventory inventory) {
         List<Gpu> gpus = inventory.realGpus().stream().filter(g -> g.vendor() != null && g.vendor() != Vendor.OTHER).toList();
         SortedMap<String, String> out = new TreeMap<>();
-        if (inventory.realGpus().isEmpty()) {
-            return out;
-        }
-        out.put(PREFIX + "/gpu", "true");
+        out.put(PREFIX, "true");
         if (gpus.stream().anyMatch(g -> g.vendor() == Vendor.NVIDIA)) {
             out.put(NvidiaProfile.PREFIX + "/gpu.present", "true");
         }
         for (Gpu g : gpus) {
             String model = "capabilities.gpu.vendor." + GpuFacts.vendor(g) + ".model." + GpuFacts.model(g);
             count(out, model);
-            String ram = g.memoryGi() == null ? null : model + ".ram." + g.memoryGi() + "Gi";
-            String iface = g.interfaceType() == null ? null : LabelText.segment(g.interfaceType());
-            if (ram != null) {
-                count(out, ram);
+            if (g.memoryGi() != null) {
+                count(out, model + ".ram." + g.memoryGi() + "Gi");
             }
-            if (iface != null) {
-                count(out, model + ".interface." + iface);
+            if (g.interfaceType() != null) {
+                count(out, model + ".interface." + LabelText.segment(g.interfaceType()));
             }
         }
         return out;

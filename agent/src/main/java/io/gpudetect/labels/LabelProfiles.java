@@ -81,12 +81,13 @@ public final class LabelProfiles {
 
     /**
      * Whether {@code key} is under a prefix some profile writes (our own, as configured or the default, or a
-     * vendor's), so that the agent may have written it and may withdraw it when its annotation lists it.
+     * vendor's), or is Akash's {@code akash.network} itself, so that the agent may have written it and may
+     * withdraw it when its annotation lists it.
      */
     public boolean mayRemove(String key) {
         return key.startsWith(ownPrefix + "/") || key.startsWith(GpuDetectProfile.PREFIX + "/")
                 || key.startsWith(NvidiaProfile.PREFIX + "/") || key.startsWith(AmdProfile.PREFIX + "/")
-                || key.startsWith(AkashProfile.PREFIX + "/");
+                || key.startsWith(AkashProfile.PREFIX + "/") || key.equals(AkashProfile.PREFIX);
     }
 
     public List<String> names() {

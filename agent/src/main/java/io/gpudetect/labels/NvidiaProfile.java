@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * product (ties to the first name in sort order) instead of whichever card a map visited last, and
  * {@code gpu.count} counts all NVIDIA cards; no {@code gfd.timestamp}; no {@code mig.strategy} (that is
  * the device plugin's setting, not a fact of the host). {@code nvidia.com/gpu.present} belongs to the
- * {@code akash} profile, which Akash's provider reads it with.
+ * {@code akash} profile: Akash's inventory operator writes it, for NVIDIA's device plugin to select on.
  */
 public final class NvidiaProfile implements LabelProfile {
 

@@ -76,7 +76,7 @@ public final class CapacityRecords {
         if (complete && isDue(lastGood, now, heartbeat)) {
             lastGood = now.truncatedTo(ChronoUnit.SECONDS).toString();
         }
-        return new GpuCapacityStatus(complete ? "complete" : "incomplete", problems, lastGood);
+        return new GpuCapacityStatus(complete ? "complete" : "incomplete", problems, lastGood, null);
     }
 
     private static boolean isDue(String lastGood, Instant now, Duration heartbeat) {

@@ -16,10 +16,18 @@ public record GpuCapacityStatus(
         @JsonPropertyDescription("Warnings and errors of the last pass (tools missing are not listed).")
         List<Problem> problems,
         @JsonPropertyDescription("When a complete pass last confirmed this record (RFC 3339), refreshed at most once per heartbeat interval.")
-        String lastGoodPass) {
+        String lastGoodPass,
+        @JsonPropertyDescription("Who owns the node's akash.network* labels (and nvidia.com/gpu.present) when it is not the agent: "
+                + "'owned by Akash inventory operator (how the agent knows)'; the agent then adds, changes and removes none of them.")
+        String akashLabels) {
 
     public GpuCapacityStatus {
         problems = problems == null ? List.of() : List.copyOf(problems);
+    }
+
+    /** This status with {@code akashLabels} set (null leaves the field out). */
+    public GpuCapacityStatus withAkashLabels(String value) {
+        return new GpuCapacityStatus(lastPassOutcome, problems, lastGoodPass, value);
     }
 
     /** One diagnostic of the pass: which probe, which input, what went wrong. */

@@ -26,6 +26,7 @@ import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.gpudetect.inventory.Inventory;
+import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.LabelChange;
 import io.gpudetect.k8s.OwnedLabels;
 import io.gpudetect.labels.LabelProfiles;
@@ -48,6 +49,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -226,6 +228,90 @@ class NodeAgentTest {
         assertEquals("rtx4090", client.resources(GpuCapacity.class).withName(NODE).get().getSpec().gpus().get(0).model());
     }
 
+    /** The node's keys that Akash's inventory operator treats as its own. */
+    private Map<String, String> akashKeys() {
+        Map<String, String> akash = new TreeMap<>(labels());
+        akash.keySet().removeIf(k -> !k.startsWith("akash.network") && !k.equals("nvidia.com/gpu.present"));
+        return akash;
+    }
+
+    @Test
+    void whereAkashsOperatorLabelsTheNodeTheAgentLeavesEveryAkashKeyAsItIs() throws Exception {
+        startWithNode();
+        // The operator's labels (its view: one T4, a storage class), plus two keys an older agent wrote before
+        // the operator arrived and still lists as its own.
+        client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata()
+                .addToLabels("akash.network", "true")
+                .addToLabels("akash.network/capabilities.gpu.vendor.nvidia.model.t4", "1")
+                .addToLabels("akash.network/capabilities.storage.class.beta3", "1")
+                .addToLabels("nvidia.com/gpu.present", "true")
+                .addToLabels("akash.network/gpu", "true")
+                .addToLabels("gpu-detect.io/gpu.model", "t4")
+                .addToAnnotations(OwnedLabels.ANNOTATION, "akash.network/gpu,gpu-detect.io/gpu.model")
+                .endMetadata().build());
+        Map<String, String> akashBefore = akashKeys();
+        writes();
+        NodeAgent agent = agent(new AtomicReference<>(RTX4090));
+
+        PassReport first = agent.pass();
+        assertNull(first.error(), first.toString());
+        assertEquals(akashBefore, akashKeys(), "no Akash key added, changed or removed");
+        assertEquals("rtx4090", labels().get("gpu-detect.io/gpu.model"), "our own keys still follow the pass");
+        assertEquals("1", labels().get("gpu-detect.io/gpu.model.rtx4090.count"));
+        Node node = client.nodes().withName(NODE).get();
+        var owned = OwnedLabels.parse(node.getMetadata().getAnnotations());
+        assertTrue(owned.contains("gpu-detect.io/gpu.model"), owned.toString());
+        assertFalse(owned.stream().anyMatch(k -> k.startsWith("akash.network") || k.equals("nvidia.com/gpu.present")),
+                "Akash keys are left to the operator, not claimed: " + owned);
+        assertEquals("owned by Akash inventory operator (node label akash.network=true)",
+                client.resources(GpuCapacity.class).withName(NODE).get().getStatus().akashLabels());
+        writes();
+
+        clock.advance(Duration.ofSeconds(60));
+        PassReport second = agent.pass();
+        assertInstanceOf(LabelChange.None.class, second.labelChange());
+        assertEquals(List.of(), writes(), "and no write war: a second pass writes nothing");
+    }
+
+    @Test
+    void withTheOperatorDeclaredPresentNoAkashKeyIsWrittenEvenOnANodeWithoutOne() throws Exception {
+        startWithNode();
+        NodeAgent agent = agent(new AtomicReference<>(T4), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
+                "test").withAkashOperator(AkashCoexistence.OperatorSetting.PRESENT));
+        PassReport report = agent.pass();
+        assertNull(report.error(), report.toString());
+        assertEquals(Map.of(), akashKeys());
+        assertEquals("t4", labels().get("gpu-detect.io/gpu.model"));
+        assertEquals("owned by Akash inventory operator (setting akash-operator=present)",
+                client.resources(GpuCapacity.class).withName(NODE).get().getStatus().akashLabels());
+    }
+
+    @Test
+    void withoutTheOperatorTheAkashProfileWritesItsMarkerAndKeepsManagingItsKeys() throws Exception {
+        startWithNode();
+        AtomicReference<Inventory> inventory = new AtomicReference<>(T4);
+        NodeAgent agent = agent(inventory);
+        agent.pass();
+        assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
+                "akash.network/capabilities.gpu.vendor.nvidia.model.t4", "1",
+                "akash.network/capabilities.gpu.vendor.nvidia.model.t4.ram.16Gi", "1",
+                "akash.network/capabilities.gpu.vendor.nvidia.model.t4.interface.pcie", "1"), akashKeys());
+        assertNull(client.resources(GpuCapacity.class).withName(NODE).get().getStatus().akashLabels());
+
+        // The marker on the node is the agent's own (its annotation lists it): the next pass still updates.
+        String version = client.nodes().withName(NODE).get().getMetadata().getResourceVersion();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!version.equals(agent.cachedNodeVersion()) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        inventory.set(RTX4090);
+        assertNull(agent.pass().error());
+        assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
+                "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090", "1",
+                "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090.ram.24Gi", "1",
+                "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090.interface.pcie", "1"), akashKeys());
+    }
+
     @Test
     void aFailedPassKeepsEveryLabelAndReportsInTheRecordStatus() throws Exception {
         startWithNode();
@@ -339,5 +425,20 @@ class NodeAgentTest {
         Thread.sleep(20);
         assertInstanceOf(LabelChange.None.class, agent.pass().labelChange());
         assertEquals(modified, Files.getLastModifiedTime(file));
+    }
+
+    @Test
+    void nfdFileOutputLeavesOutTheAkashKeysWhereTheOperatorLabelsTheNode(@TempDir Path dir) throws Exception {
+        startWithNode();
+        client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().addToLabels("akash.network", "true")
+                .endMetadata().build());
+        Path file = dir.resolve("features.d/gpu-detect");
+        NodeAgent agent = agent(new AtomicReference<>(T4), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
+                "test").withLabelOutput(LabelOutput.NFD_FILE, file));
+        assertNull(agent.pass().error());
+        String content = Files.readString(file);
+        assertTrue(content.contains("gpu-detect.io/gpu.model=t4\n"), content);
+        assertFalse(content.contains("akash.network"), content);
+        assertFalse(content.contains("nvidia.com/gpu.present"), content);
     }
 }

@@ -21,6 +21,7 @@ import io.gpudetect.agent.AgentSettings;
 import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.inventory.Inventory;
+import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.testing.Fixtures;
@@ -175,7 +176,7 @@ public final class ApiLoadSimulation {
             for (int i = 0; i < nodes; i++) {
                 AgentSettings settings = new AgentSettings(nodeName(i), LabelProfiles.parse("gpu-detect,nvidia,akash"),
                         INTERVAL.dividedBy(compression), 0.1, HEARTBEAT.dividedBy(compression), false, LabelOutput.NODE,
-                        AgentSettings.DEFAULT_NFD_FILE, "gpu-detect", "simulation");
+                        AgentSettings.DEFAULT_NFD_FILE, "gpu-detect", "simulation", AkashCoexistence.OperatorSetting.AUTO);
                 NodeAgent agent = new NodeAgent(settings, () -> inventory, () -> null, p.client, quiet, new AgentMetrics(),
                         new PrintWriter(Writer.nullWriter()), Clock.systemUTC());
                 p.agents.add(agent);

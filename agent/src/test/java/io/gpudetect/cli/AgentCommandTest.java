@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpudetect.agent.AgentSettings;
 import io.gpudetect.agent.LabelOutput;
+import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.testing.Fixtures;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -47,12 +48,14 @@ class AgentCommandTest {
         assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--once", "--profiles", "gfd"));
         assertTrue(err.toString().contains("unknown label profile 'gfd'"), err.toString());
         assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--once", "--nfd-output", "sometimes"));
+        assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--once", "--akash-operator", "maybe"));
+        assertTrue(err.toString().contains("akash-operator: 'maybe' is not one of auto, present, absent"), err.toString());
     }
 
     @Test
     void flagsWinOverTheConfigFileWhichWinsOverDefaults(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("agent.properties");
-        Files.writeString(config, "profiles=akash,nvidia\ninterval=30s\nheartbeat=10m\nnfd-output=file\n");
+        Files.writeString(config, "profiles=akash,nvidia\ninterval=30s\nheartbeat=10m\nnfd-output=file\nakash-operator=present\n");
         AgentCommand fromFile = parse("--node", "n1", "--config", config.toString());
         Properties p = new Properties();
         p.load(Files.newBufferedReader(config));
@@ -63,12 +66,18 @@ class AgentCommandTest {
         assertEquals(Duration.ofSeconds(30), s.interval());
         assertEquals(Duration.ofMinutes(10), s.heartbeat());
         assertEquals(LabelOutput.NFD_FILE, s.labelOutput());
+        if (System.getenv(AgentCommand.ENV_AKASH_OPERATOR) == null) {
+            assertEquals(AkashCoexistence.OperatorSetting.PRESENT, s.akashOperator());
+            assertEquals(AkashCoexistence.OperatorSetting.AUTO, parse("--node", "n1").settings(new Properties()).akashOperator());
+        }
 
         AgentSettings flags = parse("--node", "n1", "--profiles", "gpu-detect", "--interval", "2m", "--nfd-output", "off")
                 .settings(p);
         assertEquals(List.of("gpu-detect"), flags.profiles().names());
         assertEquals(Duration.ofMinutes(2), flags.interval());
         assertEquals(LabelOutput.NODE, flags.labelOutput());
+        assertEquals(AkashCoexistence.OperatorSetting.ABSENT,
+                parse("--node", "n1", "--akash-operator", "absent").settings(p).akashOperator());
     }
 
     @Test

@@ -82,7 +82,7 @@ class LabelProfilesTest {
                         "nvidia.com/cuda.runtime-version.minor", "7",
                         "nvidia.com/mig.capable", "false")),
                 Arguments.of("hosts/tesla-t4_515.105.01_v11", "akash", map(
-                        "akash.network/gpu", "true",
+                        "akash.network", "true",
                         "nvidia.com/gpu.present", "true",
                         "akash.network/capabilities.gpu.vendor.nvidia.model.t4", "1",
                         "akash.network/capabilities.gpu.vendor.nvidia.model.t4.ram.16Gi", "1",
@@ -90,14 +90,14 @@ class LabelProfilesTest {
                 Arguments.of("hosts/tesla-t4_515.105.01_v11", "amd", map()),
                 // MIG node: A100 SXM4 with MIG on and two GPU instances.
                 Arguments.of("hosts/a100-sxm4-40gb_mig-enabled_510.47.03_v11", "akash", map(
-                        "akash.network/gpu", "true",
+                        "akash.network", "true",
                         "nvidia.com/gpu.present", "true",
                         "akash.network/capabilities.gpu.vendor.nvidia.model.a100", "1",
                         "akash.network/capabilities.gpu.vendor.nvidia.model.a100.ram.40Gi", "1",
                         "akash.network/capabilities.gpu.vendor.nvidia.model.a100.interface.sxm", "1")),
                 // Mixed node: two RTX 4090 (one with a name over 63 characters, with '(') and a T4.
                 Arguments.of("cases/mixed-rtx4090-t4-long-name", "akash", map(
-                        "akash.network/gpu", "true",
+                        "akash.network", "true",
                         "nvidia.com/gpu.present", "true",
                         "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090", "2",
                         "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090.ram.24Gi", "2",
@@ -125,12 +125,14 @@ class LabelProfilesTest {
                         "amd.com/gpu.vram", "32G",
                         "amd.com/gpu.device-id", "738c",
                         "amd.com/gpu.driver-version", "6.3.6",
-                        "akash.network/gpu", "true",
+                        "akash.network", "true",
                         "akash.network/capabilities.gpu.vendor.amd.model.mi100", "4",
                         "akash.network/capabilities.gpu.vendor.amd.model.mi100.ram.32Gi", "4",
                         "akash.network/capabilities.gpu.vendor.amd.model.mi100.interface.pcie", "4")),
-                // GPU-less node: our count says 0; no other profile writes anything.
-                Arguments.of("cases/no-gpu", "gpu-detect,nvidia,amd,akash", map("gpu-detect.io/gpu.count", "0")));
+                // GPU-less node: our count says 0; akash marks the node as the operator does every node it
+                // manages; the vendor profiles write nothing.
+                Arguments.of("cases/no-gpu", "gpu-detect,nvidia,amd,akash", map("gpu-detect.io/gpu.count", "0",
+                        "akash.network", "true")));
     }
 
     @ParameterizedTest(name = "{0} [{1}]")
@@ -138,6 +140,69 @@ class LabelProfilesTest {
     void recordingsGiveExactlyTheseLabels(String bundle, String profiles, Map<String, String> expected) {
         Inventory inventory = Fixtures.detect(Fixtures.root().resolve(bundle));
         assertEquals(new TreeMap<>(expected), LabelProfiles.parse(profiles).render(inventory));
+    }
+
+    /**
+     * What Akash's inventory operator writes on these hosts, worked out by hand from its code
+     * (akash-network/provider {@code afc4dd7c}, {@code operator/inventory/node-discovery.go}): {@code parseGPUInfo}
+     * looks each card's PCI vendor and device id up in Akash's {@code gpus.json} (the vendor's {@code name}; the
+     * device's {@code name}, {@code interface}, {@code memory_size}) and skips a card it does not list;
+     * {@code generateLabels} writes {@code akash.network=true}, {@code nvidia.com/gpu.present=true} when a card's
+     * vendor is {@code nvidia}, and for each card adds 1 to
+     * {@code akash.network/capabilities.gpu.vendor.<vendor>.model.<name>}, to {@code .ram.<memory_size>} under it
+     * and to {@code .interface.<i>} under it, {@code i} being the table's interface lower-cased with any
+     * {@code sxm*} folded to {@code sxm} ({@code FilterGPUInterface}).
+     */
+    static Stream<Arguments> operatorLabels() {
+        String nvidia = "akash.network/capabilities.gpu.vendor.nvidia.model.";
+        return Stream.of(
+                // 10de:2330 {name: h100, interface: SXM5, memory_size: 80Gi}
+                Arguments.of("cases/nvml-h100-sxm", map("akash.network", "true", "nvidia.com/gpu.present", "true",
+                        nvidia + "h100", "1", nvidia + "h100.ram.80Gi", "1", nvidia + "h100.interface.sxm", "1")),
+                // 10de:2331 {h100, PCIe, 80Gi}, 10de:2684 {rtx4090, PCIe, 24Gi}, 10de:20f1 {a100, PCIe, 40Gi}
+                Arguments.of("cases/nvml-mixed-h100-rtx4090-a100", map("akash.network", "true",
+                        "nvidia.com/gpu.present", "true",
+                        nvidia + "h100", "1", nvidia + "h100.ram.80Gi", "1", nvidia + "h100.interface.pcie", "1",
+                        nvidia + "rtx4090", "1", nvidia + "rtx4090.ram.24Gi", "1", nvidia + "rtx4090.interface.pcie", "1",
+                        nvidia + "a100", "1", nvidia + "a100.ram.40Gi", "1", nvidia + "a100.interface.pcie", "1")),
+                // 2 x 10de:2231 {a5000, PCIe, 24Gi}
+                Arguments.of("hosts/2x-rtx-a5000_590.44.01_v13", map("akash.network", "true", "nvidia.com/gpu.present", "true",
+                        nvidia + "a5000", "2", nvidia + "a5000.ram.24Gi", "2", nvidia + "a5000.interface.pcie", "2")),
+                // 2 x 10de:1e04 {rtx2080ti, PCIe, 11Gi}
+                Arguments.of("hosts/2x-geforce-rtx-2080-ti_410.73_v10", map("akash.network", "true",
+                        "nvidia.com/gpu.present", "true", nvidia + "rtx2080ti", "2", nvidia + "rtx2080ti.ram.11Gi", "2",
+                        nvidia + "rtx2080ti.interface.pcie", "2")),
+                // 10de:2bb4 {pro6000mq, PCIe, 96Gi}
+                Arguments.of("hosts/rtx-pro-6000-blackwell-maxq_590.44.01_v13", map("akash.network", "true",
+                        "nvidia.com/gpu.present", "true", nvidia + "pro6000mq", "1", nvidia + "pro6000mq.ram.96Gi", "1",
+                        nvidia + "pro6000mq.interface.pcie", "1")),
+                // 4 x 1002:738c {mi100, PCIe, 32Gi}, vendor 1002 {name: amd}: no nvidia.com/gpu.present
+                Arguments.of("hosts/rocm-smi_4x-instinct-mi100_rocm-6.0.2_showallinfo", map("akash.network", "true",
+                        "akash.network/capabilities.gpu.vendor.amd.model.mi100", "4",
+                        "akash.network/capabilities.gpu.vendor.amd.model.mi100.ram.32Gi", "4",
+                        "akash.network/capabilities.gpu.vendor.amd.model.mi100.interface.pcie", "4")),
+                // No GPU: the operator still marks a node it manages.
+                Arguments.of("cases/no-gpu", map("akash.network", "true")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("operatorLabels")
+    void akashProfileWritesWhatTheInventoryOperatorWrites(String bundle, Map<String, String> operator) {
+        Inventory inventory = Fixtures.detect(Fixtures.root().resolve(bundle));
+        assertEquals(new TreeMap<>(operator), new AkashProfile().labels(inventory));
+    }
+
+    @Test
+    void aCardAkashsTableDoesNotListIsStillCountedBesideTheOperatorsKeys() {
+        // 10de:2204 {rtx3090, PCIe, 24Gi} is in the table; the Intel UHD 770 (8086:a780) is not: the operator
+        // skips it, the profile counts it under the inventory's model slug (shared memory: no ram key).
+        SortedMap<String, String> labels = new AkashProfile().labels(
+                Fixtures.detect(Fixtures.testCase("sysfs_intel-igpu-beside-nvidia")));
+        String nvidia = "akash.network/capabilities.gpu.vendor.nvidia.model.";
+        String intel = "akash.network/capabilities.gpu.vendor.intel.model.";
+        assertEquals(map("akash.network", "true", "nvidia.com/gpu.present", "true",
+                nvidia + "rtx3090", "1", nvidia + "rtx3090.ram.24Gi", "1", nvidia + "rtx3090.interface.pcie", "1",
+                intel + "uhd770", "1", intel + "uhd770.interface.integrated", "1"), labels);
     }
 
     @Test

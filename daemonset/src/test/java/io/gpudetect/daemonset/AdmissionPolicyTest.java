@@ -21,7 +21,9 @@ import org.junit.jupiter.api.Test;
 class AdmissionPolicyTest {
 
     private static final String AGENT = "system:serviceaccount:gpu-detect:gpu-detect";
-    private static final RenderedChart CHART = Chart.render("admissionPolicy: {requireApi: false}\n");
+    /** With the akash profile on (it is off by default), for the widest prefixes the chart gives. */
+    private static final RenderedChart CHART = Chart.render("admissionPolicy: {requireApi: false}\n"
+            + "labels: {profiles: [gpu-detect, akash]}\n");
     private static final ValidatingAdmissionPolicy NODE_POLICY = CHART.the(ValidatingAdmissionPolicy.class, "gpu-detect-own-node");
     private static final ValidatingAdmissionPolicy CAPACITY_POLICY =
             CHART.the(ValidatingAdmissionPolicy.class, "gpu-detect-own-capacity");
@@ -47,7 +49,7 @@ class AdmissionPolicyTest {
             assertEquals(policy.getMetadata().getName(), binding.getSpec().getPolicyName());
             assertEquals(List.of("Deny"), binding.getSpec().getValidationActions());
         }
-        assertEquals("[\"gpu-detect.io/\",\"akash.network/capabilities.gpu.\",\"akash.network/gpu\",\"nvidia.com/gpu.present\"]",
+        assertEquals("[\"gpu-detect.io/\",\"akash.network\",\"nvidia.com/gpu.present\"]",
                 variables(NODE_POLICY).get("labelPrefixes"));
     }
 
@@ -83,9 +85,26 @@ class AdmissionPolicyTest {
                 Map.of("gpu-detect.io/gpu.count", "1")).allowed(), "remove");
         // A profile that is switched off is someone else's: the nvidia profile is not enabled by default.
         assertFalse(nodeUpdate("n", "n", Map.of(), Map.of("nvidia.com/gpu.product", "H100")).allowed(), "disabled profile");
-        assertTrue(nodeUpdate("n", "n", Map.of(), Map.of("nvidia.com/gpu.present", "true", "akash.network/gpu", "true")).allowed(),
+        assertTrue(nodeUpdate("n", "n", Map.of(), Map.of("nvidia.com/gpu.present", "true", "akash.network", "true")).allowed(),
                 "the akash profile's two marker labels");
+        assertTrue(nodeUpdate("n", "n", Map.of("akash.network/gpu", "true"), Map.of()).allowed(),
+                "withdraw the marker older versions wrote");
         assertTrue(nodeUpdate("n", "n", Map.of("gpu-detect.io/gpu.model", "h100"), Map.of()).allowed(), "withdraw own label");
+    }
+
+    @Test
+    void withTheDefaultProfilesNoAkashKeyMayBeTouched() {
+        ValidatingAdmissionPolicy defaults = Chart.render("admissionPolicy: {requireApi: false}\n")
+                .the(ValidatingAdmissionPolicy.class, "gpu-detect-own-node");
+        assertEquals("[\"gpu-detect.io/\"]", variables(defaults).get("labelPrefixes"));
+        Map<String, Object> old = node("n", Map.of("akash.network", "true"), Map.of());
+        assertFalse(PolicyEvaluator.evaluate(defaults, agentOn("n"), node("n", Map.of(), Map.of()), old).allowed(), "remove");
+        assertFalse(PolicyEvaluator.evaluate(defaults, agentOn("n"),
+                node("n", Map.of("akash.network", "true", "akash.network/capabilities.gpu.vendor.nvidia.model.t4", "1"),
+                        Map.of()), old).allowed(), "add");
+        assertTrue(PolicyEvaluator.evaluate(defaults, agentOn("n"),
+                node("n", Map.of("akash.network", "true", "gpu-detect.io/gpu.count", "1"), Map.of()), old).allowed(),
+                "our own key beside the operator's");
     }
 
     @Test

@@ -133,7 +133,9 @@ class ChartDefaultsTest {
         Container agent = Pods.agent(CHART);
         assertEquals("agent", agent.getArgs().get(0));
         assertEquals("spec.nodeName", Pods.env(CHART).get("NODE_NAME").getValueFrom().getFieldRef().getFieldPath());
-        assertEquals("gpu-detect,akash", Pods.env(CHART).get("GPU_DETECT_PROFILES").getValue());
+        // Akash's keys are opt-in: on an Akash provider its inventory operator writes them.
+        assertEquals("gpu-detect", Pods.env(CHART).get("GPU_DETECT_PROFILES").getValue());
+        assertEquals("auto", Pods.arg(CHART, "akash-operator").orElseThrow());
         assertEquals("/host/driver-root", Pods.env(CHART).get("GPU_DETECT_DRIVER_ROOT").getValue());
         assertEquals("60s", Pods.arg(CHART, "interval").orElseThrow());
         assertEquals("5m", Pods.arg(CHART, "heartbeat").orElseThrow());

@@ -28,6 +28,7 @@ class ChartValuesTest {
             labels:
               profiles: [nvidia, amd, gpu-detect]
               prefix: gpus.example.com
+              akashOperator: present
             interval: 5m
             heartbeat: 15m
             driverRoot: /run/nvidia/driver
@@ -64,6 +65,7 @@ class ChartValuesTest {
         assertEquals("5m", Pods.arg(CUSTOM, "interval").orElseThrow());
         assertEquals("15m", Pods.arg(CUSTOM, "heartbeat").orElseThrow());
         assertEquals("9400", Pods.arg(CUSTOM, "port").orElseThrow());
+        assertEquals("present", Pods.arg(CUSTOM, "akash-operator").orElseThrow());
         assertEquals(9400, Pods.agent(CUSTOM).getPorts().get(0).getContainerPort());
         assertEquals("debug", Pods.env(CUSTOM).get("GPU_DETECT_LOG").getValue());
         assertEquals("spec.nodeName", Pods.env(CUSTOM).get("NODE_NAME").getValueFrom().getFieldRef().getFieldPath());
@@ -142,10 +144,13 @@ class ChartValuesTest {
     }
 
     @Test
-    void unknownProfileOrNfdModeFailsTheRenderWithTheValueNamed() {
+    void unknownProfileNfdModeOrAkashOperatorSettingFailsTheRenderWithTheValueNamed() {
         var profile = assertThrows(IllegalStateException.class, () -> Chart.render("labels: {profiles: [gpu-detect, intel]}\n"));
         assertTrue(profile.getMessage().contains("unknown profile \"intel\""), profile.getMessage());
         var nfd = assertThrows(IllegalStateException.class, () -> Chart.render("nfd: {output: crd}\n"));
         assertTrue(nfd.getMessage().contains("nfd.output: \"crd\""), nfd.getMessage());
+        var akash = assertThrows(IllegalStateException.class, () -> Chart.render("labels: {akashOperator: maybe}\n"));
+        assertTrue(akash.getMessage().contains("labels.akashOperator: \"maybe\" is not one of auto, present, absent"),
+                akash.getMessage());
     }
 }
