@@ -306,6 +306,51 @@ class NodeAgentRealApiServerTest {
     }
 
     @Test
+    void whereAkashsOperatorRunsNoAkashKeyIsAddedChangedOrRemoved() {
+        // As the operator leaves a T4 node: its marker, its capability keys, and a stale count of its own.
+        Map<String, String> operators = Map.of("akash.network", "true",
+                "akash.network/capabilities.gpu.vendor.nvidia.model.t4", "2",
+                "akash.network/capabilities.gpu.vendor.nvidia.model.t4.ram.16Gi", "2",
+                "nvidia.com/gpu.present", "true");
+        Map<String, String> initial = new java.util.HashMap<>(operators);
+        initial.put("kubernetes.io/hostname", node);
+        createNode(initial, null);
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect,akash");
+
+        PassReport pass = agent.pass();
+
+        assertNull(pass.error(), log::toString);
+        Map<String, String> labels = labels();
+        java.util.SortedMap<String, String> akashKeys = new java.util.TreeMap<>();
+        labels.forEach((k, v) -> {
+            if (k.startsWith("akash.network") || k.equals("nvidia.com/gpu.present")) {
+                akashKeys.put(k, v);
+            }
+        });
+        assertEquals(new java.util.TreeMap<>(operators), akashKeys, "the operator's keys, exactly as it left them");
+        assertEquals("1", labels.get("gpu-detect.io/gpu.count"), "the agent's own profile still writes");
+        String status = admin.resources(GpuCapacity.class).withName(node).get().getStatus().akashLabels();
+        assertNotNull(status);
+        assertTrue(status.contains("Akash inventory operator"), status);
+    }
+
+    @Test
+    void withoutAkashsOperatorTheAkashProfileWritesTheOperatorsKeys() {
+        createNode(Map.of("kubernetes.io/hostname", node), null);
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "akash");
+
+        PassReport pass = agent.pass();
+
+        assertNull(pass.error(), log::toString);
+        Map<String, String> labels = labels();
+        assertEquals("true", labels.get("akash.network"), labels::toString);
+        assertEquals("1", labels.get("akash.network/capabilities.gpu.vendor.nvidia.model.t4"), labels::toString);
+        assertEquals("1", labels.get("akash.network/capabilities.gpu.vendor.nvidia.model.t4.ram.16Gi"), labels::toString);
+        assertNull(labels.get("akash.network/gpu"), "nothing in Akash reads it");
+        assertNull(admin.resources(GpuCapacity.class).withName(node).get().getStatus().akashLabels());
+    }
+
+    @Test
     void theChartsRoleAllowsNothingBeyondWhatTheAgentUses() {
         createNode(Map.of("kubernetes.io/hostname", node), null);
         NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect");
