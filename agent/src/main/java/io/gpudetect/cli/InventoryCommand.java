@@ -1,7 +1,6 @@
 package io.gpudetect.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.ClusterInventory;
 import io.gpudetect.match.InvalidInputException;
@@ -22,7 +21,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gpu-detect inventory --records FILE}: what the cluster holds per vendor and model, and which nodes'
- * records are stale or missing. Exit status 0 all nodes current, 1 some node flagged, 2 invalid input.
+ * records are stale or missing. Exit status 0 all nodes current, 1 some node flagged, 2 invalid input or a cluster
+ * that cannot be read (one line that names the server and the cause: {@link io.gpudetect.k8s.ClusterErrors}).
  */
 @Command(name = "inventory", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
                 + "flags nodes whose record is stale or missing.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every node has a current record", "1:some node is stale, missing or never had a good pass",
-                "2:invalid input"})
+                "2:invalid input, or the cluster cannot be read: no kubeconfig, connection refused, unknown host, "
+                        + "TLS failure, 401/403 (RBAC), GpuCapacity CRD not installed"})
 public final class InventoryCommand implements Callable<Integer> {
 
     @Spec
@@ -41,10 +42,8 @@ public final class InventoryCommand implements Callable<Integer> {
                     + "(kubectl get gpucapacities,nodes -o yaml), so that nodes without a record show as missing.")
     Path records;
 
-    @Option(names = "--cluster",
-            description = "Read GpuCapacity records and Nodes from the cluster of the current kubeconfig context "
-                    + "(KUBECONFIG, ~/.kube/config) or, in a pod, of the service account.")
-    boolean cluster;
+    @Mixin
+    ClusterOption cluster = new ClusterOption();
 
     @Option(names = "--stale-after", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
             description = "A record whose last good pass is older than this is stale (default: ${DEFAULT-VALUE}).")
@@ -64,11 +63,11 @@ public final class InventoryCommand implements Callable<Integer> {
         ClusterInventory inventory;
         try {
             Instant at = now();
-            if ((records == null) == !cluster) {
+            if ((records == null) == !cluster.chosen()) {
                 throw new InvalidInputException(null, null, null, "give --records FILE or --cluster");
             }
-            if (cluster) {
-                try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+            if (cluster.chosen()) {
+                try (KubernetesClient client = cluster.connect()) {
                     inventory = inventory(new CapacityRecordOffers(CapacityRecordOffers.cluster(client)), at);
                 }
             } else {

@@ -26,14 +26,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gpu-detect match deploy.yaml} or {@code gpu-detect match --gpu vendor=nvidia,model=h100,count=2}: can
- * these nodes serve it? Exit status as grep and diff: 0 it fits, 1 it does not, 2 the input is invalid.
+ * these nodes serve it? Exit status as grep and diff: 0 it fits, 1 it does not, 2 the input is invalid or the
+ * cluster cannot be read (one line that names the server and the cause: {@link io.gpudetect.k8s.ClusterErrors}).
  */
 @Command(name = "match", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
         description = "Says which nodes can serve the GPUs an Akash SDL (deploy.yaml) or a --gpu request asks for, "
                 + "and why the others cannot.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every replica fits on some node", "1:some replica fits nowhere",
-                "2:invalid input (SDL, --gpu, records or bundle)"})
+                "2:invalid input (SDL, --gpu, records or bundle), or the cluster cannot be read: no kubeconfig, "
+                        + "connection refused, unknown host, TLS failure, 401/403 (RBAC), GpuCapacity CRD not installed"})
 public final class MatchCommand implements Callable<Integer> {
 
     public static final int EXIT_FITS = 0;

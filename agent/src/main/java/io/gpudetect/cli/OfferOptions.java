@@ -1,7 +1,6 @@
 package io.gpudetect.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.match.CapacityRecordOffers;
@@ -30,10 +29,8 @@ public final class OfferOptions implements AutoCloseable {
             description = "GpuCapacity records (JSON or YAML: a list, a kubectl List, or --- separated documents).")
     Path records;
 
-    @Option(names = "--cluster",
-            description = "Read GpuCapacity records and Nodes from the cluster of the current kubeconfig context "
-                    + "(KUBECONFIG, ~/.kube/config) or, in a pod, of the service account.")
-    boolean cluster;
+    @Mixin
+    ClusterOption cluster = new ClusterOption();
 
     @Mixin
     DetectionOptions detection;
@@ -42,15 +39,15 @@ public final class OfferOptions implements AutoCloseable {
 
     /** Where to read offers from; a usage problem (both --records and --replay) is invalid input. */
     OfferSource source() throws InvalidInputException {
-        int given = (records != null ? 1 : 0) + (cluster ? 1 : 0) + (detection.replay != null ? 1 : 0);
+        int given = (records != null ? 1 : 0) + (cluster.chosen() ? 1 : 0) + (detection.replay != null ? 1 : 0);
         if (given > 1) {
             throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
         }
         if (records != null) {
             return new CapacityRecordOffers(CapacityRecordOffers.file(records));
         }
-        if (cluster) {
-            client = new KubernetesClientBuilder().build();
+        if (cluster.chosen()) {
+            client = cluster.connect();
             return new CapacityRecordOffers(CapacityRecordOffers.cluster(client));
         }
         Source source;

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.gpudetect.k8s.ClusterErrors;
 import io.gpudetect.model.Vendor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -86,8 +87,8 @@ public final class CapacityRecordOffers implements OfferSource {
                         objects.add(YamlNode.parse(node.toString(), describe()));
                     }
                 } catch (KubernetesClientException e) {
-                    throw new InvalidInputException(describe(), null, null,
-                            "cannot list GpuCapacity records and Nodes: " + e.getMessage());
+                    throw new InvalidInputException(null, null, null,
+                            ClusterErrors.message(e, client.getMasterUrl().toString()));
                 }
                 return objects;
             }

@@ -2,7 +2,8 @@ package io.gpudetect.match;
 
 /**
  * Input that {@code match} or {@code inventory} cannot use: a malformed SDL, a bad {@code --gpu} request,
- * an unreadable record file. {@code path} is where in the document ({@code profiles.compute.web.resources.gpu.units}),
+ * an unreadable record file, a cluster that cannot be read (unreachable, forbidden, no GpuCapacity CRD).
+ * {@code path} is where in the document ({@code profiles.compute.web.resources.gpu.units}),
  * {@code line} the line in the file when the parser knows it; the message says what was expected.
  */
 public final class InvalidInputException extends Exception {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.agent.AgentLog;
 import io.gpudetect.agent.AgentMetrics;
@@ -36,6 +37,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,7 +67,8 @@ class ClusterRoundTripTest {
 
     private FaultyApiServer api;
     private KubernetesClient client;
-    private String previousKubeconfig;
+    /** The commands' client settings: a kubeconfig file that points at the mock server. */
+    private Supplier<Config> settings;
 
     @BeforeEach
     void writeRecords(@TempDir Path dir) throws Exception {
@@ -90,17 +93,11 @@ class ClusterRoundTripTest {
         }
         Path kubeconfig = dir.resolve("kubeconfig");
         MockApiServer.writeKubeconfig(kubeconfig, api.port());
-        previousKubeconfig = System.getProperty("kubeconfig");
-        System.setProperty("kubeconfig", kubeconfig.toString());
+        settings = () -> Config.fromKubeconfig(kubeconfig.toFile());
     }
 
     @AfterEach
     void stop() {
-        if (previousKubeconfig == null) {
-            System.clearProperty("kubeconfig");
-        } else {
-            System.setProperty("kubeconfig", previousKubeconfig);
-        }
         client.close();
         api.close();
     }
@@ -137,10 +134,7 @@ class ClusterRoundTripTest {
     @Test
     void inventoryAndMatchOnTheCommandLineSeeTheSame() throws Exception {
         StringWriter out = new StringWriter();
-        CommandLine cmd = new CommandLine(new GpuDetectCommand());
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(out));
-        int code = cmd.execute("inventory", "--cluster", "-o", "json");
+        int code = commandLine(out).execute("inventory", "--cluster", "-o", "json");
         assertEquals(0, code, out.toString());
         JsonNode doc = new ObjectMapper().readTree(out.toString());
         Map<String, String> perNode = new TreeMap<>();
@@ -160,12 +154,18 @@ class ClusterRoundTripTest {
         assertEquals(0, match("vendor=nvidia,model=h100,vram>=80Gi,count=1"));
     }
 
-    private static int match(String request) {
-        StringWriter out = new StringWriter();
+    private int match(String request) {
+        return commandLine(new StringWriter()).execute("match", "--cluster", "--gpu", request);
+    }
+
+    /** The whole command line, its --cluster reading the mock server, its output and errors into {@code out}. */
+    private CommandLine commandLine(StringWriter out) {
         CommandLine cmd = new CommandLine(new GpuDetectCommand());
+        ((InventoryCommand) cmd.getSubcommands().get("inventory").getCommand()).cluster.settings = settings;
+        ((MatchCommand) cmd.getSubcommands().get("match").getCommand()).offers.cluster.settings = settings;
         cmd.setOut(new PrintWriter(out));
         cmd.setErr(new PrintWriter(out));
-        return cmd.execute("match", "--cluster", "--gpu", request);
+        return cmd;
     }
 
     private static List<OfferedGpu> sorted(List<OfferedGpu> gpus) {

@@ -1,0 +1,91 @@
+package io.gpudetect.cli;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gpudetect.k8s.ClusterErrors;
+import io.gpudetect.match.InvalidInputException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --cluster}: read from the cluster of the current kubeconfig context, as kubectl would; shared by
+ * {@code inventory} and {@code match}.
+ *
+ * <p>These commands make two list requests and end, so their client fails fast instead of riding out an outage
+ * as the agent must: no retries (fabric8's default retries a failed request ten times with a doubling backoff,
+ * some 20 s before a refused connection is reported) and short timeouts. The error is one line that names the
+ * server and the cause ({@link ClusterErrors}).
+ */
+public final class ClusterOption {
+
+    /** Time to open a connection; an API server that is up accepts in milliseconds. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** Time for the server to start answering: its list of every record or Node of a large cluster fits. */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final Pattern LINE_COLUMN = Pattern.compile("line \\d+, column \\d+");
+
+    @Option(names = "--cluster",
+            description = "Read GpuCapacity records and Nodes from the cluster of the current kubeconfig context "
+                    + "(KUBECONFIG, ~/.kube/config) or, in a pod, of the service account.")
+    boolean cluster;
+
+    /** Where the client's settings come from: kubectl's search, as fabric8 does it; tests name a kubeconfig. */
+    Supplier<Config> settings = () -> Config.autoConfigure(null);
+
+    /** For picocli, which sets the fields. */
+    public ClusterOption() {
+    }
+
+    boolean chosen() {
+        return cluster;
+    }
+
+    /** A client for the cluster, which the caller closes; a kubeconfig that cannot be used is invalid input. */
+    KubernetesClient connect() throws InvalidInputException {
+        Config config;
+        try {
+            config = settings.get();
+        } catch (RuntimeException e) {
+            throw new InvalidInputException(null, null, null, "cannot read the kubeconfig: " + kubeconfigProblem(e));
+        }
+        config.setRequestRetryBackoffLimit(0);
+        config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
+        config.setRequestTimeout((int) REQUEST_TIMEOUT.toMillis());
+        try {
+            return new KubernetesClientBuilder().withConfig(config).build();
+        } catch (KubernetesClientException e) {
+            // A client certificate or CA file the kubeconfig names, read while the client is built.
+            throw new InvalidInputException(null, null, null, ClusterErrors.message(e, config.getMasterUrl()));
+        }
+    }
+
+    /**
+     * The YAML parser's message in one line: it spans several, quoting the source with a caret under the fault;
+     * its unindented lines say what was wrong, and the first "line N, column M" where.
+     */
+    static String kubeconfigProblem(RuntimeException e) {
+        if (e.getMessage() == null) {
+            return e.getClass().getSimpleName();
+        }
+        List<String> said = new ArrayList<>();
+        String where = null;
+        for (String line : e.getMessage().split("\n")) {
+            Matcher m = LINE_COLUMN.matcher(line);
+            if (where == null && m.find()) {
+                where = m.group();
+            }
+            if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
+                said.add(line.strip());
+            }
+        }
+        return String.join(": ", said) + (where == null ? "" : " (" + where + ")");
+    }
+}
