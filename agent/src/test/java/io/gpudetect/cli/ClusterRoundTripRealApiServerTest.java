@@ -2,6 +2,7 @@ package io.gpudetect.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.agent.AgentLog;
 import io.gpudetect.agent.AgentMetrics;
@@ -29,6 +31,7 @@ import java.io.StringWriter;
 import java.time.Clock;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,10 +47,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ClusterRoundTripRealApiServerTest {
 
     private static KubernetesClient admin;
-    private static String previousKubeconfig;
+    private static RealApiServer server;
 
     @BeforeAll
-    static void writeRecords(RealApiServer server) {
+    static void writeRecords(RealApiServer realServer) {
+        server = realServer;
         InstalledChart.install(server);
         admin = server.adminClient();
         for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.HOSTS) {
@@ -74,17 +78,10 @@ class ClusterRoundTripRealApiServerTest {
                 }
             }
         }
-        previousKubeconfig = System.getProperty("kubeconfig");
-        System.setProperty("kubeconfig", server.testDir().resolve("admin.kubeconfig").toString());
     }
 
     @AfterAll
     static void restore() {
-        if (previousKubeconfig == null) {
-            System.clearProperty("kubeconfig");
-        } else {
-            System.setProperty("kubeconfig", previousKubeconfig);
-        }
         if (admin != null) {
             for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.HOSTS) {
                 admin.pods().inNamespace("default").withName(h.node() + "-running").delete();
@@ -114,9 +111,7 @@ class ClusterRoundTripRealApiServerTest {
     @Test
     void inventoryOnTheCommandLineSeesEveryNodesGpusAndTheUnitsItsRunningPodsHold() throws Exception {
         StringWriter out = new StringWriter();
-        CommandLine cmd = new CommandLine(new GpuDetectCommand());
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(out));
+        CommandLine cmd = command(server::adminConfig, out, out);
         int code = cmd.execute("inventory", "--cluster", "-o", "json");
         assertEquals(0, code, out.toString());
         JsonNode doc = new ObjectMapper().readTree(out.toString());
@@ -141,11 +136,40 @@ class ClusterRoundTripRealApiServerTest {
         assertEquals(0, match("vendor=nvidia,model=h100,vram>=80Gi,count=1"));
     }
 
+    @Test
+    void aUserWithoutRightsIsToldSoInOneLineWithinSeconds() {
+        Config nobody = server.serviceAccountConfig("default", "nobody");
+        for (String[] args : new String[][] {{"inventory", "--cluster"}, {"match", "--cluster", "--gpu", "vendor=nvidia"}}) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            long t0 = System.nanoTime();
+            int code = command(() -> nobody, out, err).execute(args);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+
+            assertEquals(2, code, err.toString());
+            String[] lines = err.toString().strip().split("\n");
+            assertEquals(1, lines.length, err.toString());
+            String url = server.masterUrl().replaceAll("/$", "");
+            assertTrue(lines[0].startsWith("gpu-detect " + args[0] + ": the Kubernetes API at " + url + " answered"),
+                    lines[0]);
+            assertTrue(lines[0].contains("403 Forbidden") && lines[0].contains("system:serviceaccount:default:nobody")
+                    && lines[0].contains("cannot list resource"), lines[0]);
+            assertTrue(ms < 5_000, args[0] + " took " + ms + " ms");
+        }
+    }
+
     private static int match(String request) {
         StringWriter out = new StringWriter();
+        return command(server::adminConfig, out, out).execute("match", "--cluster", "--gpu", request);
+    }
+
+    /** The command line, with its {@code --cluster} client settings from {@code settings} instead of a kubeconfig. */
+    private static CommandLine command(Supplier<Config> settings, StringWriter out, StringWriter err) {
         CommandLine cmd = new CommandLine(new GpuDetectCommand());
         cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(out));
-        return cmd.execute("match", "--cluster", "--gpu", request);
+        cmd.setErr(new PrintWriter(err));
+        ((InventoryCommand) cmd.getSubcommands().get("inventory").getCommand()).cluster.settings = settings;
+        ((MatchCommand) cmd.getSubcommands().get("match").getCommand()).offers.cluster.settings = settings;
+        return cmd;
     }
 }
