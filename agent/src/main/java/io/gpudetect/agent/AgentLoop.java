@@ -73,6 +73,7 @@ public final class AgentLoop implements Runnable {
         if (!startupDelay.isZero() && waitForTrigger(startupDelay)) {
             return;
         }
+        agent.start();
         while (!stopping) {
             PassReport report = agent.pass();
             Duration wait = max(nextWait(interval, jitter, random.getAsDouble()), report.retryAfter());

@@ -1,7 +1,5 @@
 package io.gpudetect.agent;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -9,9 +7,6 @@ import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.CapacityRecordSink;
 import io.gpudetect.k8s.GpuResources;
-import io.gpudetect.k8s.LabelChange;
-import io.gpudetect.k8s.LabelSync;
-import io.gpudetect.k8s.NfdFeatureFile;
 import io.gpudetect.k8s.NodeFeatureSink;
 import io.gpudetect.k8s.NodeLabelSink;
 import io.gpudetect.k8s.NodeView;
@@ -19,34 +14,38 @@ import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.GpuCapacitySpec;
-import io.gpudetect.record.GpuCapacityStatus;
+import io.gpudetect.sink.Applier;
+import io.gpudetect.sink.Change;
+import io.gpudetect.sink.NfdFileSink;
+import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.Sink;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * One node's agent: each {@link #pass()} detects, renders the labels and the capacity record, decides
- * what differs from the cluster and writes only that. A pass never throws; what went wrong is in its
+ * One node's agent. Each {@link #pass()} detects, renders what the pass produced once ({@link PassOutput}:
+ * labels, record spec and status), then, sink by sink in a fixed order (the label output, then the capacity
+ * record), decides the change from what the target holds and hands it to the {@link Applier}: a live one
+ * that writes, or in a dry run one that prints. A pass never throws; what went wrong is in its
  * {@link PassReport}, the log and the metrics, and the next pass starts from a fresh read.
  */
 public final class NodeAgent implements AutoCloseable {
-
-    static final int MAX_CONFLICT_RETRIES = 5;
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final AgentSettings settings;
     private final Supplier<Inventory> detector;
     private final Supplier<GpuCapacitySpec.HostFacts> hostFacts;
     private final NodeView view;
-    private final NodeLabelSink labelSink;
+    private final Sink<?> labelOutput;
     private final CapacityRecordSink recordSink;
-    private final NodeFeatureSink nodeFeatureSink;
-    private final NfdFeatureFile nfdFile;
+    private final Applier applier;
     private final AgentLog log;
     private final AgentMetrics metrics;
     private final PrintWriter out;
@@ -57,6 +56,7 @@ public final class NodeAgent implements AutoCloseable {
     private volatile Consumer<String> trigger = why -> { };
     /** The uid of the Node the last pass labelled: a Node added under our name with another uid is a new Node. */
     private volatile String labelledUid;
+    private boolean started;
 
     public NodeAgent(AgentSettings settings, Supplier<Inventory> detector, Supplier<GpuCapacitySpec.HostFacts> hostFacts,
                      KubernetesClient client, AgentLog log, AgentMetrics metrics, PrintWriter out, Clock clock) {
@@ -75,14 +75,34 @@ public final class NodeAgent implements AutoCloseable {
         this.detector = detector;
         this.hostFacts = hostFacts;
         this.view = new NodeView(client, settings.nodeName());
-        this.labelSink = new NodeLabelSink(client);
+        this.labelOutput = switch (settings.labelOutput()) {
+            case NODE -> new NodeLabelSink(client, view, settings.profiles(), settings.akashOperator());
+            case NFD_FILE -> new NfdFileSink(settings.nfdFile());
+            case NODE_FEATURE -> new NodeFeatureSink(client, settings.namespace());
+        };
         this.recordSink = new CapacityRecordSink(client);
-        this.nodeFeatureSink = new NodeFeatureSink(client, settings.namespace());
-        this.nfdFile = new NfdFeatureFile(settings.nfdFile());
+        this.applier = settings.dryRun() ? new Applier.Printing(out) : new Applier.Live();
         this.log = log;
         this.metrics = metrics;
         this.out = out;
         this.clock = clock;
+    }
+
+    /**
+     * Starts the informers on the Node, its pods and its record, without waiting for them: passes then read
+     * from memory. {@link AgentLoop} calls it before the first pass; a lone {@link #pass()} calls it itself.
+     * A dry run starts none: it reads the node once and writes nothing.
+     */
+    public synchronized void start() {
+        if (started || settings.dryRun()) {
+            return;
+        }
+        started = true;
+        view.start(this::nodeAdded);
+        recordSink.watch(settings.nodeName(), () -> {
+            log.warn("GpuCapacity record deleted by someone else; recreating", "node", settings.nodeName());
+            trigger.accept("record deleted");
+        });
     }
 
     /** The resource version of the Node as this agent's informer last saw it (tests wait on it). */
@@ -118,33 +138,35 @@ public final class NodeAgent implements AutoCloseable {
             // Whatever a broken proxy or API server answers (HTML instead of JSON, a body fabric8 cannot read),
             // the loop must go on: an agent that exits on it crash-loops on every node at once.
             metrics.error("internal");
-            report = new PassReport("incomplete", 0, new LabelChange.None("pass failed"), 0,
+            report = new PassReport("incomplete", 0, null, 0,
                     "internal: " + e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()), retryAfter.take());
         }
         metrics.pass(report.failed() ? "error" : report.outcome(), clock.millis() - started);
         last = report;
         log.info("pass done", "node", settings.nodeName(), "outcome", report.outcome(), "gpus", report.gpus(),
-                "labels", describe(report.labelChange()), "writes", report.apiWrites(),
+                "labels", report.labelChange() == null ? "none" : report.labelChange().summary(),
+                "writes", report.apiWrites(),
                 "error", report.error() == null ? "none" : report.error(), "ms", clock.millis() - started);
         return report;
     }
 
     private PassReport runPass() {
+        start();
         Inventory inventory;
         try {
             inventory = detector.get();
         } catch (RuntimeException e) {
             metrics.error("detect");
-            return new PassReport("incomplete", 0, new LabelChange.None("detection failed"), 0, "detection failed: " + e);
+            return new PassReport("incomplete", 0, null, 0, "detection failed: " + e);
         }
-        SortedMap<String, String> desired;
+        SortedMap<String, String> labels;
         boolean complete = inventory.complete();
         try {
-            desired = settings.profiles().render(inventory);
+            labels = settings.profiles().render(inventory);
         } catch (IllegalStateException e) {
             metrics.error("render");
             log.error("label profiles disagree; labels kept", "error", e.getMessage());
-            desired = new TreeMap<>();
+            labels = new TreeMap<>();
             complete = false;
         }
         if (complete) {
@@ -153,35 +175,70 @@ public final class NodeAgent implements AutoCloseable {
         String outcome = complete ? "complete" : "incomplete";
         int gpus = inventory.realGpus().size();
         int writes = 0;
-        LabelChange change = new LabelChange.None("not decided");
+        Change labelChange = null;
         try {
-            if (!settings.dryRun()) {
-                view.start(this::nodeAdded);
-                recordSink.watch(settings.nodeName(), () -> {
-                    log.warn("GpuCapacity record deleted by someone else; recreating", "node", settings.nodeName());
-                    trigger.accept("record deleted");
-                });
-            }
             Node node = settings.dryRun() ? readForDryRun() : view.node();
             if (node == null && !settings.dryRun()) {
                 metrics.error("node-missing");
-                return new PassReport(outcome, gpus, change, 0, "node " + settings.nodeName() + " not found");
+                return new PassReport(outcome, gpus, null, 0, "node " + settings.nodeName() + " not found");
             }
-            LabelResult labels = syncLabels(node, desired, complete);
-            change = labels.change();
-            writes += labels.writes();
-            writes += syncRecord(node, inventory, complete);
+            PassOutput output = render(node, inventory, labels, complete);
+            Applied<?> applied = decideAndApply(labelOutput, output);
+            labelChange = applied.change();
+            writes += applied.writes();
+            writes += decideAndApply(recordSink, output).writes();
             if (node != null) {
                 labelledUid = node.getMetadata().getUid();
             }
-            return new PassReport(outcome, gpus, change, writes, null);
+            return new PassReport(outcome, gpus, labelChange, writes, null);
         } catch (KubernetesClientException e) {
             retryAfter.fromException(e);
             metrics.error(errorKind(e));
-            return new PassReport(outcome, gpus, change, writes, errorKind(e) + ": " + firstLine(e.getMessage()));
+            return new PassReport(outcome, gpus, labelChange, writes, errorKind(e) + ": " + firstLine(e.getMessage()));
         } catch (IOException e) {
             metrics.error("io");
-            return new PassReport(outcome, gpus, change, writes, "io: " + e.getMessage());
+            return new PassReport(outcome, gpus, labelChange, writes, "io: " + e.getMessage());
+        }
+    }
+
+    /** Everything the sinks need from this pass, rendered once. */
+    private PassOutput render(Node node, Inventory inventory, SortedMap<String, String> labels, boolean complete) {
+        AkashCoexistence akash = AkashCoexistence.decide(node, settings.akashOperator());
+        GpuCapacitySpec spec = CapacityRecords.spec(inventory,
+                node == null ? Map.of() : GpuResources.allocatable(node),
+                node == null ? Map.of() : GpuResources.requested(view.pods()),
+                hostFacts.get(), settings.agentVersion());
+        return new PassOutput(settings.nodeName(), node, akash.desired(labels), complete, spec,
+                known -> CapacityRecords.status(inventory, known, clock.instant(), settings.heartbeat())
+                        .withAkashLabels(akash.status()));
+    }
+
+    /** A sink's change and the API requests that carried it out. */
+    private record Applied<C extends Change>(C change, int writes) {
+    }
+
+    /**
+     * Decides and applies one sink's change. When the target refuses it as decided from a state that has since
+     * moved on, the sink reads it again and the change is decided again, within this pass.
+     */
+    private <C extends Change> Applied<C> decideAndApply(Sink<C> sink, PassOutput output) throws IOException {
+        PassOutput current = output;
+        for (int attempt = 1; ; attempt++) {
+            C change = sink.decide(current);
+            try {
+                int writes = applier.apply(sink, change);
+                metrics.writes(sink.name(), writes);
+                return new Applied<>(change, writes);
+            } catch (KubernetesClientException e) {
+                Optional<PassOutput> again = sink.reread(current, e, attempt);
+                if (again.isEmpty()) {
+                    throw e;
+                }
+                metrics.error("conflict");
+                log.warn(sink.name() + " changed since it was read; deciding again", "attempt", attempt,
+                        "status", e.getCode());
+                current = again.get();
+            }
         }
     }
 
@@ -192,116 +249,6 @@ public final class NodeAgent implements AutoCloseable {
             log.warn("node recreated under the same name; labelling it again", "node", settings.nodeName());
             trigger.accept("node recreated");
         }
-    }
-
-    private record LabelResult(LabelChange change, int writes) {
-    }
-
-    private LabelResult syncLabels(Node node, SortedMap<String, String> desired, boolean complete) throws IOException {
-        desired = AkashCoexistence.decide(node, settings.akashOperator()).desired(desired);
-        switch (settings.labelOutput()) {
-            case NFD_FILE -> {
-                if (!complete) {
-                    return new LabelResult(new LabelChange.None("pass incomplete: features file kept"), 0);
-                }
-                if (settings.dryRun()) {
-                    out.println("# would write " + nfdFile.file());
-                    out.print(NfdFeatureFile.render(desired));
-                    return new LabelResult(new LabelChange.None("dry run"), 0);
-                }
-                boolean written = nfdFile.write(desired);
-                return new LabelResult(written ? new LabelChange.Patch(desired, new java.util.TreeSet<>(), null)
-                        : new LabelChange.None("features file up to date"), 0);
-            }
-            case NODE_FEATURE -> {
-                if (!complete) {
-                    return new LabelResult(new LabelChange.None("pass incomplete: NodeFeature kept"), 0);
-                }
-                if (settings.dryRun()) {
-                    out.println("# would write NodeFeature " + NodeFeatureSink.objectName(settings.nodeName()) + " labels:");
-                    out.println(JSON.writeValueAsString(desired));
-                    return new LabelResult(new LabelChange.None("dry run"), 0);
-                }
-                boolean written = nodeFeatureSink.write(node, desired);
-                metrics.writes("nodefeature", written ? 1 : 0);
-                return new LabelResult(written ? new LabelChange.Patch(desired, new java.util.TreeSet<>(), null)
-                        : new LabelChange.None("NodeFeature up to date"), written ? 1 : 0);
-            }
-            default -> {
-                return patchNode(node, desired, complete);
-            }
-        }
-    }
-
-    private LabelResult patchNode(Node node, SortedMap<String, String> desired, boolean complete) throws IOException {
-        Node current = node;
-        for (int attempt = 1; ; attempt++) {
-            Map<String, String> labels = current == null ? Map.of() : current.getMetadata().getLabels();
-            Map<String, String> annotations = current == null ? Map.of() : current.getMetadata().getAnnotations();
-            AkashCoexistence akash = AkashCoexistence.decide(labels, annotations, settings.akashOperator());
-            LabelChange change = LabelSync.decide(labels, annotations, akash.desired(desired), complete,
-                    akash.mayRemove(settings.profiles()::mayRemove));
-            if (!(change instanceof LabelChange.Patch patch)) {
-                return new LabelResult(change, 0);
-            }
-            if (settings.dryRun()) {
-                out.println("# would patch node " + settings.nodeName() + " (JSON merge patch):");
-                out.println(NodeLabelSink.mergePatch(patch, null));
-                return new LabelResult(change, 0);
-            }
-            try {
-                view.observed(labelSink.apply(current, patch));
-                metrics.writes("node", 1);
-                return new LabelResult(change, 1);
-            } catch (KubernetesClientException e) {
-                if (!refusedAsStale(e, attempt)) {
-                    throw e;
-                }
-                metrics.error("conflict");
-                log.warn("node changed since it was read; reading it again and deciding again", "attempt", attempt,
-                        "status", e.getCode());
-                sleepQuietly(50L * attempt);
-                current = view.fresh();
-                if (current == null) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    /**
-     * Whether a refused patch is worth one more decision from a fresh read. 409: the node changed since it
-     * was read (its resourceVersion no longer matches). 422: an operation no longer applies (a {@code remove}
-     * of a key someone else removed), which a decision from a stale cache produces; from a fresh read the
-     * same refusal would be a real error, so a 422 is retried once.
-     */
-    private static boolean refusedAsStale(KubernetesClientException e, int attempt) {
-        return switch (e.getCode()) {
-            case 409 -> attempt < MAX_CONFLICT_RETRIES;
-            case 422 -> attempt == 1;
-            default -> false;
-        };
-    }
-
-    private int syncRecord(Node node, Inventory inventory, boolean complete) throws IOException {
-        GpuCapacitySpec spec = CapacityRecords.spec(inventory,
-                node == null ? Map.of() : GpuResources.allocatable(node),
-                node == null ? Map.of() : GpuResources.requested(view.pods()),
-                hostFacts.get(), settings.agentVersion());
-        if (settings.dryRun()) {
-            GpuCapacityStatus status = CapacityRecords.status(inventory, null, clock.instant(), settings.heartbeat())
-                    .withAkashLabels(AkashCoexistence.decide(node, settings.akashOperator()).status());
-            out.println("# would write GpuCapacity " + settings.nodeName() + " (owned by Node " + settings.nodeName() + "):");
-            out.println(JSON.writeValueAsString(Map.of("spec", spec, "status", status)));
-            out.flush();
-            return 0;
-        }
-        recordSink.load(settings.nodeName());
-        GpuCapacityStatus status = CapacityRecords.status(inventory, recordSink.knownStatus(), clock.instant(),
-                settings.heartbeat()).withAkashLabels(AkashCoexistence.decide(node, settings.akashOperator()).status());
-        CapacityRecordSink.Outcome outcome = recordSink.sync(node, spec, !complete, status);
-        metrics.writes("gpucapacity", outcome.writes());
-        return outcome.writes();
     }
 
     /** In a dry run the node is read once if the cluster is there; without one the labels are printed in full. */
@@ -352,21 +299,6 @@ public final class NodeAgent implements AutoCloseable {
         }
         int nl = s.indexOf('\n');
         return nl < 0 ? s : s.substring(0, nl);
-    }
-
-    private static String describe(LabelChange c) {
-        if (c instanceof LabelChange.Patch p) {
-            return "set=" + p.set().size() + ",remove=" + p.remove().size();
-        }
-        return "none";
-    }
-
-    private static void sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Stops the informers. Labels and the record stay exactly as they are: shutting down removes nothing. */

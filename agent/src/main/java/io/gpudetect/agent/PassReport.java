@@ -1,18 +1,19 @@
 package io.gpudetect.agent;
 
-import io.gpudetect.k8s.LabelChange;
+import io.gpudetect.sink.Change;
 import java.time.Duration;
 
 /**
  * What one pass did. {@code outcome} is {@code complete}, {@code incomplete} (a probe failed: labels kept)
  * or {@code error} (the API server could not be reached or refused; retried at the next interval).
+ * {@code labelChange} is what the label output decided (null when the pass ended before it decided).
  * {@code retryAfter} is the longest delay the API server asked for during the pass (429 {@code Retry-After}),
  * zero when it asked for none.
  */
-public record PassReport(String outcome, int gpus, LabelChange labelChange, int apiWrites, String error,
+public record PassReport(String outcome, int gpus, Change labelChange, int apiWrites, String error,
                          Duration retryAfter) {
 
-    public PassReport(String outcome, int gpus, LabelChange labelChange, int apiWrites, String error) {
+    public PassReport(String outcome, int gpus, Change labelChange, int apiWrites, String error) {
         this(outcome, gpus, labelChange, apiWrites, error, Duration.ZERO);
     }
 

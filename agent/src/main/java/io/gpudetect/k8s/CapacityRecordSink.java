@@ -15,13 +15,16 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.GpuCapacityStatus;
+import io.gpudetect.sink.Change;
+import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.Sink;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Writes the node's {@link GpuCapacity}: created once with an owner reference to the Node, then patched
- * only where spec or status changed. The last version written is kept in memory, so a steady node costs
- * no request at all; after any error the memory is dropped and the next pass reads the record again.
+ * The node's {@link GpuCapacity}: created once with an owner reference to the Node, then patched only where
+ * spec or status changed. The last version written is kept in memory, so a steady node costs no request at
+ * all; after any error the memory is dropped and the next pass reads the record again.
  *
  * <p>An informer on the one record name ({@link #watch}) tells the sink when someone else deletes or edits
  * the record: a deletion drops the memory and asks for a pass at once, so the record is back within a
@@ -32,7 +35,7 @@ import java.util.Objects;
  * the same name, and the record outlived it) is re-owned by the current Node, so it goes away with this
  * Node and the garbage collector does not delete it for the old one.
  */
-public final class CapacityRecordSink implements AutoCloseable {
+public final class CapacityRecordSink implements Sink<CapacityRecordSink.RecordChange>, AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -46,22 +49,126 @@ public final class CapacityRecordSink implements AutoCloseable {
         this.client = client;
     }
 
-    /** What this pass wrote: how many requests changed something. */
-    public record Outcome(boolean created, boolean specPatched, boolean statusPatched, boolean reowned) {
-        public Outcome(boolean created, boolean specPatched, boolean statusPatched) {
-            this(created, specPatched, statusPatched, false);
+    /**
+     * What to send for the record, in this order: create it (with {@code spec}), re-own it, patch its spec,
+     * patch its status. A part that is null (or false) is not sent.
+     *
+     * @param owner the Node; null in a dry run without a cluster
+     */
+    public record RecordChange(String name, Node owner, boolean create, boolean reown, GpuCapacitySpec spec,
+                               GpuCapacityStatus status) implements Change {
+        @Override
+        public boolean writes() {
+            return create || reown || spec != null || status != null;
         }
 
-        public int writes() {
-            return (created ? 1 : 0) + (specPatched ? 1 : 0) + (statusPatched ? 1 : 0) + (reowned ? 1 : 0);
+        /** How many requests {@link #apply} sends for it. */
+        public int requests() {
+            return (create ? 1 : 0) + (reown ? 1 : 0) + (spec != null && !create ? 1 : 0) + (status != null ? 1 : 0);
+        }
+
+        @Override
+        public String summary() {
+            if (!writes()) {
+                return "none";
+            }
+            StringBuilder b = new StringBuilder();
+            if (create) {
+                b.append("create,");
+            }
+            if (reown) {
+                b.append("reown,");
+            }
+            if (spec != null && !create) {
+                b.append("spec,");
+            }
+            if (status != null) {
+                b.append("status,");
+            }
+            return b.substring(0, b.length() - 1);
+        }
+
+        @Override
+        public String preview() {
+            if (!writes()) {
+                return "";
+            }
+            java.util.Map<String, Object> parts = new java.util.LinkedHashMap<>();
+            if (spec != null) {
+                parts.put("spec", spec);
+            }
+            if (status != null) {
+                parts.put("status", status);
+            }
+            try {
+                return "# would " + (create ? "write" : "patch") + " GpuCapacity " + name + " (owned by Node " + name
+                        + "):\n" + JSON.writerWithDefaultPrettyPrinter().writeValueAsString(parts);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("GpuCapacity not serialisable", e);
+            }
         }
     }
 
+    @Override
+    public String name() {
+        return "gpucapacity";
+    }
+
     /**
-     * Reads the record once (at start, or after an error) so that the next status can carry its
-     * {@code lastGoodPass}; does nothing while the last written version is known.
+     * Compares with the record as last written or read (reading it once at start, or after an error). An
+     * incomplete pass keeps an existing spec and writes only the status; a missing record is still created.
      */
-    public synchronized void load(String nodeName) {
+    @Override
+    public synchronized RecordChange decide(PassOutput output) {
+        String name = output.nodeName();
+        Node node = output.node();
+        if (node == null) {
+            return new RecordChange(name, null, true, false, output.recordSpec(), output.recordStatus().apply(null));
+        }
+        load(name);
+        GpuCapacityStatus status = output.recordStatus().apply(known == null ? null : known.getStatus());
+        if (known == null) {
+            return new RecordChange(name, node, true, false, output.recordSpec(), status);
+        }
+        boolean reown = !ownedBy(known, node);
+        GpuCapacitySpec spec = output.complete() && !Objects.equals(known.getSpec(), output.recordSpec())
+                ? output.recordSpec() : null;
+        return new RecordChange(name, node, false, reown, spec,
+                Objects.equals(known.getStatus(), status) ? null : status);
+    }
+
+    @Override
+    public synchronized int apply(RecordChange change) {
+        try {
+            if (change.create()) {
+                GpuCapacity fresh = new GpuCapacity();
+                fresh.setMetadata(new ObjectMetaBuilder().withName(change.name())
+                        .withOwnerReferences(ownerReference(change.owner()))
+                        .addToLabels("app.kubernetes.io/managed-by", "gpu-detect").build());
+                fresh.setSpec(change.spec());
+                known = client.resources(GpuCapacity.class).resource(fresh).create();
+                loaded = true;
+            }
+            if (change.reown()) {
+                known = known().patch(PatchContext.of(PatchType.JSON), replace("/metadata/ownerReferences",
+                        List.of(ownerReference(change.owner()))));
+            }
+            if (change.spec() != null && !change.create()) {
+                known = known().patch(PatchContext.of(PatchType.JSON), replace("/spec", change.spec()));
+            }
+            if (change.status() != null) {
+                known = known().subresource("status").patch(PatchContext.of(PatchType.JSON),
+                        replace("/status", change.status()));
+            }
+            return change.requests();
+        } catch (RuntimeException e) {
+            forget();
+            throw e;
+        }
+    }
+
+    /** Reads the record unless the last version written or read is known. */
+    private void load(String nodeName) {
         if (!loaded) {
             try {
                 known = client.resources(GpuCapacity.class).withName(nodeName).get();
@@ -70,46 +177,6 @@ public final class CapacityRecordSink implements AutoCloseable {
                 forget();
                 throw e;
             }
-        }
-    }
-
-    /**
-     * Brings the record to {@code spec} and {@code status}. With {@code keepSpec} (an incomplete pass) an
-     * existing spec is left alone and only the status is written; a missing record is still created.
-     */
-    public synchronized Outcome sync(Node node, GpuCapacitySpec spec, boolean keepSpec, GpuCapacityStatus status) {
-        String name = node.getMetadata().getName();
-        try {
-            boolean created = false;
-            load(name);
-            if (known == null) {
-                GpuCapacity fresh = new GpuCapacity();
-                fresh.setMetadata(new ObjectMetaBuilder().withName(name).withOwnerReferences(ownerReference(node))
-                        .addToLabels("app.kubernetes.io/managed-by", "gpu-detect").build());
-                fresh.setSpec(spec);
-                known = client.resources(GpuCapacity.class).resource(fresh).create();
-                created = true;
-            }
-            boolean reowned = false;
-            if (!created && !ownedBy(known, node)) {
-                known = known().patch(PatchContext.of(PatchType.JSON), replace("/metadata/ownerReferences",
-                        List.of(ownerReference(node))));
-                reowned = true;
-            }
-            boolean specPatched = false;
-            if (!created && !keepSpec && !Objects.equals(known.getSpec(), spec)) {
-                known = known().patch(PatchContext.of(PatchType.JSON), replace("/spec", spec));
-                specPatched = true;
-            }
-            boolean statusPatched = false;
-            if (!Objects.equals(known.getStatus(), status)) {
-                known = known().subresource("status").patch(PatchContext.of(PatchType.JSON), replace("/status", status));
-                statusPatched = true;
-            }
-            return new Outcome(created, specPatched, statusPatched, reowned);
-        } catch (RuntimeException e) {
-            forget();
-            throw e;
         }
     }
 
@@ -167,11 +234,6 @@ public final class CapacityRecordSink implements AutoCloseable {
     private void forget() {
         known = null;
         loaded = false;
-    }
-
-    /** The status last written or read, to carry {@code lastGoodPass} from pass to pass; null when unknown. */
-    public synchronized GpuCapacityStatus knownStatus() {
-        return known == null ? null : known.getStatus();
     }
 
     /** The owner reference that ties the record's life to the Node's. */

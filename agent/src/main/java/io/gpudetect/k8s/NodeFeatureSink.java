@@ -6,19 +6,23 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.gpudetect.sink.Change;
+import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.Sink;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Publishes the labels as an NFD {@code NodeFeature} object ({@code nfd.k8s-sigs.io/v1alpha1}) in the agent's
- * namespace, for nfd-master to apply. Owned by the Node like the capacity record; written only when the
- * labels differ from what was last written.
+ * The labels as an NFD {@code NodeFeature} object ({@code nfd.k8s-sigs.io/v1alpha1}) in the agent's namespace,
+ * for nfd-master to apply. Owned by the Node like the capacity record. Written only when its labels differ
+ * from the stored object's: the labels last written are remembered, and read from the object once at start,
+ * so a restart sends no write for an unchanged node.
  */
-public final class NodeFeatureSink {
+public final class NodeFeatureSink implements Sink<NodeFeatureSink.FeatureChange> {
 
     public static final String API_VERSION = "nfd.k8s-sigs.io/v1alpha1";
     public static final String KIND = "NodeFeature";
@@ -31,7 +35,8 @@ public final class NodeFeatureSink {
 
     private final KubernetesClient client;
     private final String namespace;
-    private Map<String, String> written;
+    /** The labels the stored object holds, as last written or read; null when unknown. */
+    private Map<String, String> stored;
 
     public NodeFeatureSink(KubernetesClient client, String namespace) {
         this.client = client;
@@ -42,32 +47,85 @@ public final class NodeFeatureSink {
         return "gpu-detect-" + nodeName;
     }
 
-    /** Writes the object; returns false when nothing changed. */
-    public boolean write(Node node, SortedMap<String, String> labels) {
-        if (Objects.equals(written, labels)) {
-            return false;
+    /**
+     * The object's labels to write; {@code labels} null when it is kept as it is, for {@code reason}.
+     *
+     * @param create true when there is no object yet
+     */
+    public record FeatureChange(String namespace, String name, Node owner, SortedMap<String, String> labels,
+                                boolean create, String reason) implements Change {
+        @Override
+        public boolean writes() {
+            return labels != null;
         }
-        String name = objectName(node.getMetadata().getName());
-        GenericKubernetesResource feature = new GenericKubernetesResourceBuilder().withApiVersion(API_VERSION)
-                .withKind(KIND).withNewMetadata().withName(name).withNamespace(namespace)
-                .addToLabels("nfd.node.kubernetes.io/node-name", node.getMetadata().getName())
-                .withOwnerReferences(CapacityRecordSink.ownerReference(node)).endMetadata()
-                .addToAdditionalProperties("spec", Map.of("labels", new TreeMap<>(labels))).build();
+
+        @Override
+        public String summary() {
+            return writes() ? (create ? "create " : "patch ") + name : "none";
+        }
+
+        @Override
+        public String preview() {
+            return writes() ? "# would " + (create ? "create" : "patch") + " NodeFeature " + namespace + "/" + name
+                    + " labels:\n" + labels : "";
+        }
+    }
+
+    @Override
+    public String name() {
+        return "nodefeature";
+    }
+
+    @Override
+    public FeatureChange decide(PassOutput output) {
+        String name = objectName(output.nodeName());
+        if (!output.complete()) {
+            return new FeatureChange(namespace, name, output.node(), null, false, "pass incomplete: NodeFeature kept");
+        }
+        boolean create = false;
+        if (stored == null && output.node() != null) {
+            GenericKubernetesResource current = client.genericKubernetesResources(CONTEXT).inNamespace(namespace)
+                    .withName(name).get();
+            create = current == null;
+            stored = current == null ? null : labelsOf(current);
+        }
+        if (Objects.equals(stored, output.labels())) {
+            return new FeatureChange(namespace, name, output.node(), null, false, "NodeFeature up to date");
+        }
+        return new FeatureChange(namespace, name, output.node(), new TreeMap<>(output.labels()), create || stored == null,
+                null);
+    }
+
+    @Override
+    public int apply(FeatureChange change) {
+        Node node = change.owner();
         try {
             var ops = client.genericKubernetesResources(CONTEXT).inNamespace(namespace);
-            if (ops.withName(name).get() == null) {
+            if (change.create()) {
+                GenericKubernetesResource feature = new GenericKubernetesResourceBuilder().withApiVersion(API_VERSION)
+                        .withKind(KIND).withNewMetadata().withName(change.name()).withNamespace(namespace)
+                        .addToLabels("nfd.node.kubernetes.io/node-name", node.getMetadata().getName())
+                        .withOwnerReferences(CapacityRecordSink.ownerReference(node)).endMetadata()
+                        .addToAdditionalProperties("spec", Map.of("labels", change.labels())).build();
                 ops.resource(feature).create();
             } else {
                 // A JSON patch replaces the whole map, so keys the pass no longer produces go away too.
-                ops.withName(name).patch(PatchContext.of(PatchType.JSON), JSON.createArrayNode().add(JSON.createObjectNode()
-                        .put("op", "add").put("path", "/spec").set("value",
-                                JSON.valueToTree(Map.of("labels", new TreeMap<>(labels))))).toString());
+                ops.withName(change.name()).patch(PatchContext.of(PatchType.JSON), JSON.createArrayNode()
+                        .add(JSON.createObjectNode().put("op", "add").put("path", "/spec")
+                                .set("value", JSON.valueToTree(Map.of("labels", change.labels())))).toString());
             }
-            written = new TreeMap<>(labels);
-            return true;
+            stored = change.labels();
+            return 1;
         } catch (RuntimeException e) {
-            written = null;
+            stored = null;
             throw e;
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> labelsOf(GenericKubernetesResource feature) {
+        Object spec = feature.getAdditionalProperties().get("spec");
+        Object labels = spec instanceof Map<?, ?> m ? m.get("labels") : null;
+        return labels instanceof Map<?, ?> l ? new TreeMap<>((Map<String, String>) l) : new TreeMap<>();
     }
 }

@@ -5,39 +5,128 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.sink.Change;
+import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.Sink;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * Applies a {@link LabelChange.Patch} to the node as one JSON patch (RFC 6902) holding only the difference:
- * an {@code add} per new or changed label, a {@code remove} per withdrawn one, the owned-labels annotation
- * when it changes. The patch first sets {@code metadata.resourceVersion} to the version the decision was
- * made from, so the API server refuses it (409) if the node changed meanwhile, and the caller decides again
- * from a fresh read. Never an update of the whole object, never a delete.
+ * The node's labels. Decides with {@link LabelSync} (and {@link AkashCoexistence}) from the Node as the agent
+ * last saw it, and applies a {@link LabelChange.Patch} as one JSON patch (RFC 6902) holding only the
+ * difference: an {@code add} per new or changed label, a {@code remove} per withdrawn one, the owned-labels
+ * annotation when it changes. The patch first sets {@code metadata.resourceVersion} to the version the
+ * decision was made from, so the API server refuses it if the node changed meanwhile; the pass then reads
+ * the node again and decides again ({@link #reread}). Never an update of the whole object, never a delete.
  *
  * <p>Why JSON patch and not a merge patch with nulls: both remove keys on a real API server, but a JSON
  * patch says exactly which keys it touches, and fails whole instead of half-applying if a key it removes has
  * already gone.
  */
-public final class NodeLabelSink {
+public final class NodeLabelSink implements Sink<NodeLabelSink.NodePatch> {
 
+    /** How many times one pass decides again after the node changed under it. */
+    static final int MAX_ATTEMPTS = 5;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
+    private final NodeView view;
+    private final LabelProfiles profiles;
+    private final AkashCoexistence.OperatorSetting akashOperator;
 
-    public NodeLabelSink(KubernetesClient client) {
+    public NodeLabelSink(KubernetesClient client, NodeView view, LabelProfiles profiles,
+                         AkashCoexistence.OperatorSetting akashOperator) {
         this.client = client;
+        this.view = view;
+        this.profiles = profiles;
+        this.akashOperator = akashOperator;
     }
 
     /**
-     * Sends the patch and returns the Node as the API server has it after it: the newest state the agent
-     * knows, newer than its informer's cache until the watch delivers the change.
+     * The label change for one node, with the Node it was decided from (its resourceVersion guards the patch).
+     *
+     * @param basis the Node as read; null in a dry run without a cluster
      */
-    public Node apply(Node node, LabelChange.Patch patch) {
+    public record NodePatch(String nodeName, Node basis, LabelChange change) implements Change {
+        @Override
+        public boolean writes() {
+            return change instanceof LabelChange.Patch;
+        }
+
+        @Override
+        public String summary() {
+            return change instanceof LabelChange.Patch p ? "set=" + p.set().size() + ",remove=" + p.remove().size() : "none";
+        }
+
+        @Override
+        public String preview() {
+            return change instanceof LabelChange.Patch p
+                    ? "# would patch node " + nodeName + " (JSON merge patch):\n" + mergePatch(p, null) : "";
+        }
+    }
+
+    @Override
+    public String name() {
+        return "node";
+    }
+
+    @Override
+    public NodePatch decide(PassOutput output) {
+        Node node = output.node();
+        Map<String, String> labels = node == null ? Map.of() : node.getMetadata().getLabels();
+        Map<String, String> annotations = node == null ? Map.of() : node.getMetadata().getAnnotations();
+        AkashCoexistence akash = AkashCoexistence.decide(labels, annotations, akashOperator);
+        return new NodePatch(output.nodeName(), node, LabelSync.decide(labels, annotations, akash.desired(output.labels()),
+                output.complete(), akash.mayRemove(profiles::mayRemove)));
+    }
+
+    /**
+     * Sends the patch. The Node the server returns becomes the agent's view of it ({@link NodeView#observed}),
+     * newer than its informer's cache until the watch delivers the change.
+     */
+    @Override
+    public int apply(NodePatch change) {
+        Node node = change.basis();
+        LabelChange.Patch patch = (LabelChange.Patch) change.change();
         // resource(node), not withName(name): fabric8 then has the object and does not GET it before patching.
-        return client.nodes().resource(node)
-                .patch(PatchContext.of(PatchType.JSON), jsonPatch(patch, node.getMetadata().getResourceVersion(),
-                        hasEntries(node.getMetadata().getLabels()), hasEntries(node.getMetadata().getAnnotations())));
+        view.observed(client.nodes().resource(node).patch(PatchContext.of(PatchType.JSON),
+                jsonPatch(patch, node.getMetadata().getResourceVersion(), hasEntries(node.getMetadata().getLabels()),
+                        hasEntries(node.getMetadata().getAnnotations()))));
+        return 1;
+    }
+
+    /**
+     * A refusal worth one more decision from a fresh read. 409: the node changed since it was read (its
+     * resourceVersion no longer matches). 422: an operation no longer applies (a {@code remove} of a key someone
+     * else removed), which a decision from a stale cache produces; from a fresh read the same refusal would be
+     * a real error, so a 422 is decided again once.
+     */
+    @Override
+    public Optional<PassOutput> reread(PassOutput output, KubernetesClientException refusal, int attempt) {
+        boolean stale = switch (refusal.getCode()) {
+            case 409 -> attempt < MAX_ATTEMPTS;
+            case 422 -> attempt == 1;
+            default -> false;
+        };
+        if (!stale) {
+            return Optional.empty();
+        }
+        pause(50L * attempt);
+        Node fresh = view.fresh();
+        return fresh == null ? Optional.empty() : Optional.of(output.withNode(fresh));
+    }
+
+    /** A short pause before reading again, so that two writers racing for the node do not retry in lockstep. */
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -45,7 +134,7 @@ public final class NodeLabelSink {
      * not exist (a real API server answers 422). An empty map is therefore replaced whole: the patch's
      * resourceVersion makes that safe, since the server refuses it if anyone added a key meanwhile.
      */
-    private static boolean hasEntries(java.util.Map<String, String> map) {
+    private static boolean hasEntries(Map<String, String> map) {
         return map != null && !map.isEmpty();
     }
 

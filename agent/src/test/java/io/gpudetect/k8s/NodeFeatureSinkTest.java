@@ -8,29 +8,59 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.gpudetect.sink.PassOutput;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** The NodeFeature sink's decisions, (stored object, pass output) -> change, and what applying them leaves. */
 @EnableKubernetesMockClient(crud = true)
 class NodeFeatureSinkTest {
 
+    static final Map<String, String> TWO_T4 = Map.of("gpu-detect.io/gpu.count", "2", "gpu-detect.io/gpu.model", "t4");
+
     KubernetesClient client;
+    private Node node;
+
+    @BeforeEach
+    void node() {
+        node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build()).create();
+    }
+
+    private PassOutput output(Map<String, String> labels, boolean complete) {
+        return new PassOutput("n1", node, new TreeMap<>(labels), complete, null, known -> null);
+    }
 
     @Test
-    void writesANodeFeatureOwnedByTheNodeAndReplacesItsLabelsWhole() {
-        Node node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build())
-                .create();
+    void decisions() {
         NodeFeatureSink sink = new NodeFeatureSink(client, "gpu-detect");
-        assertTrue(sink.write(node, new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "2", "gpu-detect.io/gpu.model", "t4"))));
-        assertFalse(sink.write(node, new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "2", "gpu-detect.io/gpu.model", "t4"))),
-                "unchanged labels are not written again");
-        assertTrue(sink.write(node, new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "0"))));
+        NodeFeatureSink.FeatureChange first = sink.decide(output(TWO_T4, true));
+        assertEquals("create gpu-detect-n1", first.summary(), "no object yet: create");
+        assertFalse(sink.decide(output(TWO_T4, false)).writes(), "an incomplete pass keeps the object");
+        assertEquals(1, sink.apply(first));
+        assertFalse(sink.decide(output(TWO_T4, true)).writes(), "unchanged labels are not written again");
+        NodeFeatureSink.FeatureChange fewer = sink.decide(output(Map.of("gpu-detect.io/gpu.count", "0"), true));
+        assertEquals("patch gpu-detect-n1", fewer.summary());
+        sink.apply(fewer);
 
         var feature = client.genericKubernetesResources(NodeFeatureSink.CONTEXT)
                 .inNamespace("gpu-detect").withName("gpu-detect-n1").get();
         assertEquals("n1", feature.getMetadata().getLabels().get("nfd.node.kubernetes.io/node-name"));
         assertEquals("Node", feature.getMetadata().getOwnerReferences().get(0).getKind());
-        assertEquals(Map.of("labels", Map.of("gpu-detect.io/gpu.count", "0")), feature.getAdditionalProperties().get("spec"));
+        assertEquals(Map.of("labels", Map.of("gpu-detect.io/gpu.count", "0")), feature.getAdditionalProperties().get("spec"),
+                "the labels are replaced whole: keys no longer produced are gone");
+    }
+
+    @Test
+    void afterARestartAnUnchangedStoredObjectIsNotWrittenAgain() {
+        NodeFeatureSink before = new NodeFeatureSink(client, "gpu-detect");
+        before.apply(before.decide(output(TWO_T4, true)));
+
+        NodeFeatureSink restarted = new NodeFeatureSink(client, "gpu-detect");
+        assertFalse(restarted.decide(output(TWO_T4, true)).writes());
+        NodeFeatureSink.FeatureChange changed = restarted.decide(output(Map.of("gpu-detect.io/gpu.count", "1"), true));
+        assertTrue(changed.writes());
+        assertFalse(changed.create(), "the object exists: patched, not created again");
     }
 }

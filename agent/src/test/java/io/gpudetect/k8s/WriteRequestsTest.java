@@ -19,7 +19,8 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
-import io.gpudetect.record.GpuCapacityStatus;
+import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.sink.PassOutput;
 import io.gpudetect.testing.Fixtures;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each write is one request and nothing else: the API-server load of a change or a heartbeat (issue 9).
+ * Each write is one request and nothing else: the API-server load of a change or a heartbeat.
  * fabric8 reads a resource named only by name before patching it, so the sinks patch through the object.
  */
 class WriteRequestsTest {
@@ -77,7 +78,10 @@ class WriteRequestsTest {
                 .endMetadata().build()).create();
         requests();
         TreeMap<String, String> set = new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "1"));
-        new NodeLabelSink(client).apply(node, new LabelChange.Patch(set, new TreeSet<>(), "gpu-detect.io/gpu.count"));
+        NodeLabelSink sink = new NodeLabelSink(client, new NodeView(client, "n1"), LabelProfiles.parse("gpu-detect"),
+                AkashCoexistence.OperatorSetting.AUTO);
+        sink.apply(new NodeLabelSink.NodePatch("n1", node, new LabelChange.Patch(set, new TreeSet<>(),
+                "gpu-detect.io/gpu.count")));
         assertEquals(List.of("PATCH /api/v1/nodes/n1"), requests());
         assertEquals("1", client.nodes().withName("n1").get().getMetadata().getLabels().get("gpu-detect.io/gpu.count"));
     }
@@ -91,16 +95,20 @@ class WriteRequestsTest {
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
         Duration heartbeat = Duration.ofMinutes(5);
         CapacityRecordSink sink = new CapacityRecordSink(client);
-        sink.load("n1");
-        sink.sync(node, spec, false, CapacityRecords.status(inventory, null, start, heartbeat));
+        sink.apply(sink.decide(output(node, spec, inventory, start, heartbeat)));
         requests();
 
-        GpuCapacityStatus later = CapacityRecords.status(inventory, sink.knownStatus(), start.plus(heartbeat), heartbeat);
-        sink.load("n1");
-        CapacityRecordSink.Outcome outcome = sink.sync(node, spec, false, later);
-        assertEquals(1, outcome.writes());
+        CapacityRecordSink.RecordChange change = sink.decide(output(node, spec, inventory, start.plus(heartbeat), heartbeat));
+        assertEquals("status", change.summary());
+        assertEquals(1, sink.apply(change));
         assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/n1/status"), requests());
         assertEquals("2026-01-01T00:05:00Z",
                 client.resources(GpuCapacity.class).withName("n1").get().getStatus().lastGoodPass());
+    }
+
+    private static PassOutput output(Node node, GpuCapacitySpec spec, io.gpudetect.inventory.Inventory inventory,
+                                     Instant now, Duration heartbeat) {
+        return new PassOutput("n1", node, new TreeMap<>(), true, spec,
+                known -> CapacityRecords.status(inventory, known, now, heartbeat));
     }
 }
