@@ -3,9 +3,12 @@ package io.gpudetect.render;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuField;
 import io.gpudetect.model.Health;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Vendor;
 import java.io.IOException;
 import java.util.Map;
 
@@ -57,38 +60,9 @@ final class InventoryWriter {
 
     private static void gpu(DocumentSink g, Gpu gpu) throws IOException {
         g.startObject();
-        field(g, "vendor", gpu.vendor() == null ? null : gpu.vendor().id());
-        field(g, "name", gpu.name());
-        field(g, "model", gpu.model());
-        field(g, "memoryMiB", gpu.memoryMiB());
-        field(g, "memoryGi", gpu.memoryGi());
-        field(g, "sharedMemory", gpu.sharedMemory());
-        field(g, "driverVersion", gpu.driverVersion());
-        field(g, "runtimeVersion", gpu.runtimeVersion());
-        field(g, "pciAddress", gpu.pciAddress() == null ? null : gpu.pciAddress().toString());
-        field(g, "pciVendorId", gpu.pciVendorId());
-        field(g, "pciDeviceId", gpu.pciDeviceId());
-        field(g, "pciSubsystemVendorId", gpu.pciSubsystemVendorId());
-        field(g, "pciSubsystemDeviceId", gpu.pciSubsystemDeviceId());
-        field(g, "pciRevision", gpu.pciRevision());
-        field(g, "uuid", gpu.uuid());
-        field(g, "serial", gpu.serial());
-        field(g, "boardPartNumber", gpu.boardPartNumber());
-        field(g, "interface", gpu.interfaceType());
-        field(g, "architecture", gpu.architecture());
-        field(g, "computeCapability", gpu.computeCapability());
-        field(g, "computeUnits", gpu.computeUnits());
-        field(g, "kernelDriver", gpu.kernelDriver());
-        field(g, "powerLimitWatts", gpu.powerLimitWatts());
-        if (gpu.partitioning() != null) {
-            g.name("partitioning");
-            partitioning(g, gpu.partitioning());
+        for (GpuField<?> field : GpuField.ALL) {
+            value(g, field.name(), field.of(gpu));
         }
-        if (gpu.health() != null) {
-            g.name("health");
-            health(g, gpu.health());
-        }
-        field(g, "emulated", gpu.emulated());
         g.name("sources");
         g.startObject();
         for (Map.Entry<String, String> e : gpu.sources().entrySet()) {
@@ -96,6 +70,35 @@ final class InventoryWriter {
         }
         g.endObject();
         g.endObject();
+    }
+
+    /** One GPU field by its type; nothing for an unknown (null) value. */
+    private static void value(DocumentSink g, String name, Object value) throws IOException {
+        if (value == null) {
+            return;
+        }
+        if (value instanceof Partitioning p) {
+            g.name(name);
+            partitioning(g, p);
+        } else if (value instanceof Health h) {
+            g.name(name);
+            health(g, h);
+        } else if (value instanceof Vendor v) {
+            field(g, name, v.id());
+        } else if (value instanceof PciAddress a) {
+            field(g, name, a.toString());
+        } else if (value instanceof String s) {
+            field(g, name, s);
+        } else if (value instanceof Boolean b) {
+            field(g, name, b);
+        } else if (value instanceof Double d) {
+            field(g, name, d);
+        } else if (value instanceof Number n) {
+            field(g, name, n.longValue());
+        } else {
+            throw new IllegalStateException("GPU field " + name + " of a type the writer does not know: "
+                    + value.getClass().getName());
+        }
     }
 
     private static void partitioning(DocumentSink g, Partitioning p) throws IOException {

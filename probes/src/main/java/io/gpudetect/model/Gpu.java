@@ -64,61 +64,28 @@ public record Gpu(
 
     public Builder toBuilder(String source) {
         Builder b = new Builder(source);
-        b.vendor = vendor; b.name = name; b.model = model; b.memoryMiB = memoryMiB; b.memoryGi = memoryGi;
-        b.sharedMemory = sharedMemory; b.driverVersion = driverVersion; b.runtimeVersion = runtimeVersion;
-        b.pciAddress = pciAddress; b.pciVendorId = pciVendorId; b.pciDeviceId = pciDeviceId;
-        b.pciSubsystemVendorId = pciSubsystemVendorId; b.pciSubsystemDeviceId = pciSubsystemDeviceId;
-        b.pciRevision = pciRevision; b.uuid = uuid; b.serial = serial; b.boardPartNumber = boardPartNumber;
-        b.interfaceType = interfaceType; b.architecture = architecture; b.computeCapability = computeCapability;
-        b.computeUnits = computeUnits; b.kernelDriver = kernelDriver; b.powerLimitWatts = powerLimitWatts;
-        b.partitioning = partitioning; b.health = health; b.emulated = emulated;
+        for (GpuField<?> field : GpuField.ALL) {
+            Object value = field.of(this);
+            if (value != null) {
+                b.values.put(field, value);
+            }
+        }
         b.sources.putAll(sources);
         return b;
     }
 
     /**
      * Builds a {@link Gpu}, recording {@code source} as the origin of every field it sets. Setters
-     * ignore null, so a parser can pass whatever it read without checking first.
+     * ignore null, so a parser can pass whatever it read without checking first. The named setters are
+     * {@link #set} for one {@link GpuField} each.
      */
     public static final class Builder {
         private String source;
         private final Map<String, String> sources = new TreeMap<>();
-        private Vendor vendor;
-        private String name;
-        private String model;
-        private Long memoryMiB;
-        private Integer memoryGi;
-        private Boolean sharedMemory;
-        private String driverVersion;
-        private String runtimeVersion;
-        private PciAddress pciAddress;
-        private String pciVendorId;
-        private String pciDeviceId;
-        private String pciSubsystemVendorId;
-        private String pciSubsystemDeviceId;
-        private String pciRevision;
-        private String uuid;
-        private String serial;
-        private String boardPartNumber;
-        private String interfaceType;
-        private String architecture;
-        private String computeCapability;
-        private Integer computeUnits;
-        private String kernelDriver;
-        private Double powerLimitWatts;
-        private Partitioning partitioning;
-        private Health health;
-        private Boolean emulated;
+        private final Map<GpuField<?>, Object> values = new java.util.HashMap<>();
 
         private Builder(String source) {
             this.source = source;
-        }
-
-        private <T> T mark(String field, T value) {
-            if (value != null) {
-                sources.put(field, source);
-            }
-            return value;
         }
 
         /** Records {@code source} as the origin of the fields set from now on (a table, {@code derived}). */
@@ -127,32 +94,45 @@ public record Gpu(
             return this;
         }
 
-        public Builder vendor(Vendor v) { if (v != null) vendor = mark("vendor", v); return this; }
-        public Builder name(String v) { if (v != null) name = mark("name", v); return this; }
-        public Builder model(String v) { if (v != null) model = mark("model", v); return this; }
-        public Builder memoryMiB(Long v) { if (v != null) memoryMiB = mark("memoryMiB", v); return this; }
-        public Builder memoryGi(Integer v) { if (v != null) memoryGi = mark("memoryGi", v); return this; }
-        public Builder sharedMemory(Boolean v) { if (v != null) sharedMemory = mark("sharedMemory", v); return this; }
-        public Builder driverVersion(String v) { if (v != null) driverVersion = mark("driverVersion", v); return this; }
-        public Builder runtimeVersion(String v) { if (v != null) runtimeVersion = mark("runtimeVersion", v); return this; }
-        public Builder pciAddress(PciAddress v) { if (v != null) pciAddress = mark("pciAddress", v); return this; }
-        public Builder pciVendorId(String v) { if (v != null) pciVendorId = mark("pciVendorId", v); return this; }
-        public Builder pciDeviceId(String v) { if (v != null) pciDeviceId = mark("pciDeviceId", v); return this; }
-        public Builder pciSubsystemVendorId(String v) { if (v != null) pciSubsystemVendorId = mark("pciSubsystemVendorId", v); return this; }
-        public Builder pciSubsystemDeviceId(String v) { if (v != null) pciSubsystemDeviceId = mark("pciSubsystemDeviceId", v); return this; }
-        public Builder pciRevision(String v) { if (v != null) pciRevision = mark("pciRevision", v); return this; }
-        public Builder uuid(String v) { if (v != null) uuid = mark("uuid", v); return this; }
-        public Builder serial(String v) { if (v != null) serial = mark("serial", v); return this; }
-        public Builder boardPartNumber(String v) { if (v != null) boardPartNumber = mark("boardPartNumber", v); return this; }
-        public Builder interfaceType(String v) { if (v != null) interfaceType = mark("interface", v); return this; }
-        public Builder architecture(String v) { if (v != null) architecture = mark("architecture", v); return this; }
-        public Builder computeCapability(String v) { if (v != null) computeCapability = mark("computeCapability", v); return this; }
-        public Builder computeUnits(Integer v) { if (v != null) computeUnits = mark("computeUnits", v); return this; }
-        public Builder kernelDriver(String v) { if (v != null) kernelDriver = mark("kernelDriver", v); return this; }
-        public Builder powerLimitWatts(Double v) { if (v != null) powerLimitWatts = mark("powerLimitWatts", v); return this; }
-        public Builder partitioning(Partitioning v) { if (v != null) partitioning = mark("partitioning", v); return this; }
-        public Builder health(Health v) { if (v != null) health = mark("health", v); return this; }
-        public Builder emulated(Boolean v) { if (v != null) emulated = mark("emulated", v); return this; }
+        /** Sets {@code field} to {@code value}, from the current source; null leaves the field as it is. */
+        public <T> Builder set(GpuField<T> field, T value) {
+            if (value != null) {
+                values.put(field, value);
+                sources.put(field.name(), source);
+            }
+            return this;
+        }
+
+        private <T> T get(GpuField<T> field) {
+            return field.type().cast(values.get(field));
+        }
+
+        public Builder vendor(Vendor v) { return set(GpuField.VENDOR, v); }
+        public Builder name(String v) { return set(GpuField.NAME, v); }
+        public Builder model(String v) { return set(GpuField.MODEL, v); }
+        public Builder memoryMiB(Long v) { return set(GpuField.MEMORY_MIB, v); }
+        public Builder memoryGi(Integer v) { return set(GpuField.MEMORY_GI, v); }
+        public Builder sharedMemory(Boolean v) { return set(GpuField.SHARED_MEMORY, v); }
+        public Builder driverVersion(String v) { return set(GpuField.DRIVER_VERSION, v); }
+        public Builder runtimeVersion(String v) { return set(GpuField.RUNTIME_VERSION, v); }
+        public Builder pciAddress(PciAddress v) { return set(GpuField.PCI_ADDRESS, v); }
+        public Builder pciVendorId(String v) { return set(GpuField.PCI_VENDOR_ID, v); }
+        public Builder pciDeviceId(String v) { return set(GpuField.PCI_DEVICE_ID, v); }
+        public Builder pciSubsystemVendorId(String v) { return set(GpuField.PCI_SUBSYSTEM_VENDOR_ID, v); }
+        public Builder pciSubsystemDeviceId(String v) { return set(GpuField.PCI_SUBSYSTEM_DEVICE_ID, v); }
+        public Builder pciRevision(String v) { return set(GpuField.PCI_REVISION, v); }
+        public Builder uuid(String v) { return set(GpuField.UUID, v); }
+        public Builder serial(String v) { return set(GpuField.SERIAL, v); }
+        public Builder boardPartNumber(String v) { return set(GpuField.BOARD_PART_NUMBER, v); }
+        public Builder interfaceType(String v) { return set(GpuField.INTERFACE, v); }
+        public Builder architecture(String v) { return set(GpuField.ARCHITECTURE, v); }
+        public Builder computeCapability(String v) { return set(GpuField.COMPUTE_CAPABILITY, v); }
+        public Builder computeUnits(Integer v) { return set(GpuField.COMPUTE_UNITS, v); }
+        public Builder kernelDriver(String v) { return set(GpuField.KERNEL_DRIVER, v); }
+        public Builder powerLimitWatts(Double v) { return set(GpuField.POWER_LIMIT_WATTS, v); }
+        public Builder partitioning(Partitioning v) { return set(GpuField.PARTITIONING, v); }
+        public Builder health(Health v) { return set(GpuField.HEALTH, v); }
+        public Builder emulated(Boolean v) { return set(GpuField.EMULATED, v); }
 
         /**
          * Sets every field still unset from {@code other}, with the source {@code other} names for it. Merging
@@ -160,44 +140,26 @@ public record Gpu(
          * probe that reported it.
          */
         public Builder fillFrom(Gpu other) {
-            if (vendor == null && other.vendor != null) { vendor = other.vendor; takeSource("vendor", other); }
-            if (name == null && other.name != null) { name = other.name; takeSource("name", other); }
-            if (model == null && other.model != null) { model = other.model; takeSource("model", other); }
-            if (memoryMiB == null && other.memoryMiB != null) { memoryMiB = other.memoryMiB; takeSource("memoryMiB", other); }
-            if (memoryGi == null && other.memoryGi != null) { memoryGi = other.memoryGi; takeSource("memoryGi", other); }
-            if (sharedMemory == null && other.sharedMemory != null) { sharedMemory = other.sharedMemory; takeSource("sharedMemory", other); }
-            if (driverVersion == null && other.driverVersion != null) { driverVersion = other.driverVersion; takeSource("driverVersion", other); }
-            if (runtimeVersion == null && other.runtimeVersion != null) { runtimeVersion = other.runtimeVersion; takeSource("runtimeVersion", other); }
-            if (pciAddress == null && other.pciAddress != null) { pciAddress = other.pciAddress; takeSource("pciAddress", other); }
-            if (pciVendorId == null && other.pciVendorId != null) { pciVendorId = other.pciVendorId; takeSource("pciVendorId", other); }
-            if (pciDeviceId == null && other.pciDeviceId != null) { pciDeviceId = other.pciDeviceId; takeSource("pciDeviceId", other); }
-            if (pciSubsystemVendorId == null && other.pciSubsystemVendorId != null) { pciSubsystemVendorId = other.pciSubsystemVendorId; takeSource("pciSubsystemVendorId", other); }
-            if (pciSubsystemDeviceId == null && other.pciSubsystemDeviceId != null) { pciSubsystemDeviceId = other.pciSubsystemDeviceId; takeSource("pciSubsystemDeviceId", other); }
-            if (pciRevision == null && other.pciRevision != null) { pciRevision = other.pciRevision; takeSource("pciRevision", other); }
-            if (uuid == null && other.uuid != null) { uuid = other.uuid; takeSource("uuid", other); }
-            if (serial == null && other.serial != null) { serial = other.serial; takeSource("serial", other); }
-            if (boardPartNumber == null && other.boardPartNumber != null) { boardPartNumber = other.boardPartNumber; takeSource("boardPartNumber", other); }
-            if (interfaceType == null && other.interfaceType != null) { interfaceType = other.interfaceType; takeSource("interface", other); }
-            if (architecture == null && other.architecture != null) { architecture = other.architecture; takeSource("architecture", other); }
-            if (computeCapability == null && other.computeCapability != null) { computeCapability = other.computeCapability; takeSource("computeCapability", other); }
-            if (computeUnits == null && other.computeUnits != null) { computeUnits = other.computeUnits; takeSource("computeUnits", other); }
-            if (kernelDriver == null && other.kernelDriver != null) { kernelDriver = other.kernelDriver; takeSource("kernelDriver", other); }
-            if (powerLimitWatts == null && other.powerLimitWatts != null) { powerLimitWatts = other.powerLimitWatts; takeSource("powerLimitWatts", other); }
-            if (partitioning == null && other.partitioning != null) { partitioning = other.partitioning; takeSource("partitioning", other); }
-            if (health == null && other.health != null) { health = other.health; takeSource("health", other); }
-            if (emulated == null && other.emulated != null) { emulated = other.emulated; takeSource("emulated", other); }
+            for (GpuField<?> field : GpuField.ALL) {
+                Object value = field.of(other);
+                if (value != null && !values.containsKey(field)) {
+                    values.put(field, value);
+                    sources.put(field.name(), other.sources().getOrDefault(field.name(), "unknown"));
+                }
+            }
             return this;
         }
 
-        private void takeSource(String field, Gpu other) {
-            sources.put(field, other.sources.getOrDefault(field, "unknown"));
-        }
-
         public Gpu build() {
-            return new Gpu(vendor, name, model, memoryMiB, memoryGi, sharedMemory, driverVersion, runtimeVersion,
-                    pciAddress, pciVendorId, pciDeviceId, pciSubsystemVendorId, pciSubsystemDeviceId, pciRevision,
-                    uuid, serial, boardPartNumber, interfaceType, architecture, computeCapability, computeUnits,
-                    kernelDriver, powerLimitWatts, partitioning, health, emulated, sources);
+            return new Gpu(get(GpuField.VENDOR), get(GpuField.NAME), get(GpuField.MODEL), get(GpuField.MEMORY_MIB),
+                    get(GpuField.MEMORY_GI), get(GpuField.SHARED_MEMORY), get(GpuField.DRIVER_VERSION),
+                    get(GpuField.RUNTIME_VERSION), get(GpuField.PCI_ADDRESS), get(GpuField.PCI_VENDOR_ID),
+                    get(GpuField.PCI_DEVICE_ID), get(GpuField.PCI_SUBSYSTEM_VENDOR_ID),
+                    get(GpuField.PCI_SUBSYSTEM_DEVICE_ID), get(GpuField.PCI_REVISION), get(GpuField.UUID),
+                    get(GpuField.SERIAL), get(GpuField.BOARD_PART_NUMBER), get(GpuField.INTERFACE),
+                    get(GpuField.ARCHITECTURE), get(GpuField.COMPUTE_CAPABILITY), get(GpuField.COMPUTE_UNITS),
+                    get(GpuField.KERNEL_DRIVER), get(GpuField.POWER_LIMIT_WATTS), get(GpuField.PARTITIONING),
+                    get(GpuField.HEALTH), get(GpuField.EMULATED), sources);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.gpudetect.probe;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuField;
 import io.gpudetect.model.Health;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
@@ -87,49 +88,30 @@ public final class FieldLimits {
     }
 
     private static Gpu bound(Gpu gpu, String probe, List<String> changed) {
-        // Each is null unless cleaning changed it: re-setting an unchanged field through the builder would
-        // claim it for this probe, and the builder ignores nulls.
-        String name = cleaned("name", gpu.name(), changed);
-        String model = cleaned("model", gpu.model(), changed);
-        String driverVersion = cleaned("driverVersion", gpu.driverVersion(), changed);
-        String runtimeVersion = cleaned("runtimeVersion", gpu.runtimeVersion(), changed);
-        String pciVendorId = cleaned("pciVendorId", gpu.pciVendorId(), changed);
-        String pciDeviceId = cleaned("pciDeviceId", gpu.pciDeviceId(), changed);
-        String pciSubsystemVendorId = cleaned("pciSubsystemVendorId", gpu.pciSubsystemVendorId(), changed);
-        String pciSubsystemDeviceId = cleaned("pciSubsystemDeviceId", gpu.pciSubsystemDeviceId(), changed);
-        String pciRevision = cleaned("pciRevision", gpu.pciRevision(), changed);
-        String uuid = cleaned("uuid", gpu.uuid(), changed);
-        String serial = cleaned("serial", gpu.serial(), changed);
-        String boardPartNumber = cleaned("boardPartNumber", gpu.boardPartNumber(), changed);
-        String interfaceType = cleaned("interface", gpu.interfaceType(), changed);
-        String architecture = cleaned("architecture", gpu.architecture(), changed);
-        String computeCapability = cleaned("computeCapability", gpu.computeCapability(), changed);
-        String kernelDriver = cleaned("kernelDriver", gpu.kernelDriver(), changed);
-        Partitioning partitioning = null;
+        // Only changed fields are set again: re-setting an unchanged one through the builder would claim it
+        // for this probe.
+        Gpu.Builder bounded = null;
+        for (GpuField<String> field : GpuField.TEXT) {
+            String cleaned = cleaned(field.name(), field.of(gpu), changed);
+            if (cleaned != null) {
+                bounded = (bounded == null ? gpu.toBuilder(probe) : bounded).set(field, cleaned);
+            }
+        }
         if (gpu.partitioning() != null) {
             Partitioning p = bound(gpu.partitioning());
             if (p != gpu.partitioning()) {
-                changed.add("partitioning");
-                partitioning = p;
+                changed.add(GpuField.PARTITIONING.name());
+                bounded = (bounded == null ? gpu.toBuilder(probe) : bounded).partitioning(p);
             }
         }
-        Health health = null;
         if (gpu.health() != null) {
             Health h = bound(gpu.health());
             if (h != gpu.health()) {
-                changed.add("health");
-                health = h;
+                changed.add(GpuField.HEALTH.name());
+                bounded = (bounded == null ? gpu.toBuilder(probe) : bounded).health(h);
             }
         }
-        if (changed.isEmpty()) {
-            return gpu;
-        }
-        return gpu.toBuilder(probe).name(name).model(model).driverVersion(driverVersion).runtimeVersion(runtimeVersion)
-                .pciVendorId(pciVendorId).pciDeviceId(pciDeviceId).pciSubsystemVendorId(pciSubsystemVendorId)
-                .pciSubsystemDeviceId(pciSubsystemDeviceId).pciRevision(pciRevision).uuid(uuid).serial(serial)
-                .boardPartNumber(boardPartNumber).interfaceType(interfaceType).architecture(architecture)
-                .computeCapability(computeCapability).kernelDriver(kernelDriver).partitioning(partitioning)
-                .health(health).build();
+        return bounded == null ? gpu : bounded.build();
     }
 
     /** The value cleaned, when that changed it (noted in {@code changed}); else null. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuField;
 import io.gpudetect.probe.FieldLimits;
 import io.gpudetect.probe.ProbeResult;
 import java.util.List;
@@ -89,10 +90,7 @@ final class FuzzInvariants {
     }
 
     private static Stream<String> strings(Gpu g) {
-        Stream<String> fields = Stream.of(g.name(), g.model(), g.driverVersion(), g.runtimeVersion(), g.pciVendorId(),
-                g.pciDeviceId(), g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), g.pciRevision(), g.uuid(),
-                g.serial(), g.boardPartNumber(), g.interfaceType(), g.architecture(), g.computeCapability(),
-                g.kernelDriver());
+        Stream<String> fields = GpuField.TEXT.stream().map(f -> f.of(g));
         Stream<String> partitions = g.partitioning() == null ? Stream.empty()
                 : Stream.concat(Stream.of(g.partitioning().kind()), g.partitioning().instances().stream()
                         .flatMap(p -> Stream.of(p.profile(), p.uuid())));
