@@ -1,5 +1,5 @@
 #!/bin/sh
-# The performance benchmark (issue 9; docs/performance.md explains each figure). Builds what it needs,
+# The performance benchmark (docs/performance.md explains each figure). Builds what it needs,
 # runs each measurement several times, and prints one table: our value, the reference measured in the
 # same run, their ratio, the target, pass or fail. Not part of `mvn verify`: it takes a few minutes.
 #

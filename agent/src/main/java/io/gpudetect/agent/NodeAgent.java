@@ -98,11 +98,17 @@ public final class NodeAgent implements AutoCloseable {
             return;
         }
         started = true;
-        view.start(this::nodeAdded);
+        view.start(this::nodeAdded, this::watchFailed);
         recordSink.watch(settings.nodeName(), () -> {
             log.warn("GpuCapacity record deleted by someone else; recreating", "node", settings.nodeName());
             trigger.accept("record deleted");
-        });
+        }, this::watchFailed);
+    }
+
+    /** fabric8 reports an informer's failed list or watch here (it retries on its own); it goes to the agent's log. */
+    private void watchFailed(String what, Throwable error) {
+        log.warn("watch failed; the informer retries", "watch", what, "error",
+                error.getClass().getSimpleName() + ": " + firstLine(error.getMessage()));
     }
 
     /** The resource version of the Node as this agent's informer last saw it (tests wait on it). */

@@ -47,12 +47,20 @@ import picocli.CommandLine.Spec;
  * Connects like kubectl: in-cluster service account, else {@code KUBECONFIG} or {@code ~/.kube/config}.
  */
 @Command(name = "agent", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
-        description = "Run as the node agent: label this node and publish its GpuCapacity record.")
+        description = "Run as the node agent: label this node and publish its GpuCapacity record.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:with --once, the pass wrote what it needed (or, with --dry-run, printed it); without "
+                + "--once, stopped by SIGTERM", "1:with --once, the pass failed: detection failed, the API server "
+                + "could not be reached or refused (RBAC), the node does not exist; or the --replay bundle cannot be "
+                + "used", "2:usage: no node name, an unknown profile or option value, an unreadable --config file"})
 public final class AgentCommand implements Callable<Integer> {
 
     static final String ENV_PROFILES = "GPU_DETECT_PROFILES";
     static final String ENV_AKASH_OPERATOR = "GPU_DETECT_AKASH_OPERATOR";
     static final Duration DEFAULT_STARTUP_JITTER = Duration.ofSeconds(30);
+
+    /** Where the client's settings come from: kubectl's search ({@link AgentClient#autoConfigure}); tests name theirs. */
+    Supplier<Config> clientSettings = AgentClient::autoConfigure;
 
     @Spec
     CommandSpec spec;
@@ -168,8 +176,8 @@ public final class AgentCommand implements Callable<Integer> {
      * pass at its interval, and a retrying client would hold a pass for many seconds during an outage.
      * {@code retryAfter} sees every response, to honour a 429's {@code Retry-After} in the loop.
      */
-    static KubernetesClient newClient(RetryAfterHint retryAfter) {
-        Config config = AgentClient.autoConfigure();
+    KubernetesClient newClient(RetryAfterHint retryAfter) {
+        Config config = clientSettings.get();
         config.setRequestRetryBackoffLimit(0);
         return AgentClient.build(config, retryAfter);
     }

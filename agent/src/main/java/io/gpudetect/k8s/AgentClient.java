@@ -66,10 +66,20 @@ public final class AgentClient {
      * for this. Here an extension is read as plain JSON (the agent reads none); nothing else in a kubeconfig
      * names a kind. In a pod (service account, no kubeconfig) nothing is parsed at all.
      */
-    @SuppressWarnings("deprecation") // Serialization.jsonMapper(): the mapper KubeConfigUtils parses with
     public static Config autoConfigure() {
-        Serialization.jsonMapper().addMixIn(NamedExtension.class, ExtensionAsPlainJson.class);
+        readExtensionsAsPlainJson();
         return Config.autoConfigure(null);
+    }
+
+    /** As {@link #autoConfigure()}, from the text of a kubeconfig file. */
+    public static Config fromKubeconfig(String kubeconfig) {
+        readExtensionsAsPlainJson();
+        return Config.fromKubeconfig(kubeconfig);
+    }
+
+    @SuppressWarnings("deprecation") // Serialization.jsonMapper(): the mapper KubeConfigUtils parses with
+    private static void readExtensionsAsPlainJson() {
+        Serialization.jsonMapper().addMixIn(NamedExtension.class, ExtensionAsPlainJson.class);
     }
 
     /** Jackson mix-in for {@link ObjectMeta}: the API server's field-ownership records are not read. */

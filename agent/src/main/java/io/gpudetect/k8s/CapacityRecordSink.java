@@ -20,6 +20,7 @@ import io.gpudetect.sink.PassOutput;
 import io.gpudetect.sink.Sink;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * The node's {@link GpuCapacity}: created once with an owner reference to the Node, then patched only where
@@ -187,14 +188,18 @@ public final class CapacityRecordSink implements Sink<CapacityRecordSink.RecordC
 
     /**
      * Starts the informer on the record named {@code nodeName} (once; later calls do nothing) without waiting.
-     * {@code onDeleted} runs on the informer's thread when the record disappears.
+     * {@code onDeleted} runs on the informer's thread when the record disappears; {@code watchFailed} each time
+     * the informer's list or watch fails (it retries on its own).
      */
-    public synchronized void watch(String nodeName, Runnable onDeleted) {
+    public synchronized void watch(String nodeName, Runnable onDeleted, BiConsumer<String, Throwable> watchFailed) {
         if (informer != null) {
             return;
         }
         informer = client.resources(GpuCapacity.class).withName(nodeName).runnableInformer(0);
-        informer.exceptionHandler((started, t) -> true);
+        informer.exceptionHandler((started, t) -> {
+            watchFailed.accept("GpuCapacity " + nodeName, t);
+            return true;
+        });
         informer.addEventHandler(new ResourceEventHandler<GpuCapacity>() {
             @Override
             public void onAdd(GpuCapacity record) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -31,17 +32,21 @@ public final class NodeView implements AutoCloseable {
 
     /** Starts both informers without waiting; they retry on their own while the API server is away. */
     public synchronized void start() {
-        start(node -> { });
+        start(node -> { }, (what, error) -> { });
     }
 
     /**
      * As {@link #start()}, calling {@code nodeAdded} whenever the informer sees the Node added: at its first
-     * list, after a re-list, and when the Node is created again after a deletion.
+     * list, after a re-list, and when the Node is created again after a deletion; and {@code watchFailed} with
+     * what failed each time a list or watch fails (the informer then retries on its own).
      */
-    public synchronized void start(Consumer<Node> nodeAdded) {
+    public synchronized void start(Consumer<Node> nodeAdded, BiConsumer<String, Throwable> watchFailed) {
         if (nodeInformer == null) {
             nodeInformer = client.nodes().withName(nodeName).runnableInformer(0);
-            nodeInformer.exceptionHandler((started, t) -> true);
+            nodeInformer.exceptionHandler((started, t) -> {
+                watchFailed.accept("node " + nodeName, t);
+                return true;
+            });
             nodeInformer.addEventHandler(new ResourceEventHandler<Node>() {
                 @Override
                 public void onAdd(Node node) {
@@ -66,7 +71,10 @@ public final class NodeView implements AutoCloseable {
         }
         if (podInformer == null) {
             podInformer = client.resources(BoundPod.class).inAnyNamespace().withField("spec.nodeName", nodeName).runnableInformer(0);
-            podInformer.exceptionHandler((started, t) -> true);
+            podInformer.exceptionHandler((started, t) -> {
+                watchFailed.accept("pods on " + nodeName, t);
+                return true;
+            });
             podInformer.start();
         }
     }

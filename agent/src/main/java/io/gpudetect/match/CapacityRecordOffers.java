@@ -26,10 +26,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The one adapter from {@code GpuCapacity} records (group {@code gpu-detect.io}) to {@link NodeOffer}s. It reads the
- * record's JSON shape, as {@code io.gpudetect.record.GpuCapacitySpec} / {@code GpuCapacityStatus} write it on the
- * wt-agent branch; when that class is merged, {@link #offer} is the one place to re-point. Everything else reads
- * {@link NodeOffer} only.
+ * The one adapter from {@code GpuCapacity} records (group {@code gpu-detect.io}) to {@link NodeOffer}s: it reads
+ * the record's JSON shape as {@code io.gpudetect.record.GpuCapacitySpec} / {@code GpuCapacityStatus} write it.
+ * Everything else reads {@link NodeOffer} only.
  *
  * <pre>
  * apiVersion: gpu-detect.io/v1alpha1

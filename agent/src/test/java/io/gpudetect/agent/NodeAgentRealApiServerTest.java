@@ -378,32 +378,18 @@ class NodeAgentRealApiServerTest {
     }
 
     @Test
-    void theAgentCommandLabelsItsNodeInItsFirstPass(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
+    void theAgentCommandLabelsItsNodeInItsFirstPass() {
         createNode(Map.of("kubernetes.io/hostname", node), null);
-        java.nio.file.Path kubeconfig = server.writeTokenKubeconfig(dir.resolve("kubeconfig"),
-                InstalledChart.agentConfig(server));
-        String previous = System.getProperty("kubeconfig");
-        System.setProperty("kubeconfig", kubeconfig.toString());
         StringWriter out = new StringWriter();
-        int code;
-        long ms;
         int mark = server.auditMark();
-        try {
-            picocli.CommandLine cmd = new picocli.CommandLine(new io.gpudetect.cli.GpuDetectCommand());
-            cmd.setOut(new PrintWriter(out));
-            cmd.setErr(new PrintWriter(out));
-            long t0 = System.nanoTime();
-            code = cmd.execute("agent", "--node", node, "--once", "--port", "-1", "--replay",
-                    io.gpudetect.testing.Fixtures.host("tesla-t4_515.105.01_v11").toString());
-            ms = (System.nanoTime() - t0) / 1_000_000;
-        } finally {
-            if (previous == null) {
-                System.clearProperty("kubeconfig");
-            } else {
-                System.setProperty("kubeconfig", previous);
-            }
-        }
+        picocli.CommandLine cmd = io.gpudetect.cli.GpuDetectCommand.newCommandLine();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(out));
+        io.gpudetect.cli.AgentCommands.useClientSettings(cmd, () -> InstalledChart.agentConfig(server));
+        long t0 = System.nanoTime();
+        int code = cmd.execute("agent", "--node", node, "--once", "--port", "-1", "--replay",
+                io.gpudetect.testing.Fixtures.host("tesla-t4_515.105.01_v11").toString());
+        long ms = (System.nanoTime() - t0) / 1_000_000;
 
         assertEquals(0, code, out::toString);
         assertEquals("1", labels().get("gpu-detect.io/gpu.count"), out::toString);

@@ -3,6 +3,8 @@ package io.gpudetect.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.gpudetect.agent.AgentSettings;
 import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.k8s.AkashCoexistence;
@@ -25,6 +27,9 @@ class AgentCommandTest {
 
     private int run(String... args) {
         CommandLine cli = GpuDetectCommand.newCommandLine();
+        // No cluster: nothing listens on port 1 of loopback.
+        ((AgentCommand) cli.getSubcommands().get("agent").getCommand()).clientSettings = () -> new ConfigBuilder(
+                Config.empty()).withMasterUrl("https://127.0.0.1:1").withConnectionTimeout(1000).build();
         cli.setOut(new PrintWriter(out));
         cli.setErr(new PrintWriter(err));
         return cli.execute(args);
@@ -32,7 +37,6 @@ class AgentCommandTest {
 
     @Test
     void aDryRunOfOneReplayedPassPrintsLabelsAndRecordWithoutACluster(@TempDir Path home) {
-        System.setProperty("kubeconfig", home.resolve("none").toString());
         int exit = run("agent", "--node", "n1", "--replay", Fixtures.testCase("mixed-rtx4090-t4-long-name").toString(),
                 "--dry-run", "--once", "--port", "-1", "--profiles", "akash");
         assertEquals(0, exit, err.toString());

@@ -90,19 +90,9 @@ class AgentClientTest {
                 contexts: [{name: c, context: {cluster: c, user: u, extensions: [{name: y, extension: {a: 1}}]}}]
                 current-context: c
                 """);
-        String previous = System.getProperty("kubeconfig");
-        System.setProperty("kubeconfig", kubeconfig.toString());
-        try {
-            Config config = AgentClient.autoConfigure();
-            assertEquals("https://10.0.0.1:6443/", config.getMasterUrl());
-            assertEquals("c", config.getCurrentContext().getName());
-        } finally {
-            if (previous == null) {
-                System.clearProperty("kubeconfig");
-            } else {
-                System.setProperty("kubeconfig", previous);
-            }
-        }
+        Config config = AgentClient.fromKubeconfig(Files.readString(kubeconfig));
+        assertEquals("https://10.0.0.1:6443/", config.getMasterUrl());
+        assertEquals("c", config.getCurrentContext().getName());
     }
 
     @Test
