@@ -21,7 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -72,7 +73,14 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
      * Hands the run's {@link RealApiServer} to a test's or {@code @BeforeAll} method's parameter:
      * {@code @ExtendWith(RealApiServer.Extension.class)}.
      */
-    public static final class Extension implements ParameterResolver {
+    public static final class Extension implements ParameterResolver, ExecutionCondition {
+        /** Skips the tests, with one line saying how to supply the binaries, unless they are there or CI is on. */
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+            return available() || "true".equals(System.getenv("CI")) ? ConditionEvaluationResult.enabled("")
+                    : ConditionEvaluationResult.disabled(HOW_TO_SUPPLY);
+        }
+
         @Override
         public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
             return parameter.getParameter().getType() == RealApiServer.class;
@@ -84,7 +92,7 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
         }
     }
 
-    /** The run's server, started on first use; skips the calling test (fails it under CI) without binaries. */
+    /** The run's server, started on first use; without binaries (only reached under CI) it fails the test. */
     public static RealApiServer shared(ExtensionContext context) {
         return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
                 .getOrComputeIfAbsent(RealApiServer.class, k -> start(), RealApiServer.class);
@@ -94,10 +102,7 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
         Path testDir = Path.of("target", "kube-api-test").toAbsolutePath();
         Optional<Path> layout = binaries(testDir);
         if (layout.isEmpty()) {
-            if ("true".equals(System.getenv("CI"))) {
-                throw new IllegalStateException(HOW_TO_SUPPLY + " (CI=true: these tests must run)");
-            }
-            Assumptions.abort(HOW_TO_SUPPLY);
+            throw new IllegalStateException(HOW_TO_SUPPLY + " (CI=true: these tests must run)");
         }
         try {
             Path auditLog = testDir.resolve("audit.log");
@@ -128,6 +133,18 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Whether the binaries can be had, without unpacking anything. */
+    static boolean available() {
+        String given = System.getenv("KUBE_API_TEST_DIR");
+        if (given != null && !given.isBlank()) {
+            Path dir = Path.of(given).resolve(LAYOUT);
+            return Files.isExecutable(dir.resolve("kube-apiserver")) && Files.isExecutable(dir.resolve("etcd"))
+                    && Files.isExecutable(dir.resolve("kubectl"));
+        }
+        return findUpwards(Path.of("").toAbsolutePath(), "shared/k8s/unpack.sh").isPresent() && onPath("etcd").isPresent()
+                && onPath("kubectl").isPresent() && onPath("xz").isPresent();
     }
 
     /** The folder to hand kube-api-test as its test dir, with the binaries in its layout; empty without them. */
