@@ -44,8 +44,9 @@ public final class Detector {
         }
         Normaliser normaliser = new Normaliser(tables);
         List<Gpu> gpus = new ArrayList<>();
+        List<Diagnostic> judgements = new ArrayList<>();
         for (Gpu merged : Merger.merge(results, withoutDomain)) {
-            gpus.add(normaliser.normalise(merged));
+            gpus.add(normaliser.normalise(merged, judgements));
         }
         gpus.sort(Detector::outputOrder);
         List<Inventory.ProbeSummary> summaries = new ArrayList<>();
@@ -54,6 +55,7 @@ public final class Detector {
             summaries.add(new Inventory.ProbeSummary(r.probe(), r.outcome(), r.gpus().size()));
             diagnostics.addAll(r.diagnostics());
         }
+        diagnostics.addAll(judgements);
         return new Inventory(source.describe(), gpus, summaries, diagnostics);
     }
 

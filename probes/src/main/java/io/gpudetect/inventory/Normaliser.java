@@ -1,11 +1,14 @@
 package io.gpudetect.inventory;
 
+import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.tables.AkashGpus;
+import io.gpudetect.tables.AmdProductMemory;
 import io.gpudetect.tables.MemorySize;
 import io.gpudetect.tables.ModelSlug;
 import io.gpudetect.tables.Tables;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -37,6 +40,12 @@ public final class Normaliser {
     /** The chip code that starts an NVIDIA pci.ids entry: {@code TU102}, {@code GH100}. */
     private static final Pattern NVIDIA_CHIP = Pattern.compile("^(GK|GM|GP|GV|TU|GA|AD|GH|GB)\\d{3}");
 
+    /** Makers of PCIe cards: for others (ARM, Apple, Qualcomm) a GPU without a stated interface is not assumed PCIe. */
+    private static final Set<Vendor> DISCRETE_VENDORS = Set.of(Vendor.NVIDIA, Vendor.AMD, Vendor.INTEL, Vendor.MOORE_THREADS);
+
+    /** A memory size in a product name: "80GB", "16 GB", "-16GB". */
+    private static final Pattern SIZE_IN_NAME = Pattern.compile("(?i)(?:^|[\\s-])(\\d{1,3})\\s?GB\\b");
+
     private final Tables tables;
 
     public Normaliser(Tables tables) {
@@ -44,6 +53,11 @@ public final class Normaliser {
     }
 
     public Gpu normalise(Gpu gpu) {
+        return normalise(gpu, new java.util.ArrayList<>());
+    }
+
+    /** Normalises one GPU; what a person should know about a judgement made here goes to {@code diagnostics}. */
+    public Gpu normalise(Gpu gpu, List<Diagnostic> diagnostics) {
         Gpu.Builder b = gpu.toBuilder("derived");
         String vendorId = gpu.pciVendorId();
         Vendor vendor = gpu.vendor();
@@ -61,15 +75,17 @@ public final class Normaliser {
         }
 
         String name = gpu.name();
-        if (vendor == Vendor.AMD && name != null && !PLACEHOLDER_NAME.matcher(name.strip()).matches()
-                && !AMD_MARKETING_NAME.matcher(name).find()) {
-            // A chip code name from pci.ids ("Navi 22 [Radeon RX 6700/6700 XT / 6800M]", "Vega 20"): libdrm's
-            // table names the product exactly when the revision is known, or when the id is one product.
-            Optional<String> exact = amdProductName(gpu.pciDeviceId(), gpu.pciRevision());
-            if (exact.isPresent()) {
-                name = exact.get();
+        String resolvedAmdModel = null;
+        boolean amdMarketingName = name != null && AMD_MARKETING_NAME.matcher(name).find() && !name.contains(" / ");
+        if (vendor == Vendor.AMD && gpu.pciDeviceId() != null && !amdMarketingName) {
+            // A chip code name ("Navi 22 [Radeon RX 6700/6700 XT / 6800M]", "Vega 20"), a placeholder, or a name
+            // listing several products: libdrm's table names the product by id and revision, then by VRAM.
+            AmdProduct product = amdProduct(gpu, diagnostics);
+            if (product.name() != null) {
+                name = product.name();
                 b.as("amdgpu.ids").name(name).as("derived");
             }
+            resolvedAmdModel = product.model();
         }
         if (name == null || PLACEHOLDER_NAME.matcher(name.strip()).matches() || isTruncated(name)) {
             Optional<String> named = tableName(vendor, vendorId, gpu.pciDeviceId(), gpu.pciRevision());
@@ -92,6 +108,10 @@ public final class Normaliser {
 
         Optional<AkashGpus.Entry> akash = tables.akash().lookup(vendorId, gpu.pciDeviceId(), gpu.pciSubsystemDeviceId());
         String model = gpu.model();
+        if (model == null && resolvedAmdModel != null) {
+            model = resolvedAmdModel;
+            b.model(model);
+        }
         if (model == null && vendor == Vendor.AMD && akash.isPresent() && name != null
                 && AMD_MARKETING_NAME.matcher(name).find() && tables.amdGpuIds().namesSeveralProducts(gpu.pciDeviceId())) {
             // Akash keys by device id alone; AMD sells one id as several products (66a1: MI50, MI60, Radeon
@@ -104,16 +124,20 @@ public final class Normaliser {
             b.as("akash-gpus").model(model).as("derived");
         } else if (model == null && !isTruncated(name) && !(name != null && PLACEHOLDER_NAME.matcher(name.strip()).matches())) {
             // "Graphics Device" that no table could name: a slug from it ("device") would be a wrong model.
-            model = ModelSlug.fromName(name);
+            model = ModelSlug.forProduct(vendor, name);
             b.model(model);
         }
 
         Integer tableGi = akash.map(AkashGpus.Entry::memoryGi).orElse(null);
         if (gpu.memoryGi() == null && !Boolean.TRUE.equals(gpu.sharedMemory())) {
+            Integer statedGi = vendor == Vendor.NVIDIA ? memoryStatedInName(name) : null;
             if (gpu.memoryMiB() != null) {
                 b.memoryGi(MemorySize.gi(gpu.memoryMiB(), tableGi));
             } else if (tableGi != null) {
                 b.as("akash-gpus").memoryGi(tableGi).as("derived");
+            } else if (statedGi != null) {
+                // "NVIDIA H100 80GB HBM3" from nvidia-smi -L: NVIDIA's names state the size they are sold with.
+                b.memoryGi(statedGi);
             }
         }
 
@@ -127,7 +151,7 @@ public final class Normaliser {
                 b.interfaceType("sxm");
             } else if (model != null && vendor == Vendor.AMD && OAM_MODELS.matcher(model).matches()) {
                 b.interfaceType("oam");
-            } else if (!emulated && vendor != Vendor.OTHER) {
+            } else if (!emulated && DISCRETE_VENDORS.contains(vendor)) {
                 b.interfaceType("pcie");
             }
         }
@@ -152,11 +176,69 @@ public final class Normaliser {
         return name != null && (name.strip().endsWith("...") || name.indexOf('\uFFFD') >= 0);
     }
 
-    private Optional<String> amdProductName(String deviceId, String revision) {
-        if (deviceId == null) {
-            return Optional.empty();
+    /** An AMD product as far as the ids, revision and VRAM tell it: a name, or a chip family as the model. */
+    private record AmdProduct(String name, String model) {
+    }
+
+    /**
+     * AMD's product from libdrm's table: by device id and revision; when that leaves several (no revision
+     * printed, or one entry naming several), by the VRAM each is sold with; when still several, the chip
+     * family from pci.ids ({@code vega20}) is the model and the candidates go into a diagnostic: a guess
+     * between them would pay a provider for the wrong card, and their names run together are no model.
+     */
+    private AmdProduct amdProduct(Gpu gpu, List<Diagnostic> diagnostics) {
+        String deviceId = gpu.pciDeviceId();
+        List<String> candidates = tables.amdGpuIds().candidates(deviceId, gpu.pciRevision());
+        if (candidates.isEmpty()) {
+            return new AmdProduct(null, null);
         }
-        return revision != null ? tables.amdGpuIds().name(deviceId, revision) : tables.amdGpuIds().onlyName(deviceId);
+        if (candidates.size() == 1) {
+            return new AmdProduct(candidates.get(0), null);
+        }
+        Integer gi = gpu.memoryGi() != null ? gpu.memoryGi() : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
+        List<String> fitting = gi == null ? candidates : candidates.stream()
+                .filter(c -> AmdProductMemory.maySell(ModelSlug.fromName(c), gi)).toList();
+        if (fitting.size() == 1) {
+            return new AmdProduct(fitting.get(0), ModelSlug.fromName(fitting.get(0)));
+        }
+        String family = tables.pciIds().device("1002", deviceId).map(Normaliser::chipFamily).orElse(null);
+        String familyModel = family == null ? null : ModelSlug.fromName(family);
+        String id = "1002:" + deviceId.toLowerCase(Locale.ROOT).replaceFirst("^0x", "");
+        // Told under the probe that printed the id: the judgement is about what that probe saw.
+        String probe = gpu.sources() == null ? null : gpu.sources().get("pciDeviceId");
+        diagnostics.add(Diagnostic.warning(probe, "amdgpu.ids", null, id
+                + (gpu.pciRevision() == null ? " (no revision printed)" : " revision " + gpu.pciRevision())
+                + " is sold as " + String.join(", ", candidates)
+                + (gi == null ? "; no VRAM size to tell them apart" : fitting.isEmpty()
+                        ? "; none is sold with " + gi + " GB"
+                        : "; " + gi + " GB of VRAM leaves " + String.join(", ", fitting))
+                + (familyModel == null ? ": model left unknown" : ": model is the chip family '" + familyModel + "'")
+                + (gpu.pciAddress() == null ? "" : " (GPU at " + gpu.pciAddress() + ")")));
+        return new AmdProduct(null, familyModel);
+    }
+
+    /** "Vega 20 [Radeon Pro VII/Radeon Instinct MI50 32GB]" is chip Vega 20; "Aldebaran/MI200 [...]" is Aldebaran. */
+    static String chipFamily(String pciIdsEntry) {
+        String chip = pciIdsEntry;
+        int bracket = chip.indexOf('[');
+        if (bracket >= 0) {
+            chip = chip.substring(0, bracket);
+        }
+        int slash = chip.indexOf('/');
+        if (slash >= 0) {
+            chip = chip.substring(0, slash);
+        }
+        chip = chip.strip();
+        return chip.isEmpty() ? null : chip;
+    }
+
+    /** The size an NVIDIA product name states ("H100 80GB HBM3": 80), or null. */
+    static Integer memoryStatedInName(String name) {
+        if (name == null) {
+            return null;
+        }
+        java.util.regex.Matcher m = SIZE_IN_NAME.matcher(name);
+        return m.find() ? Integer.valueOf(m.group(1)) : null;
     }
 
     private Optional<String> tableName(Vendor vendor, String vendorId, String deviceId, String revision) {

@@ -9,17 +9,32 @@ public enum Vendor {
     NVIDIA("10de"),
     AMD("1002"),
     INTEL("8086"),
-    OTHER(null);
+    ARM("13b5"),
+    APPLE("106b"),
+    QUALCOMM("5143", "17cb"),
+    IMAGINATION("1010"),
+    MOORE_THREADS("1ed5"),
+    HUAWEI("19e5"),
+    MATROX("102b"),
+    ASPEED("1a03"),
+    SILICON_MOTION("126f"),
+    CIRRUS_LOGIC("1013"),
+    VMWARE("15ad"),
+    MICROSOFT("1414"),
+    VIRTUALBOX("80ee"),
+    REDHAT("1af4", "1b36"),
+    QEMU("1234"),
+    OTHER();
 
-    private final String pciVendorId;
+    private final String[] pciVendorIds;
 
-    Vendor(String pciVendorId) {
-        this.pciVendorId = pciVendorId;
+    Vendor(String... pciVendorIds) {
+        this.pciVendorIds = pciVendorIds;
     }
 
     /** The vendor's PCI id (4 lower-case hex digits), or null for {@link #OTHER}. */
     public String pciVendorId() {
-        return pciVendorId;
+        return pciVendorIds.length == 0 ? null : pciVendorIds[0];
     }
 
     /** The vendor owning a PCI vendor id; {@link #OTHER} for any id we do not name. */
@@ -27,36 +42,56 @@ public enum Vendor {
         if (id != null) {
             String normalised = id.toLowerCase(Locale.ROOT).replaceFirst("^0x", "");
             for (Vendor v : values()) {
-                if (normalised.equals(v.pciVendorId)) {
-                    return v;
+                for (String own : v.pciVendorIds) {
+                    if (normalised.equals(own)) {
+                        return v;
+                    }
                 }
             }
-            // ATI Technologies' old id (1002 is AMD/ATI); 1022 is AMD's CPU-side id, never a GPU.
+            // 1022 is AMD's CPU-side id, never a GPU; 1002 is the GPU (ATI) id.
         }
         return OTHER;
     }
 
-    /** Guess from a product or platform name: "NVIDIA CUDA", "AMD Accelerated Parallel Processing". */
+    /**
+     * Guess from a product, vendor or platform name: "NVIDIA CUDA", "AMD Accelerated Parallel Processing",
+     * OpenCL's "ARM Platform" or "Apple", or a product line only one vendor sells (Mali, Adreno, PowerVR).
+     */
     public static Vendor fromName(String name) {
         if (name == null) {
             return OTHER;
         }
-        String n = name.toLowerCase(Locale.ROOT);
-        if (n.contains("nvidia") || n.contains("geforce") || n.contains("quadro") || n.contains("tesla")) {
+        String n = " " + name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", " ") + " ";
+        if (n.contains("nvidia") || n.contains("geforce") || n.contains("quadro") || n.contains(" tesla ")) {
             return NVIDIA;
         }
-        if (n.contains("amd") || n.contains("radeon") || n.contains("advanced micro devices") || n.contains("ati ")) {
+        if (n.contains(" amd ") || n.contains("radeon") || n.contains("advanced micro devices") || n.contains(" ati ")) {
             return AMD;
         }
         if (n.contains("intel")) {
             return INTEL;
+        }
+        if (n.contains(" arm ") || n.contains(" mali ")) {
+            return ARM;
+        }
+        if (n.contains(" apple ")) {
+            return APPLE;
+        }
+        if (n.contains("qualcomm") || n.contains("adreno")) {
+            return QUALCOMM;
+        }
+        if (n.contains("imagination") || n.contains("powervr")) {
+            return IMAGINATION;
+        }
+        if (n.contains("moore threads") || n.contains("mthreads")) {
+            return MOORE_THREADS;
         }
         return OTHER;
     }
 
     @JsonValue
     public String id() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     @JsonCreator

@@ -77,6 +77,43 @@ public final class AmdGpuIds {
         return deviceId == null ? java.util.Set.of() : namesByDevice.getOrDefault(bareHex(deviceId), java.util.Set.of());
     }
 
+    /**
+     * Every product a device id (and revision, when known) may be, one name each: a table entry naming
+     * several ({@code AMD Instinct MI60 / MI50}) counts as each of them ({@code AMD Instinct MI60},
+     * {@code AMD Instinct MI50}). Empty when the table does not know the id.
+     */
+    public java.util.List<String> candidates(String deviceId, String revision) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        Optional<String> exact = name(deviceId, revision);
+        if (exact.isPresent()) {
+            names.add(exact.get());
+        } else {
+            names.addAll(names(deviceId));
+        }
+        java.util.Set<String> products = new java.util.LinkedHashSet<>();
+        for (String n : names) {
+            products.addAll(products(n));
+        }
+        return java.util.List.copyOf(products);
+    }
+
+    /** "AMD Instinct MI250X / MI250" is two products; the later ones take the words before the first's model. */
+    static java.util.List<String> products(String name) {
+        String[] parts = name.split("\\s+/\\s+");
+        if (parts.length == 1) {
+            return java.util.List.of(name);
+        }
+        java.util.List<String> out = new java.util.ArrayList<>();
+        out.add(parts[0].strip());
+        int lastSpace = parts[0].strip().lastIndexOf(' ');
+        String prefix = lastSpace < 0 ? "" : parts[0].strip().substring(0, lastSpace + 1);
+        for (int i = 1; i < parts.length; i++) {
+            String p = parts[i].strip();
+            out.add(p.regionMatches(true, 0, prefix, 0, Math.min(3, prefix.length())) ? p : prefix + p);
+        }
+        return out;
+    }
+
     /** The marketing name for a device id and revision (both hex, any case, {@code 0x} allowed). */
     public Optional<String> name(String deviceId, String revision) {
         if (deviceId == null || revision == null) {

@@ -21,7 +21,82 @@ public final class ModelSlug {
     /** A bare "Radeon" is the brand; kept where nothing else names the card ("Radeon VII"). */
     private static final Pattern RADEON_BEFORE_LINE = Pattern.compile("\\bradeon\\s+(?=(rx|pro|r\\d|hd|mi|vega|instinct)\\b)");
 
+    /** Words that name the maker, not the product, in names outside Akash's lines ("Apple M4 Pro", "ARM Mali"). */
+    private static final Pattern MAKER_WORDS = Pattern.compile(
+            "\\b(apple|arm|qualcomm|imagination|technologies|intel|corporation|inc|ltd|co)\\b");
+    /** A core revision after the product ("Mali-G610 r0p0"): not part of what is sold. */
+    private static final Pattern CORE_REVISION = Pattern.compile("\\s+r\\d+p\\d+\\b.*$");
+
+    /**
+     * Internal names ARM's Mali kernel driver and libmali print for Valhall/Bifrost GPUs, with the product
+     * each is sold as (the driver's own gpuinfo table: {@code GPU_ID2_PRODUCT_LODX} is "Mali-G610").
+     */
+    private static final java.util.Map<String, String> MALI_PRODUCTS = java.util.Map.ofEntries(
+            java.util.Map.entry("tmix", "Mali-G71"), java.util.Map.entry("thex", "Mali-G72"),
+            java.util.Map.entry("tsix", "Mali-G51"), java.util.Map.entry("tnox", "Mali-G76"),
+            java.util.Map.entry("tdvx", "Mali-G31"), java.util.Map.entry("tgox", "Mali-G52"),
+            java.util.Map.entry("ttrx", "Mali-G77"), java.util.Map.entry("tbex", "Mali-G78"),
+            java.util.Map.entry("tbax", "Mali-G78AE"), java.util.Map.entry("lbex", "Mali-G68"),
+            java.util.Map.entry("tnax", "Mali-G57"), java.util.Map.entry("todx", "Mali-G710"),
+            java.util.Map.entry("lodx", "Mali-G610"), java.util.Map.entry("tgrx", "Mali-G510"),
+            java.util.Map.entry("tvax", "Mali-G310"), java.util.Map.entry("ttux", "Mali-G715"),
+            java.util.Map.entry("ltux", "Mali-G615"));
+    private static final Pattern MALI_INTERNAL = Pattern.compile("(?i)\\bmali[- ]([lt][a-z]{2}x)\\b");
+
     private ModelSlug() {
+    }
+
+    /**
+     * The product a Mali internal name stands for ({@code Mali-LODX r0p0} is {@code Mali-G610}); the name
+     * itself when it is not one.
+     */
+    public static String maliProduct(String name) {
+        if (name == null) {
+            return null;
+        }
+        java.util.regex.Matcher m = MALI_INTERNAL.matcher(name);
+        if (m.find()) {
+            String product = MALI_PRODUCTS.get(m.group(1).toLowerCase(Locale.ROOT));
+            if (product != null) {
+                return product;
+            }
+        }
+        return name;
+    }
+
+    /**
+     * The model slug for a product of any maker. Akash's lines (NVIDIA, AMD, Intel's discrete cards) follow
+     * Akash's rules ({@link #fromName}); everything else gets a readable slug, words joined by hyphens with
+     * the maker left out: {@code Apple M4 Pro} is {@code m4-pro}, {@code Mali-LODX r0p0} is {@code mali-g610},
+     * {@code Intel(R) HD Graphics} is {@code hd-graphics}, never a fragment ({@code hd}) or the maker glued
+     * to the model ({@code applem4pro}).
+     */
+    public static String forProduct(io.gpudetect.model.Vendor vendor, String name) {
+        if (name == null || name.isBlank()) {
+            return null;
+        }
+        if (vendor == io.gpudetect.model.Vendor.NVIDIA || vendor == io.gpudetect.model.Vendor.AMD) {
+            return fromName(name);
+        }
+        if (vendor == io.gpudetect.model.Vendor.INTEL) {
+            // Akash's rules drop "Graphics": right for "UHD Graphics 770" (uhd770), a fragment for
+            // "HD Graphics" (hd) or "Iris Xe Graphics" (irisxe), which keep their words instead.
+            String akash = fromName(name);
+            return akash != null && akash.chars().anyMatch(Character::isDigit) ? akash : readable(name);
+        }
+        return readable(maliProduct(name));
+    }
+
+    /** Lower-case words joined by hyphens, without trademarks, maker words or a core revision. */
+    public static String readable(String name) {
+        if (name == null) {
+            return null;
+        }
+        String n = CORE_REVISION.matcher(name.strip()).replaceAll("").toLowerCase(Locale.ROOT);
+        n = TRADEMARKS.matcher(n).replaceAll(" ");
+        n = MAKER_WORDS.matcher(n).replaceAll(" ");
+        String slug = n.replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
+        return slug.isEmpty() ? null : slug;
     }
 
     public static String fromName(String name) {

@@ -1,10 +1,14 @@
 package io.gpudetect.inventory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.tables.Tables;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** AMD names and models: libdrm's amdgpu.ids over pci.ids code names, and marketing names over an ambiguous Akash key. */
@@ -38,12 +42,54 @@ class AmdNamingTest {
         assertEquals("radeonvii", gpu.model());
     }
 
+    private static Gpu amd(String name, String deviceId, String revision, Long mib, List<Diagnostic> diagnostics) {
+        return NORMALISER.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).name(name)
+                .pciDeviceId(deviceId).pciRevision(revision).memoryMiB(mib).build(), diagnostics);
+    }
+
     @Test
-    void withoutRevisionAnIdSoldAsSeveralProductsKeepsItsCodeNameAndAkashsModel() {
-        Gpu gpu = amd("Vega 20", "66a1", null, 32752L);
+    void anIdSoldAsSeveralProductsThatVramCannotTellApartIsItsChipFamilyWithTheCandidatesSaid() {
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        // 66a1 without a revision: MI60 (32 GB), MI50 (16 or 32 GB), Radeon Pro VII (16 GB); 32 GB leaves two.
+        Gpu gpu = amd("Vega 20", "66a1", null, 32752L, diagnostics);
         assertEquals("Vega 20", gpu.name());
-        assertEquals("mi60", gpu.model());
-        assertEquals("akash-gpus", gpu.sources().get("model"));
+        assertEquals("vega20", gpu.model(), "never Akash's mi60 for an id it keys alone, never mi60mi50");
+        assertEquals(32, gpu.memoryGi());
+        assertEquals(1, diagnostics.size());
+        String message = diagnostics.get(0).message();
+        assertTrue(message.contains("AMD Instinct MI60, AMD Instinct MI50, AMD Radeon Pro VII"), message);
+        assertTrue(message.contains("32 GB of VRAM leaves AMD Instinct MI60, AMD Instinct MI50"), message);
+        assertEquals("rocminfo", diagnostics.get(0).probe());
+    }
+
+    @Test
+    void vramTellsApartWhatTheRevisionLeavesOpen() {
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        // Revision 02 is "AMD Instinct MI60 / MI50": a 16 GB card can only be the MI50.
+        Gpu gpu = amd("Vega 20", "66a1", "02", 16368L, diagnostics);
+        assertEquals("AMD Instinct MI50", gpu.name());
+        assertEquals("mi50", gpu.model());
+        assertEquals(16, gpu.memoryGi());
+        assertTrue(diagnostics.isEmpty(), diagnostics::toString);
+        assertEquals("AMD Radeon Pro VII", amd("Vega 20", "66a1", "06", 16368L, diagnostics).name());
+    }
+
+    @Test
+    void aTableEntryNamingTwoProductsOfOneSizeIsTheFamilyNeverTheNamesRunTogether() {
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        Gpu gpu = amd(null, "740c", "01", 131056L, diagnostics);
+        assertEquals("aldebaran", gpu.model());
+        assertEquals(1, diagnostics.size());
+        assertTrue(diagnostics.get(0).message().contains("AMD Instinct MI250X, AMD Instinct MI250"), diagnostics::toString);
+    }
+
+    @Test
+    void aToolsNameListingSeveralProductsIsResolvedLikeACodeName() {
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        Gpu gpu = amd("AMD Instinct MI60 / MI50", "66a1", null, 16368L, diagnostics);
+        assertEquals("vega20", gpu.model(), "16 GB leaves MI50 and Radeon Pro VII: " + diagnostics);
+        assertTrue(diagnostics.get(0).message().contains("16 GB of VRAM leaves AMD Instinct MI50, AMD Radeon Pro VII"),
+                diagnostics::toString);
     }
 
     @Test

@@ -49,7 +49,7 @@ class NormaliserTest {
     void emulatedAdaptersAreMarkedAndGetNoInterface() {
         Gpu gpu = NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("1a03").pciDeviceId("2000").build());
         assertEquals(Boolean.TRUE, gpu.emulated());
-        assertEquals(Vendor.OTHER, gpu.vendor());
+        assertEquals(Vendor.ASPEED, gpu.vendor());
         assertNull(gpu.interfaceType());
         assertTrue(gpu.name().contains("ASPEED"), gpu.name());
     }

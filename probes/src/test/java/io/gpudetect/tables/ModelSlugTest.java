@@ -31,6 +31,24 @@ class ModelSlugTest {
         assertEquals(slug, ModelSlug.fromName(name));
     }
 
+    @ParameterizedTest(name = "{0} {1} -> {2}")
+    @CsvSource(delimiter = '|', value = {
+            "APPLE | Apple M4 Pro | m4-pro",
+            "ARM | Mali-LODX r0p0 | mali-g610",
+            "ARM | Mali-G52 r1p0 | mali-g52",
+            "ARM | Mali-TODX | mali-g710",
+            "INTEL | Intel(R) HD Graphics | hd-graphics",
+            "INTEL | Intel(R) UHD Graphics 770 | uhd770",
+            "INTEL | Intel(R) Iris(R) Xe Graphics | iris-xe-graphics",
+            "INTEL | Intel(R) Arc(TM) A770 Graphics | arca770",
+            "QUALCOMM | QUALCOMM Adreno(TM) 740 | adreno-740",
+            "IMAGINATION | PowerVR B-Series BXE-4-32 | powervr-b-series-bxe-4-32",
+            "NVIDIA | NVIDIA GeForce RTX 4090 | rtx4090",
+            "AMD | AMD Instinct MI300X | mi300x"})
+    void readableSlugsOutsideAkashsLines(io.gpudetect.model.Vendor vendor, String name, String slug) {
+        assertEquals(slug, ModelSlug.forProduct(vendor, name));
+    }
+
     @org.junit.jupiter.api.Test
     void hasNoSlugForNoName() {
         assertEquals(null, ModelSlug.fromName("  "));

@@ -38,12 +38,12 @@ class ClinfoParserTest {
     }
 
     @Test
-    void maliIsAGpuOfVendorOtherAndPoclIsSkipped() {
+    void maliIsAnArmGpuAndPoclIsSkipped() {
         ParsedOutput out = ClinfoParser.parse(
                 Fixtures.host("clinfo_arm-mali-lodx-r0p0_orangepi5-rk3588_plus-pocl", "clinfo.txt"), "clinfo.txt");
 
         assertEquals(1, out.gpus().size());
-        assertEquals(Vendor.OTHER, out.gpus().get(0).vendor());
+        assertEquals(Vendor.ARM, out.gpus().get(0).vendor(), "Device Vendor ARM");
         assertNull(out.gpus().get(0).pciVendorId(), "0xa8670000 is not a PCI vendor id");
         assertTrue(out.diagnostics().isEmpty(), out.diagnostics().toString());
     }
