@@ -27,12 +27,17 @@ import java.util.TreeMap;
  * The inventory takes model and interface from the same table and rounds the card's own VRAM to the table's
  * size where they agree, so a listed card gets the operator's exact keys. A card the table does not list
  * (another board maker's subsystem id, an Intel card) is still counted, under the model slug the inventory
- * gives it; cards of vendor {@code other} are left out, as they have no vendor name for the key.
+ * gives it; cards of other vendors (an Apple or Arm SoC GPU, a BMC display) are left out.
  */
 public final class AkashProfile implements LabelProfile {
 
     public static final String NAME = "akash";
     public static final String PREFIX = "akash.network";
+    /**
+     * Akash's GPU table and bid engine know NVIDIA and AMD; Intel cards are labelled as well for the providers
+     * who list them by hand. Others (an Apple or Arm SoC GPU, a BMC's display) are never offered on Akash.
+     */
+    static final java.util.Set<Vendor> LABELLED_VENDORS = java.util.EnumSet.of(Vendor.NVIDIA, Vendor.AMD, Vendor.INTEL);
 
     @Override
     public String name() {
@@ -41,7 +46,7 @@ public final class AkashProfile implements LabelProfile {
 
     @Override
     public SortedMap<String, String> labels(Inventory inventory) {
-        List<Gpu> gpus = inventory.realGpus().stream().filter(g -> g.vendor() != null && g.vendor() != Vendor.OTHER).toList();
+        List<Gpu> gpus = inventory.realGpus().stream().filter(g -> LABELLED_VENDORS.contains(g.vendor())).toList();
         SortedMap<String, String> out = new TreeMap<>();
         out.put(PREFIX, "true");
         if (gpus.stream().anyMatch(g -> g.vendor() == Vendor.NVIDIA)) {
