@@ -37,7 +37,7 @@ if [ -f "$module_dir/../agent/target/jna/libjnidispatch.so" ]; then
     mkdir -p "$stage/lib/jna" && cp "$module_dir/../agent/target/jna/libjnidispatch.so" "$stage/lib/jna/"
 fi
 chmod 755 "$stage/bin/gpu-detect" "$stage/bin/gpu-detect-json"
-cp "$module_dir"/host/*.service "$module_dir"/host/*.timer "$stage/systemd/"
+cp "$module_dir"/host/*.service "$module_dir"/host/*.timer "$module_dir"/host/*.sysusers "$stage/systemd/"
 cp "$module_dir/host/README.md" "$stage/README.md"
 
 # Smoke test of what ships: every command's classes resolve (picocli builds them all for --version) and an
