@@ -53,11 +53,16 @@ public final class RecordCommand implements Callable<Integer> {
         }
         try {
             Files.createDirectories(dir);
+        } catch (IOException e) {
+            err.println("gpu-detect record: cannot write " + IoFailure.describe(e, dir));
+            return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
+        }
+        try {
             // A folder that exists but cannot be written (owned by root, on a read-only mount) is found out
             // before every tool runs, with the system's own reason.
             Files.delete(Files.createTempFile(dir, ".record-", ".tmp"));
         } catch (IOException e) {
-            err.println("gpu-detect record: cannot write " + IoFailure.describe(e, dir));
+            err.println("gpu-detect record: cannot write " + dir + ": " + IoFailure.reason(e));
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
         RecordingSource recording = new RecordingSource(detection.live(), dir);
