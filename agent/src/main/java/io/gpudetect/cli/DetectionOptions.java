@@ -1,6 +1,7 @@
 package io.gpudetect.cli;
 
 import io.gpudetect.probe.ProbeSettings;
+import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.LiveSource;
@@ -50,10 +51,13 @@ public final class DetectionOptions {
         return ProbeSettings.defaults().withDriverRoot(driverRoot);
     }
 
-    /** The source to detect from; a bundle that cannot be opened is a one-line error for the user. */
+    /**
+     * The source to detect from; a bundle that cannot be opened, or a folder that holds no bundle file, is a
+     * one-line error for the user.
+     */
     public Source source() throws BundleException {
         if (replay != null) {
-            return BundleSource.open(replay);
+            return BundleSource.open(replay, Probes.bundleFiles(Probes.defaults(probeSettings())));
         }
         return live();
     }

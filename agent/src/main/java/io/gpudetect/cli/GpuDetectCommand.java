@@ -9,7 +9,6 @@ import io.gpudetect.render.InventoryDocument;
 import io.gpudetect.render.InventoryTable;
 import io.gpudetect.render.OutputFormat;
 import io.gpudetect.source.BundleException;
-import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.Source;
 import java.io.PrintWriter;
 import java.util.List;
@@ -36,7 +35,7 @@ import picocli.CommandLine.Spec;
                 MatchCommand.class,
                 InventoryCommand.class},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (unreadable bundle)",
+        exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (no bundle in the folder, unreadable bundle, an output folder that cannot be written)",
                 "2:usage error"})
 public final class GpuDetectCommand implements Callable<Integer> {
 
@@ -120,11 +119,6 @@ public final class GpuDetectCommand implements Callable<Integer> {
             return EXIT_UNUSABLE_INPUT;
         }
         List<Probe> probes = Probes.defaults(detection.probeSettings());
-        if (source instanceof BundleSource bundle && !bundle.holdsAnyOf(Probes.bundleFiles(probes))) {
-            err.println("gpu-detect: warning: " + bundle.dir() + " holds none of the files a bundle has ("
-                    + String.join(", ", Probes.bundleFiles(probes)) + ", sys/, bundle.json); is it the folder "
-                    + "'gpu-detect record' wrote?");
-        }
         Inventory inventory = new Detector(probes).detect(source);
         switch (format) {
             case json -> out.print(InventoryDocument.json(inventory));

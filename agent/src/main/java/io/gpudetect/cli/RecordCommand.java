@@ -4,12 +4,14 @@ import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.render.InventoryDocument;
+import io.gpudetect.source.IoFailure;
 import io.gpudetect.source.RecordingSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -49,18 +51,37 @@ public final class RecordCommand implements Callable<Integer> {
             err.println("gpu-detect record: " + dir + " exists and is not an empty folder; choose a new folder");
             return GpuDetectCommand.EXIT_USAGE;
         }
-        Files.createDirectories(dir);
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            err.println("gpu-detect record: cannot write " + IoFailure.describe(e, dir));
+            return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
+        }
+        try {
+            // A folder that exists but cannot be written (owned by root, on a read-only mount) is found out
+            // before every tool runs, with the system's own reason.
+            Files.delete(Files.createTempFile(dir, ".record-", ".tmp"));
+        } catch (IOException e) {
+            err.println("gpu-detect record: cannot write " + dir + ": " + IoFailure.reason(e));
+            return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
+        }
         RecordingSource recording = new RecordingSource(detection.live(), dir);
         Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(recording);
-        List<String> problems = recording.finish(hostName(), VersionProvider.version());
-        Files.writeString(dir.resolve("detected.json"), InventoryDocument.json(inventory));
+        List<String> problems;
+        try {
+            problems = new ArrayList<>(recording.finish(hostName(), VersionProvider.version()));
+            Files.writeString(dir.resolve("detected.json"), InventoryDocument.json(inventory));
+        } catch (IOException e) {
+            err.println("gpu-detect record: cannot write " + IoFailure.describe(e, dir));
+            return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
+        }
         for (String p : problems) {
             err.println("gpu-detect record: could not write " + p);
         }
         out.println("Recorded " + inventory.realGpus().size() + " GPU(s) into " + dir
                 + "; replay with: gpu-detect --replay " + dir);
         out.flush();
-        return GpuDetectCommand.EXIT_OK;
+        return problems.isEmpty() ? GpuDetectCommand.EXIT_OK : GpuDetectCommand.EXIT_UNUSABLE_INPUT;
     }
 
     private static boolean isEmpty(Path dir) throws IOException {

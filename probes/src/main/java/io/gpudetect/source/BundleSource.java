@@ -10,8 +10,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -49,16 +52,64 @@ public final class BundleSource implements Source {
         this.manifest = manifest;
     }
 
-    /** Opens a bundle; fails with a one-line reason when the folder or its {@code bundle.json} is unusable. */
+    /**
+     * Opens a bundle that holds at least one of {@code toolFiles}, a {@code sys/} tree or {@code bundle.json};
+     * fails with a one-line reason for a folder that holds none (empty, or the parent of bundle folders), that
+     * cannot be read, or whose {@code bundle.json} is unusable.
+     */
+    public static BundleSource open(Path dir, List<String> toolFiles) throws BundleException {
+        BundleSource bundle = open(dir);
+        List<String> entries = entries(dir);
+        if (holdsAnyOf(dir, toolFiles)) {
+            return bundle;
+        }
+        List<String> bundles = new ArrayList<>();
+        for (String entry : entries) {
+            Path sub = dir.resolve(entry);
+            if (Files.isDirectory(sub, LinkOption.NOFOLLOW_LINKS) && holdsAnyOf(sub, toolFiles)) {
+                bundles.add(entry);
+            }
+        }
+        if (!bundles.isEmpty()) {
+            throw new BundleException(dir + " holds no bundle file but " + bundles.size() + " bundle folder"
+                    + (bundles.size() == 1 ? "" : "s") + " (" + String.join(", ", bundles.subList(0, Math.min(3, bundles.size())))
+                    + (bundles.size() > 3 ? ", ..." : "") + "); replay one of them: --replay " + dir.resolve(bundles.get(0)));
+        }
+        throw new BundleException(dir + (entries.isEmpty() ? " is empty" : " holds none of the files a bundle has")
+                + " (expected one of " + String.join(", ", toolFiles) + ", sys/, " + BundleManifest.FILE_NAME
+                + "); replay the folder 'gpu-detect record' wrote");
+    }
+
+    /** The names in a bundle folder; an unreadable folder is a one-line reason. */
+    private static List<String> entries(Path dir) throws BundleException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new BundleException("cannot read bundle folder " + IoFailure.describe(e, dir));
+        }
+    }
+
+    /**
+     * Opens a folder as a bundle, whatever it holds; fails with a one-line reason when the folder or its
+     * {@code bundle.json} is unusable. {@link #open(Path, List)} also refuses a folder without bundle files.
+     */
     public static BundleSource open(Path dir) throws BundleException {
-        if (!Files.isDirectory(dir)) {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(dir, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            throw new BundleException(dir + " does not exist (expected a bundle folder written by 'gpu-detect record')");
+        } catch (IOException e) {
+            throw new BundleException("cannot read bundle folder " + IoFailure.describe(e, dir));
+        }
+        if (!attributes.isDirectory()) {
             throw new BundleException(dir + " is not a folder (expected a bundle written by 'gpu-detect record')");
         }
         Path realDir;
         try {
             realDir = dir.toRealPath();
         } catch (IOException e) {
-            throw new BundleException("cannot read bundle folder " + dir + ": " + e.getMessage());
+            throw new BundleException("cannot read bundle folder " + IoFailure.describe(e, dir));
         }
         Path manifestFile = dir.resolve(BundleManifest.FILE_NAME);
         BundleManifest manifest = new BundleManifest(null, null, null, null);
@@ -93,11 +144,8 @@ public final class BundleSource implements Source {
         return dir;
     }
 
-    /**
-     * True when the folder holds {@code bundle.json}, a {@code sys/} tree or one of {@code toolFiles}: false
-     * means it is most likely not the folder the user meant.
-     */
-    public boolean holdsAnyOf(java.util.List<String> toolFiles) {
+    /** True when {@code dir} holds {@code bundle.json}, a {@code sys/} tree or one of {@code toolFiles}. */
+    private static boolean holdsAnyOf(Path dir, List<String> toolFiles) {
         if (Files.exists(dir.resolve(BundleManifest.FILE_NAME)) || Files.isDirectory(dir.resolve("sys"))) {
             return true;
         }

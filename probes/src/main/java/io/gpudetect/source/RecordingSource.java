@@ -80,7 +80,7 @@ public final class RecordingSource implements Source {
             Files.writeString(target, content, StandardCharsets.UTF_8);
         } catch (IOException e) {
             synchronized (writeErrors) {
-                writeErrors.add(relative + ": " + e.getMessage());
+                writeErrors.add(IoFailure.describe(e, dir.resolve(relative)));
             }
         }
     }

@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,10 +21,69 @@ class BundleSourceTest {
     @TempDir
     Path tmp;
 
+    private static final List<String> TOOL_FILES = List.of("nvidia-smi.xml", "lspci.txt");
+
     @Test
-    void aMissingFolderIsAOneLineError() {
+    void aMissingFolderOrAFileIsAOneLineError() throws IOException {
         BundleException e = assertThrows(BundleException.class, () -> BundleSource.open(tmp.resolve("nope")));
-        assertTrue(e.getMessage().contains("is not a folder"), e.getMessage());
+        assertEquals(tmp.resolve("nope") + " does not exist (expected a bundle folder written by 'gpu-detect record')",
+                e.getMessage());
+        Path file = Files.writeString(tmp.resolve("lspci.txt"), "");
+        e = assertThrows(BundleException.class, () -> BundleSource.open(file, TOOL_FILES));
+        assertTrue(e.getMessage().startsWith(file + " is not a folder"), e.getMessage());
+    }
+
+    @Test
+    void anEmptyFolderIsNoBundle() {
+        BundleException e = assertThrows(BundleException.class, () -> BundleSource.open(tmp, TOOL_FILES));
+        assertEquals(tmp + " is empty (expected one of nvidia-smi.xml, lspci.txt, sys/, bundle.json); "
+                + "replay the folder 'gpu-detect record' wrote", e.getMessage());
+    }
+
+    @Test
+    void aFolderOfOtherFilesIsNoBundle() throws IOException {
+        Files.writeString(tmp.resolve("notes.txt"), "lspci.txt is in the other folder");
+        Files.createDirectories(tmp.resolve("empty"));
+        BundleException e = assertThrows(BundleException.class, () -> BundleSource.open(tmp, TOOL_FILES));
+        assertTrue(e.getMessage().startsWith(tmp + " holds none of the files a bundle has (expected one of "),
+                e.getMessage());
+    }
+
+    @Test
+    void theParentOfBundleFoldersNamesThem() throws IOException {
+        for (String host : List.of("host-b", "host-a", "host-c", "host-d")) {
+            Files.writeString(Files.createDirectories(tmp.resolve(host)).resolve("lspci.txt"), "");
+        }
+        Files.createDirectories(tmp.resolve("host-e/sys"));
+        Files.createDirectories(tmp.resolve("not-a-bundle"));
+        BundleException e = assertThrows(BundleException.class, () -> BundleSource.open(tmp, TOOL_FILES));
+        assertEquals(tmp + " holds no bundle file but 5 bundle folders (host-a, host-b, host-c, ...); "
+                + "replay one of them: --replay " + tmp.resolve("host-a"), e.getMessage());
+    }
+
+    @Test
+    void aFolderWithOneBundleFileOrSysTreeOpens() throws Exception {
+        Files.writeString(Files.createDirectories(tmp.resolve("a")).resolve("nvidia-smi.xml"), "garbage");
+        Files.createDirectories(tmp.resolve("b/sys"));
+        Files.writeString(Files.createDirectories(tmp.resolve("c")).resolve("bundle.json"), "{}");
+        for (String name : List.of("a", "b", "c")) {
+            assertEquals(tmp.resolve(name), BundleSource.open(tmp.resolve(name), TOOL_FILES).dir());
+        }
+    }
+
+    /** Root reads every folder whatever its mode: HostArchiveTest checks this as an unprivileged user instead. */
+    @Test
+    void anUnreadableFolderSaysPermissionDenied() throws IOException {
+        Assumptions.assumeFalse("root".equals(System.getProperty("user.name")), "root reads a folder of mode 000");
+        Path locked = Files.createDirectories(tmp.resolve("locked"));
+        Files.writeString(locked.resolve("lspci.txt"), "");
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("--x------"));
+        try {
+            BundleException e = assertThrows(BundleException.class, () -> BundleSource.open(locked, TOOL_FILES));
+            assertEquals("cannot read bundle folder " + locked + ": permission denied", e.getMessage());
+        } finally {
+            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
+        }
     }
 
     @Test

@@ -59,6 +59,7 @@ public final class NvidiaSmiCsvParser {
             notes.add(Diagnostic.warning(PROBE, file, headerLine, "the header names none of the fields read here ("
                     + String.join(", ", KNOWN.subList(0, 8)) + ", ...)"));
         }
+        int unknownRows = 0;
         for (int i = header == null ? first : first + 1; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank()) {
@@ -71,7 +72,15 @@ public final class NvidiaSmiCsvParser {
             }
             List<String> values = split(line);
             if (header == null) {
-                gpus.add(selfDescribing(values));
+                Gpu gpu = selfDescribing(values);
+                if (gpu.pciAddress() == null && gpu.uuid() == null && gpu.health() == null) {
+                    // Without a header only these values say that a row is a GPU; a line of prose is not one.
+                    unknownRows++;
+                    notes.add(Diagnostic.warning(PROBE, file, i + 1, "neither a PCI bus id (00000000:01:00.0) nor a "
+                            + "GPU UUID (GPU-...) in this row; the row is left out"));
+                } else {
+                    gpus.add(gpu);
+                }
             } else if (values.size() != header.size()) {
                 notes.add(Diagnostic.warning(PROBE, file, i + 1, "expected " + header.size() + " values as the header on line "
                         + headerLine + " names, found " + values.size() + "; the row is left out"));
@@ -79,7 +88,10 @@ public final class NvidiaSmiCsvParser {
                 gpus.add(readRow(header, values, i + 1, file, notes));
             }
         }
-        if (gpus.isEmpty() && notes.stream().noneMatch(n -> n.severity() != Diagnostic.Severity.INFO)) {
+        if (gpus.isEmpty() && unknownRows > 0) {
+            notes.add(Diagnostic.error(PROBE, file, null, "no row names a GPU; expected the CSV of "
+                    + "'nvidia-smi --query-gpu=name,pci.bus_id,uuid,... --format=csv'"));
+        } else if (gpus.isEmpty() && notes.stream().noneMatch(n -> n.severity() != Diagnostic.Severity.INFO)) {
             notes.add(Diagnostic.warning(PROBE, file, headerLine, "a header but no GPU rows"));
         }
         return new ParsedOutput(gpus, notes);
