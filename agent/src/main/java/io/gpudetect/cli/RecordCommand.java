@@ -1,5 +1,6 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.akash.DrmCards;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.probe.Probes;
@@ -52,6 +53,8 @@ public final class RecordCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         RecordingSource recording = new RecordingSource(detection.live(), dir);
         Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(recording);
+        // What Akash's operator starts from: recorded so that gpu-detect akash --replay can judge DRM nodes.
+        DrmCards.read(recording);
         List<String> problems = recording.finish(hostName(), VersionProvider.version());
         Files.writeString(dir.resolve("detected.json"), InventoryDocument.json(inventory));
         for (String p : problems) {
