@@ -58,11 +58,18 @@ public final class OfferOptions implements AutoCloseable {
         }
         Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source);
         if (source instanceof BundleSource bundle) {
-            String host = bundle.manifest().host();
-            String node = host == null || host.isBlank() ? bundleName(detection.replay) : host;
-            return new InventoryOffers(node, inventory, recordedAt(bundle.manifest().recordedAt()));
+            return new InventoryOffers(nodeName(source, detection.replay), inventory, recordedAt(bundle.manifest().recordedAt()));
         }
-        return new InventoryOffers(hostName(), inventory, Instant.now());
+        return new InventoryOffers(nodeName(source, null), inventory, Instant.now());
+    }
+
+    /** The node a detection source stands for: a bundle's recorded host (else its folder's name), or this host. */
+    static String nodeName(Source source, Path replay) {
+        if (source instanceof BundleSource bundle) {
+            String host = bundle.manifest().host();
+            return host == null || host.isBlank() ? bundleName(replay) : host;
+        }
+        return hostName();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.akash.DrmCards;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.probe.Probes;
@@ -67,6 +68,8 @@ public final class RecordCommand implements Callable<Integer> {
         }
         RecordingSource recording = new RecordingSource(detection.live(), dir);
         Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(recording);
+        // What Akash's operator starts from: recorded so that gpu-detect akash --replay can judge DRM nodes.
+        DrmCards.read(recording);
         List<String> problems;
         try {
             problems = new ArrayList<>(recording.finish(hostName(), VersionProvider.version()));

@@ -205,7 +205,19 @@ public final class CapacityRecordOffers implements OfferSource {
         }
         gpus.sort(Comparator.comparing((OfferedGpu g) -> g.vendor().id())
                 .thenComparing(g -> g.model() == null ? "" : g.model()));
-        return NodeOffer.of(node, gpus, units(field(spec, status, "allocatable"), at + ".allocatable"),
+        YamlNode allocatableField = field(spec, status, "allocatable");
+        Map<String, Integer> allocatable = units(allocatableField, at + ".allocatable");
+        if (allocatableField != null && allocatableField.isMapping()) {
+            // The record says what the node advertises: a kind it lacks has no units (no device plugin, or one not
+            // ready yet), however many GPUs the agent found.
+            for (OfferedGpu g : gpus) {
+                if (!g.migEnabled()) {
+                    allocatable.putIfAbsent(NodeOffer.unitKind(g, null), 0);
+                }
+                g.profiles().forEach(p -> allocatable.putIfAbsent(NodeOffer.unitKind(g, p), 0));
+            }
+        }
+        return NodeOffer.of(node, gpus, allocatable,
                 units(field(spec, status, "requested") != null ? field(spec, status, "requested")
                         : field(spec, status, "inUse"), at + ".requested"),
                 time(field(spec, status, "lastGoodPass"), at + ".lastGoodPass"));
@@ -271,6 +283,18 @@ public final class CapacityRecordOffers implements OfferSource {
             out.merge(unitKind(e.getKey()), whole(e.getValue(), at + "." + e.getKey()), Integer::sum);
         }
         return out;
+    }
+
+    /** The Kubernetes resource a unit kind stands for: {@code nvidia} -> {@code nvidia.com/gpu}, {@code mig-1g.10gb} -> {@code nvidia.com/mig-1g.10gb}. */
+    public static String resourceName(String kind) {
+        if (kind.startsWith("mig-")) {
+            return "nvidia.com/" + kind;
+        }
+        return switch (kind) {
+            case "nvidia", "amd" -> kind + ".com/gpu";
+            case "intel" -> "gpu.intel.com/i915";
+            default -> kind;
+        };
     }
 
     /** {@code nvidia.com/gpu} -> {@code nvidia}, {@code nvidia.com/mig-1g.10gb} -> {@code mig-1g.10gb}, {@code gpu.intel.com/i915} -> intel. */

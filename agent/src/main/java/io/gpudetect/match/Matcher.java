@@ -173,6 +173,9 @@ public final class Matcher {
             }
             int allocatable = offer.allocatable(kind);
             int free = freeOfKind(kind);
+            if (allocatable == 0 && offer.units(kind) > 0) {
+                return "no " + CapacityRecordOffers.resourceName(kind) + " allocatable (device plugin missing?)";
+            }
             if (free == 0) {
                 return "all units in use: " + allocatable + " " + kind + " allocatable, " + offer.inUse(kind)
                         + " in use" + (takenPerKind.containsKey(kind) ? " and " + takenPerKind.get(kind)

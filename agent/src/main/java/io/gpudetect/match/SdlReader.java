@@ -23,7 +23,6 @@ public final class SdlReader {
     private static final Pattern WHOLE = Pattern.compile("\\+?(\\d+)");
     private static final Pattern QUANTITY = Pattern.compile("(\\d+(?:\\.\\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei)?");
     private static final Set<String> GPU_FIELDS = Set.of("units", "attributes");
-    private static final Set<String> ENTRY_FIELDS = Set.of("model", "ram", "interface");
 
     private final String file;
 
@@ -105,9 +104,10 @@ public final class SdlReader {
         int units = wholeNumber(unitsNode, gpuPath + ".units", "the number of GPUs each replica needs");
         YamlNode attributes = gpu.get("attributes");
         if (units == 0) {
-            if (attributes != null) {
-                throw error(gpuPath + ".attributes", attributes, "GPU attributes need units > 0; remove them or "
-                        + "ask for at least one GPU");
+            // The network's parser (node sdl/gpu.go, v2ResourceGPU) checks attributes only when units > 0 and
+            // accepts them beside units: 0, which asks for no GPU; the SDK schema refuses them.
+            if (attributes != null && !attributes.isNull()) {
+                choices(attributes, gpuPath + ".attributes");
             }
             return GpuRequest.none();
         }
@@ -167,11 +167,8 @@ public final class SdlReader {
             throw error(path, entry, "expected a mapping with model (and optional ram, interface), found "
                     + entry.describe());
         }
-        for (String key : entry.fields().keySet()) {
-            if (!ENTRY_FIELDS.contains(key)) {
-                throw error(path + "." + key, entry.get(key), "unsupported field; expected model, ram or interface");
-            }
-        }
+        // Other fields of an entry (a misspelt "vram") are ignored, as the network's parser decodes the entry into
+        // v2GPUNvidia with yaml.v3's non-strict Decode (node sdl/gpu.go); the SDK schema refuses them.
         YamlNode model = entry.get("model");
         if (model == null || !model.isScalar() || model.text().isBlank()) {
             throw error(path + ".model", model == null ? entry : model, "expected a model name such as a100, found "

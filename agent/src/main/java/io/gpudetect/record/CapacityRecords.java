@@ -50,7 +50,8 @@ public final class CapacityRecords {
         return new GpuCapacitySpec.GpuEntry(g.vendor() == null ? "other" : g.vendor().id(), g.model(), g.name(),
                 g.memoryMiB(), g.memoryGi(), g.interfaceType(), address(g), g.uuid(),
                 g.health() == null || g.health().status() == null ? null : g.health().status().id(),
-                g.partitioning() == null ? null : g.partitioning().enabled());
+                g.partitioning() == null ? null : g.partitioning().enabled(),
+                g.pciVendorId(), g.pciDeviceId(), g.pciSubsystemVendorId(), g.pciSubsystemDeviceId());
     }
 
     private static String address(Gpu g) {

@@ -41,7 +41,11 @@ public record GpuCapacitySpec(
                            @JsonProperty("interface") @JsonPropertyDescription("pcie, sxm, oam or integrated.") String interfaceType,
                            String pciAddress, String uuid,
                            @JsonPropertyDescription("ok, degraded or lost; absent when no tool said.") String health,
-                           @JsonPropertyDescription("True when MIG (or an AMD partition mode) is on.") Boolean partitioned) {
+                           @JsonPropertyDescription("True when MIG (or an AMD partition mode) is on.") Boolean partitioned,
+                           @JsonPropertyDescription("PCI vendor id, 4 lower-case hex digits (10de); Akash's GPU table is keyed by it and the device id.") String pciVendorId,
+                           @JsonPropertyDescription("PCI device id, 4 lower-case hex digits (2684).") String pciDeviceId,
+                           @JsonPropertyDescription("PCI subsystem vendor id: the board maker (1458).") String pciSubsystemVendorId,
+                           @JsonPropertyDescription("PCI subsystem device id.") String pciSubsystemDeviceId) {
     }
 
     /** How many GPUs share one vendor, model, memory size and interface. */

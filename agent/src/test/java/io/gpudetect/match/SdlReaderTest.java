@@ -44,6 +44,31 @@ class SdlReaderTest {
     }
 
     @Test
+    void readsWhatTheNetworksGoParserAcceptsAndTheSchemaRefuses() throws InvalidInputException {
+        // node sdl/gpu.go: an entry is decoded with yaml.v3's non-strict Decode, so "vram" is ignored (any RAM).
+        Demand typo = SdlReader.read(sdl("""
+                gpu:
+                  units: 1
+                  attributes:
+                    vendor:
+                      nvidia:
+                        - model: a100
+                          vram: 80Gi
+                """), "deploy.yaml");
+        assertEquals(List.of(new GpuChoice(Vendor.NVIDIA, "a100", null, false, null, null)),
+                typo.placements().get(0).gpu().choices());
+        // v2ResourceGPU checks attributes only for units > 0: with units 0 they ask for nothing.
+        Demand none = SdlReader.read(sdl("""
+                gpu:
+                  units: 0
+                  attributes: {vendor: {nvidia: }}
+                """), "deploy.yaml");
+        assertEquals(0, none.placements().get(0).gpu().units());
+        // ... but attributes it cannot read are refused there as well.
+        assertTrue(error("gpu:\n  units: 0\n  attributes: {colour: red}").getMessage().contains("unsupported GPU attribute"));
+    }
+
+    @Test
     void readsModelsRamAndInterfaceAsAlternatives() throws InvalidInputException {
         Demand d = SdlReader.read(sdl("""
                 gpu:
@@ -88,13 +113,11 @@ class SdlReaderTest {
         "ram not quantity   | 'gpu:\n  units: 1\n  attributes:\n    vendor:\n      nvidia:\n        - model: a100\n          ram: 80G' | profiles.compute.web.resources.gpu.attributes.vendor.nvidia[0].ram | 17 | memory quantity",
         "ram not whole Gi   | 'gpu:\n  units: 1\n  attributes:\n    vendor:\n      nvidia:\n        - model: a100\n          ram: 1500Mi' | profiles.compute.web.resources.gpu.attributes.vendor.nvidia[0].ram | 17 | whole Gi",
         "model missing      | 'gpu:\n  units: 1\n  attributes:\n    vendor:\n      nvidia:\n        - ram: 80Gi' | profiles.compute.web.resources.gpu.attributes.vendor.nvidia[0].model | 16 | model name",
-        "entry field        | 'gpu:\n  units: 1\n  attributes:\n    vendor:\n      nvidia:\n        - model: a100\n          vram: 80Gi' | profiles.compute.web.resources.gpu.attributes.vendor.nvidia[0].vram | 17 | unsupported field",
         "gpu field          | 'gpu:\n  units: 1\n  count: 2\n  attributes: {vendor: {nvidia: }}'       | profiles.compute.web.resources.gpu.count | 13 | unsupported field",
         "attribute key      | 'gpu:\n  units: 1\n  attributes:\n    model: a100'                     | profiles.compute.web.resources.gpu.attributes.model | 14 | unsupported GPU attribute",
         "vendor list shape  | 'gpu:\n  units: 1\n  attributes:\n    vendor:\n      nvidia: a100'      | profiles.compute.web.resources.gpu.attributes.vendor.nvidia | 15 | list of models",
         "gpu not a mapping  | 'gpu: 1'                                                                  | profiles.compute.web.resources.gpu | 11 | expected a mapping",
         "units without attr | 'gpu:\n  units: \"2\"'                                                  | profiles.compute.web.resources.gpu.attributes | 11 | units > 0 needs attributes",
-        "attr without units | 'gpu:\n  units: 0\n  attributes: {vendor: {nvidia: }}'                   | profiles.compute.web.resources.gpu.attributes | 13 | need units > 0",
     })
     void reportsTheRuleWithPathAndLine(String name, String gpu, String path, int line, String words) {
         InvalidInputException e = error(gpu.replace("\\n", "\n"));

@@ -1,0 +1,79 @@
+package io.gpudetect.akash;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.gpudetect.render.InventoryDocument;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/** An {@link AkashForecast} for a person (a block per node) or as JSON. */
+public final class AkashReport {
+
+    private AkashReport() {
+    }
+
+    public static String json(AkashForecast forecast) {
+        try {
+            return InventoryDocument.jsonMapper().writeValueAsString(forecast) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static String table(AkashForecast forecast) {
+        StringBuilder out = new StringBuilder();
+        out.append("What Akash's inventory operator sees, from ").append(forecast.input()).append(", with the ")
+                .append(forecast.table()).append("\n");
+        int dropped = 0;
+        for (NodeForecast n : forecast.nodes()) {
+            out.append("\nnode ").append(n.node()).append(": ");
+            out.append(n.cards().isEmpty() ? "no GPUs" : n.cards().size() + (n.cards().size() == 1 ? " card: " : " cards: ")
+                    + OperatorRules.summary(n.cards())).append('\n');
+            out.append("  labels the operator writes:\n");
+            for (Map.Entry<String, String> l : n.labels().entrySet()) {
+                out.append("    ").append(l.getKey()).append('=').append(l.getValue()).append('\n');
+            }
+            for (CardVerdict c : n.cards()) {
+                if (c.verdict() == CardVerdict.Verdict.dropped) {
+                    dropped++;
+                }
+                out.append("  card ").append(c.pciAddress() == null ? "(address unknown)" : c.pciAddress())
+                        .append("  ").append(c.pciId() == null ? "????:????" : c.pciId())
+                        .append("  ").append(c.name() == null ? "(unnamed)" : c.name())
+                        .append(": ").append(words(c.verdict())).append('\n');
+                for (String r : c.reasons()) {
+                    out.append("    - ").append(r).append('\n');
+                }
+                if (c.tableEntry() != null) {
+                    out.append("    gpus.json entry to add: ").append(c.tableEntry()).append('\n');
+                }
+            }
+            list(out, "  problems:", n.problems());
+            list(out, "  not checked:", n.notChecked());
+        }
+        out.append('\n').append(forecast.everyCardBidOn() ? "Every card is bid on"
+                : "Some cards will not be bid on (" + dropped + " card" + (dropped == 1 ? "" : "s") + " dropped"
+                + (forecast.nodes().stream().anyMatch(n -> !n.problems().isEmpty()) ? ", and node problems above" : "") + ")")
+                .append('\n');
+        return out.toString();
+    }
+
+    private static void list(StringBuilder out, String title, List<String> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        out.append(title).append('\n');
+        for (String l : lines) {
+            out.append("    - ").append(l).append('\n');
+        }
+    }
+
+    private static String words(CardVerdict.Verdict v) {
+        return switch (v) {
+            case bid -> "bid on";
+            case mislabelled -> "bid on, mislabelled";
+            case unknown -> "cannot tell";
+            case dropped -> "NOT bid on";
+        };
+    }
+}

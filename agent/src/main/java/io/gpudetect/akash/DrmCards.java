@@ -1,0 +1,85 @@
+package io.gpudetect.akash;
+
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.source.Source;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The DRM cards Akash's operator starts from. Its discovery pod asks ghw for the GPUs (ghw v0.19.1
+ * {@code pkg/gpu/gpu_linux.go}): every {@code /sys/class/drm/cardN} link without a {@code -} in its name, the PCI
+ * address taken from the last part of the link's target that looks like one. A card without a DRM node (NVIDIA
+ * without {@code nvidia_drm} loaded, a card bound to {@code vfio-pci}) is not a graphics card to it at all.
+ */
+public sealed interface DrmCards {
+
+    String CLASS_DRM = "/sys/class/drm";
+
+    /** One {@code cardN} link and the PCI address its target names (null when it names none: ghw skips it). */
+    record Card(String name, PciAddress pciAddress) {
+    }
+
+    /**
+     * What {@code /sys/class/drm} holds.
+     *
+     * @param present false when the directory does not exist: ghw then returns no graphics card at all
+     */
+    record Listed(boolean present, List<Card> cards) implements DrmCards {
+        public Listed {
+            cards = List.copyOf(cards);
+        }
+
+        /** The cards whose link leads to {@code address}: usually one, none when no DRM driver has the device. */
+        public List<String> at(PciAddress address) {
+            return cards.stream().filter(c -> address != null && address.equals(c.pciAddress())).map(Card::name).toList();
+        }
+    }
+
+    /** The input cannot tell (a bundle without {@code /sys/class/drm}, a capacity record): {@code why} says so. */
+    record NotKnown(String why) implements DrmCards {
+    }
+
+    /** ghw's {@code validPCIAddress}, unanchored as ghw matches it. */
+    Pattern PCI_ADDRESS = Pattern.compile("\\b(0{0,4}:\\p{XDigit}{2}:\\p{XDigit}{2}\\.\\p{XDigit}:?\\w*)");
+
+    /** Reads {@code /sys/class/drm} through {@code source}; listing it makes a recording keep each card's link. */
+    static DrmCards read(Source source) {
+        try {
+            if (!source.exists(CLASS_DRM)) {
+                if (source.isRecorded()) {
+                    return new NotKnown(source.describe() + " holds no /sys/class/drm (recorded without it), "
+                            + "so which cards have a DRM node cannot be told");
+                }
+                return new Listed(false, List.of());
+            }
+            List<Card> cards = new ArrayList<>();
+            for (String name : source.list(CLASS_DRM)) {
+                if (!name.startsWith("card") || name.indexOf('-') >= 0) {
+                    continue;
+                }
+                Optional<String> target = source.readLink(CLASS_DRM + "/" + name);
+                if (target.isEmpty()) {
+                    continue;   // ghw skips what is not a link
+                }
+                cards.add(new Card(name, addressIn(target.get())));
+            }
+            return new Listed(true, cards);
+        } catch (IOException e) {
+            return new NotKnown(CLASS_DRM + " could not be read: " + e.getMessage());
+        }
+    }
+
+    /** The last part of a link target that ghw takes for a PCI address, parsed; null when there is none. */
+    static PciAddress addressIn(String target) {
+        String[] parts = target.split("/");
+        for (int i = parts.length - 1; i >= 0; i--) {
+            if (PCI_ADDRESS.matcher(parts[i]).find()) {
+                return PciAddress.parse(parts[i]).orElse(null);
+            }
+        }
+        return null;
+    }
+}

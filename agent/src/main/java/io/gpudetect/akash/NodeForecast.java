@@ -1,0 +1,32 @@
+package io.gpudetect.akash;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Collections;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The operator's view of one node: the labels it writes, each card's fate, the node's own problems (which fail
+ * the check) and what the input could not tell (which does not).
+ *
+ * @param labels   every label the operator writes on the node, keys sorted, as {@code generateLabels} makes them
+ * @param problems node-wide reasons some cards are not bid on (fewer allocatable units than cards, ...)
+ * @param notChecked checks the input could not support, each with why
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record NodeForecast(String node, SortedMap<String, String> labels, List<CardVerdict> cards,
+                           List<String> problems, List<String> notChecked) {
+
+    public NodeForecast {
+        labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));
+        cards = List.copyOf(cards);
+        problems = List.copyOf(problems);
+        notChecked = List.copyOf(notChecked);
+    }
+
+    /** True when every card is bid on (mislabelled ones included) and the node has no problem; unknowns do not count. */
+    public boolean everyCardBidOn() {
+        return problems.isEmpty() && cards.stream().noneMatch(c -> c.verdict() == CardVerdict.Verdict.dropped);
+    }
+}

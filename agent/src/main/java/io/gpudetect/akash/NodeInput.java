@@ -1,0 +1,25 @@
+package io.gpudetect.akash;
+
+import io.gpudetect.model.Gpu;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What is known of one node for predicting Akash's inventory operator.
+ *
+ * @param gpus        the node's real GPUs (emulated display adapters left out)
+ * @param drm         its DRM cards, or why they are not known
+ * @param allocatable the node's GPU extended resources ({@code nvidia.com/gpu: 8}); null when not known
+ * @param allocatableNotKnown why {@code allocatable} is null
+ * @param source      what the facts were read from, for messages
+ */
+public record NodeInput(String node, List<Gpu> gpus, DrmCards drm, Map<String, Long> allocatable,
+                        String allocatableNotKnown, String source) {
+
+    public NodeInput {
+        gpus = List.copyOf(gpus);
+        allocatable = allocatable == null ? null : Collections.unmodifiableMap(new TreeMap<>(allocatable));
+    }
+}
