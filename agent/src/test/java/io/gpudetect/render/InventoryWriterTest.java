@@ -191,7 +191,7 @@ class InventoryWriterTest {
         for (Diagnostic.Severity s : Diagnostic.Severity.values()) {
             diagnostics.add(new Diagnostic(s, "", AWKWARD, 0, "true"));
         }
-        return new Inventory("bundle /tmp/" + AWKWARD, gpus, probes, diagnostics);
+        return new Inventory("bundle /tmp/" + AWKWARD, gpus, probes, diagnostics, "To Be Filled By O.E.M. / " + AWKWARD);
     }
 
     private static Inventory emptyInventory() {

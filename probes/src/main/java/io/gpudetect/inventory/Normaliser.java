@@ -132,9 +132,28 @@ public final class Normaliser {
             }
         }
 
-        if (gpu.computeCapability() == null && vendor == Vendor.NVIDIA && gpu.pciDeviceId() != null) {
-            tables.pciIds().device(vendorId, gpu.pciDeviceId()).map(Normaliser::nvidiaComputeCapabilityFromChip)
-                    .ifPresent(cc -> b.as("pci.ids").computeCapability(cc).as("derived"));
+        if (gpu.computeCapability() == null && vendor == Vendor.NVIDIA) {
+            Optional<String> entry = gpu.pciDeviceId() == null ? Optional.empty()
+                    : tables.pciIds().device(vendorId, gpu.pciDeviceId());
+            String cc = entry.map(Normaliser::nvidiaComputeCapabilityFromChip).orElse(null);
+            if (entry.isEmpty() && name != null) {
+                // Some recordings (and some VMs) show no real device id; the product name still finds the
+                // chip, when every pci.ids entry of that name is one compute capability.
+                Set<String> byName = new java.util.TreeSet<>();
+                for (String e : tables.pciIds().devicesNamed(Vendor.NVIDIA.pciVendorId(),
+                        name.strip().replaceFirst("(?i)^nvidia\\s+", ""))) {
+                    byName.add(String.valueOf(nvidiaComputeCapabilityFromChip(e)));
+                }
+                cc = byName.size() == 1 && !byName.contains("null") ? byName.iterator().next() : null;
+            }
+            if (cc != null) {
+                b.as("pci.ids").computeCapability(cc).as("derived");
+            } else if (entry.isEmpty() && "Blackwell".equalsIgnoreCase(gpu.architecture()) && name != null
+                    && name.matches("(?i).*\\bRTX\\b.*")) {
+                // A card newer than the shipped pci.ids: every RTX-branded Blackwell (GeForce RTX 50, RTX PRO)
+                // is a GB20x chip, 12.0 in CUDA's table; the data-centre B100/B200 (10.0) carry no RTX.
+                b.computeCapability("12.0");
+            }
         }
         if (gpu.architecture() == null && gpu.computeCapability() != null) {
             b.architecture(nvidiaArchitecture(gpu.computeCapability()));
