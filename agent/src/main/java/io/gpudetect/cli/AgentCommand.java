@@ -16,6 +16,7 @@ import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.labels.NvidiaProfile;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.tables.Tables;
 import io.gpudetect.record.GpuCapacitySpec;
@@ -87,8 +88,24 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Prefix of our own labels (default: the config file's prefix=, else gpu-detect.io).")
     String prefix;
 
+    @Option(names = "--nvidia-mig-strategy", paramLabel = "STRATEGY",
+            description = "The nvidia profile's MIG strategy, as GPU Feature Discovery's --mig-strategy: none, single "
+                    + "or mixed (default: the config file's nvidia-mig-strategy=, else none).")
+    String nvidiaMigStrategy;
+
+    @Option(names = "--nvidia-sharing", paramLabel = "STRATEGY",
+            description = "How the device plugin shares nvidia.com/gpu, for the nvidia profile: none, time-slicing or "
+                    + "mps (default: the config file's nvidia-sharing=, else none).")
+    String nvidiaSharing;
+
+    @Option(names = "--nvidia-replicas", paramLabel = "N",
+            description = "Replicas of each nvidia.com/gpu under --nvidia-sharing (default: the config file's "
+                    + "nvidia-replicas=, else 1).")
+    Integer nvidiaReplicas;
+
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A properties file: profiles=, akash-operator=, prefix=, interval=, heartbeat=, startup-jitter=, nfd-output= "
+            description = "A properties file: profiles=, akash-operator=, prefix=, interval=, heartbeat=, startup-jitter=, nfd-output=, "
+                    + "nvidia-mig-strategy=, nvidia-sharing=, nvidia-replicas= "
                     + "(flags win over it).")
     Path config;
 
@@ -229,13 +246,37 @@ public final class AgentCommand implements Callable<Integer> {
         return p;
     }
 
+    /** GFD's settings for the nvidia profile: flags, then the config file, then GFD's defaults. */
+    private NvidiaProfile.Settings nvidiaSettings(Properties file) {
+        String mig = nvidiaMigStrategy != null ? nvidiaMigStrategy : file.getProperty("nvidia-mig-strategy", "none");
+        String sharing = nvidiaSharing != null ? nvidiaSharing : file.getProperty("nvidia-sharing", "none");
+        int replicas;
+        if (nvidiaReplicas != null) {
+            replicas = nvidiaReplicas;
+        } else {
+            String text = file.getProperty("nvidia-replicas", "1").strip();
+            try {
+                replicas = Integer.parseInt(text);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("nvidia-replicas: '" + text + "' is not a whole number");
+            }
+        }
+        try {
+            return new NvidiaProfile.Settings(NvidiaProfile.MigStrategy.parse(mig),
+                    NvidiaProfile.SharingStrategy.parse(sharing), replicas);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("nvidia profile: " + e.getMessage());
+        }
+    }
+
     /** Flags, then the environment (profiles and akash-operator only), then the config file, then defaults. */
     AgentSettings settings(Properties file) {
         String selection = profiles != null ? profiles
                 : System.getenv(ENV_PROFILES) != null ? System.getenv(ENV_PROFILES)
                 : file.getProperty("profiles", LabelProfiles.DEFAULT_SELECTION);
         String ownPrefix = prefix != null ? prefix : file.getProperty("prefix", GpuDetectProfile.PREFIX);
-        AgentSettings s = AgentSettings.defaults(node, LabelProfiles.parse(selection, ownPrefix), VersionProvider.version());
+        AgentSettings s = AgentSettings.defaults(node, LabelProfiles.parse(selection, ownPrefix, nvidiaSettings(file)),
+                VersionProvider.version());
         Duration every = interval != null ? interval : duration(file, "interval", s.interval());
         Duration beat = heartbeat != null ? heartbeat : duration(file, "heartbeat", s.heartbeat());
         String mode = nfdOutput != null ? nfdOutput : file.getProperty("nfd-output", "off");

@@ -56,8 +56,14 @@ public final class LabelProfiles {
 
     /** As {@link #parse(String)}, with our own profile writing under {@code prefix} instead of the default. */
     public static LabelProfiles parse(String selection, String prefix) {
+        return parse(selection, prefix, NvidiaProfile.Settings.DEFAULT);
+    }
+
+    /** As {@link #parse(String, String)}, with the {@code nvidia} profile describing the device plugin's {@code nvidia} settings. */
+    public static LabelProfiles parse(String selection, String prefix, NvidiaProfile.Settings nvidia) {
         List<LabelProfile> all = ALL.stream()
-                .map(p -> p instanceof GpuDetectProfile ? new GpuDetectProfile(prefix) : p).toList();
+                .map(p -> p instanceof GpuDetectProfile ? new GpuDetectProfile(prefix)
+                        : p instanceof NvidiaProfile ? new NvidiaProfile(nvidia) : p).toList();
         Set<String> wanted = new LinkedHashSet<>();
         for (String part : selection.split("[,\\s]+")) {
             String name = part.strip().toLowerCase(Locale.ROOT);

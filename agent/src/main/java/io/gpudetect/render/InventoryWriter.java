@@ -53,6 +53,9 @@ final class InventoryWriter {
             diagnostic(g, d);
         }
         g.endArray();
+        if (inventory.machine() != null) {
+            field(g, "machine", inventory.machine());
+        }
         g.name("complete");
         g.bool(inventory.complete());
         g.endObject();

@@ -80,7 +80,14 @@ class LabelProfilesTest {
                         "nvidia.com/cuda.runtime-version.full", "11.7",
                         "nvidia.com/cuda.runtime-version.major", "11",
                         "nvidia.com/cuda.runtime-version.minor", "7",
-                        "nvidia.com/mig.capable", "false")),
+                        "nvidia.com/mig.capable", "false",
+                        // GFD's older names, the chip's compute capability, GFD's defaults and no DMI name recorded
+                        "nvidia.com/cuda.driver.major", "515", "nvidia.com/cuda.driver.minor", "105",
+                        "nvidia.com/cuda.driver.rev", "01", "nvidia.com/cuda.runtime.major", "11",
+                        "nvidia.com/cuda.runtime.minor", "7", "nvidia.com/gpu.compute.major", "7",
+                        "nvidia.com/gpu.compute.minor", "5", "nvidia.com/gpu.replicas", "1",
+                        "nvidia.com/gpu.sharing-strategy", "none", "nvidia.com/mps.capable", "false",
+                        "nvidia.com/gpu.machine", "unknown")),
                 Arguments.of("hosts/tesla-t4_515.105.01_v11", "akash", map(
                         "akash.network", "true",
                         "nvidia.com/gpu.present", "true",

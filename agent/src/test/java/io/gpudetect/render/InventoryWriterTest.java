@@ -142,7 +142,7 @@ class InventoryWriterTest {
                 .vendor(Vendor.NVIDIA).name(AWKWARD).model("h100").memoryMiB(81559L).memoryGi(80).sharedMemory(false)
                 .driverVersion("550.54.15").runtimeVersion("12.4").pciAddress(PciAddress.of("00000000:3B:00.0"))
                 .pciVendorId("10de").pciDeviceId("2330").pciSubsystemVendorId("10de").pciSubsystemDeviceId("16c1")
-                .pciRevision("a1").uuid("GPU-4a7b\"c\\d").serial("1652\t0230\n41").boardPartNumber("true")
+                .pciRevision("a1").pciClass("0302").uuid("GPU-4a7b\"c\\d").serial("1652\t0230\n41").boardPartNumber("true")
                 .interfaceType("sxm").architecture("Hopper").computeCapability("9.0").computeUnits(132)
                 .kernelDriver("nvidia").powerLimitWatts(700.5)
                 .partitioning(new Partitioning("mig", true, false, List.of(
@@ -159,7 +159,7 @@ class InventoryWriterTest {
         gpus.add(everyField());
         // Nothing set: only the (empty) sources map is written.
         gpus.add(new Gpu(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null));
+                null, null, null, null, null, null, null, null, null, null, null, null));
         // A builder without a source name records null sources; empty strings are not null.
         gpus.add(Gpu.builder(null).name("").model("").emulated(true).build());
         // Empty partitioning and health, extreme numbers.
@@ -191,7 +191,7 @@ class InventoryWriterTest {
         for (Diagnostic.Severity s : Diagnostic.Severity.values()) {
             diagnostics.add(new Diagnostic(s, "", AWKWARD, 0, "true"));
         }
-        return new Inventory("bundle /tmp/" + AWKWARD, gpus, probes, diagnostics);
+        return new Inventory("bundle /tmp/" + AWKWARD, gpus, probes, diagnostics, "To Be Filled By O.E.M. / " + AWKWARD);
     }
 
     private static Inventory emptyInventory() {

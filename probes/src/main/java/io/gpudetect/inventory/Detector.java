@@ -56,7 +56,26 @@ public final class Detector {
             diagnostics.addAll(r.diagnostics());
         }
         diagnostics.addAll(judgements);
-        return new Inventory(source.describe(), gpus, summaries, diagnostics);
+        return new Inventory(source.describe(), gpus, summaries, diagnostics, machine(source, diagnostics));
+    }
+
+    private static final String DMI_DIR = "/sys/class/dmi/id";
+
+    /**
+     * The DMI product name, which a {@code record} bundle carries as it carries every file read; a host
+     * without DMI (most ARM boards) has none, and that is no fault.
+     */
+    private static String machine(Source source, List<Diagnostic> diagnostics) {
+        try {
+            // /sys/class/dmi/id is a link: asking for it first makes a recording keep the link to the file.
+            source.readLink(DMI_DIR);
+            return source.readFile(Inventory.DMI_PRODUCT_NAME).map(String::strip).filter(s -> !s.isEmpty())
+                    .map(s -> s.length() > 256 ? s.substring(0, 256) : s).orElse(null);
+        } catch (java.io.IOException e) {
+            diagnostics.add(Diagnostic.info("dmi", Inventory.DMI_PRODUCT_NAME, null,
+                    "could not read the machine's product name: " + e.getMessage()));
+            return null;
+        }
     }
 
     /** By PCI address (cards without one last), then vendor, UUID and name. */

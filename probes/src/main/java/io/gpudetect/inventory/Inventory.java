@@ -13,10 +13,20 @@ import java.util.List;
  * so that nothing downstream withdraws a label on a partial view.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes, List<Diagnostic> diagnostics) {
+public record Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes, List<Diagnostic> diagnostics,
+                        /** The host's DMI product name ({@code /sys/class/dmi/id/product_name}), trimmed; null when absent. */
+                        String machine) {
 
     /** What one probe did in this pass. */
     public record ProbeSummary(String name, ProbeResult.Outcome outcome, int gpus) {
+    }
+
+    /** The product name, as DMI has it: the file GFD reads for {@code nvidia.com/gpu.machine}. */
+    public static final String DMI_PRODUCT_NAME = "/sys/class/dmi/id/product_name";
+
+    /** A pass that knows nothing of the machine around its GPUs. */
+    public Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes, List<Diagnostic> diagnostics) {
+        this(source, gpus, probes, diagnostics, null);
     }
 
     public Inventory {

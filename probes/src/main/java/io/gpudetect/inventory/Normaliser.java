@@ -156,6 +156,29 @@ public final class Normaliser {
             }
         }
 
+        if (gpu.computeCapability() == null && vendor == Vendor.NVIDIA) {
+            Optional<String> entry = gpu.pciDeviceId() == null ? Optional.empty()
+                    : tables.pciIds().device(vendorId, gpu.pciDeviceId());
+            String cc = entry.map(Normaliser::nvidiaComputeCapabilityFromChip).orElse(null);
+            if (entry.isEmpty() && name != null) {
+                // Some recordings (and some VMs) show no real device id; the product name still finds the
+                // chip, when every pci.ids entry of that name is one compute capability.
+                Set<String> byName = new java.util.TreeSet<>();
+                for (String e : tables.pciIds().devicesNamed(Vendor.NVIDIA.pciVendorId(),
+                        name.strip().replaceFirst("(?i)^nvidia\\s+", ""))) {
+                    byName.add(String.valueOf(nvidiaComputeCapabilityFromChip(e)));
+                }
+                cc = byName.size() == 1 && !byName.contains("null") ? byName.iterator().next() : null;
+            }
+            if (cc != null) {
+                b.as("pci.ids").computeCapability(cc).as("derived");
+            } else if (entry.isEmpty() && "Blackwell".equalsIgnoreCase(gpu.architecture()) && name != null
+                    && name.matches("(?i).*\\bRTX\\b.*")) {
+                // A card newer than the shipped pci.ids: every RTX-branded Blackwell (GeForce RTX 50, RTX PRO)
+                // is a GB20x chip, 12.0 in CUDA's table; the data-centre B100/B200 (10.0) carry no RTX.
+                b.computeCapability("12.0");
+            }
+        }
         if (gpu.architecture() == null && gpu.computeCapability() != null) {
             b.architecture(nvidiaArchitecture(gpu.computeCapability()));
         } else if (gpu.architecture() == null && vendor == Vendor.NVIDIA && gpu.pciDeviceId() != null) {
@@ -270,6 +293,35 @@ public final class Normaliser {
             case "AD" -> "Ada Lovelace";
             case "GH" -> "Hopper";
             default -> "Blackwell";
+        };
+    }
+
+    /**
+     * The CUDA compute capability of the chip that starts an NVIDIA pci.ids entry ({@code GA102GL [RTX A5000]}
+     * is 8.6), as CUDA's own tables give it per chip (CUDA C Programming Guide, "Compute Capabilities"; NVIDIA's
+     * CUDA GPUs list). nvidia-smi's XML and older NVML schemas print no compute capability, but GFD labels
+     * it, and every chip has exactly one. Null for a chip not listed here (a new one) rather than a guess.
+     */
+    static String nvidiaComputeCapabilityFromChip(String pciIdsEntry) {
+        java.util.regex.Matcher m = NVIDIA_CHIP.matcher(pciIdsEntry);
+        if (!m.find()) {
+            return null;
+        }
+        String chip = m.group();
+        String family = m.group(1);
+        return switch (family) {
+            // GK110 and GK208 (and their B steppings) are 3.5, GK210 (Tesla K80) 3.7, the rest of Kepler 3.0.
+            case "GK" -> chip.equals("GK110") || chip.equals("GK208") ? "3.5" : chip.equals("GK210") ? "3.7" : "3.0";
+            case "GM" -> chip.startsWith("GM10") ? "5.0" : "5.2";
+            case "GP" -> chip.equals("GP100") ? "6.0" : "6.1";
+            case "GV" -> chip.equals("GV100") ? "7.0" : null;
+            case "TU" -> "7.5";
+            case "GA" -> chip.equals("GA100") ? "8.0" : "8.6";
+            case "AD" -> "8.9";
+            case "GH" -> chip.equals("GH100") ? "9.0" : null;
+            // Blackwell has two lines: data-centre GB100/GB102 (10.0) and the GB20x boards (12.0).
+            case "GB" -> chip.equals("GB100") || chip.equals("GB102") ? "10.0" : chip.startsWith("GB20") ? "12.0" : null;
+            default -> null;
         };
     }
 

@@ -34,6 +34,11 @@ public record Gpu(
         String pciSubsystemVendorId,
         String pciSubsystemDeviceId,
         String pciRevision,
+        /**
+         * PCI class and subclass, 4 hex digits: {@code 0300} for a VGA (graphics) controller, {@code 0302} for
+         * a 3D (compute) controller, {@code 1200} for a processing accelerator.
+         */
+        String pciClass,
         String uuid,
         String serial,
         String boardPartNumber,
@@ -121,6 +126,7 @@ public record Gpu(
         public Builder pciSubsystemVendorId(String v) { return set(GpuField.PCI_SUBSYSTEM_VENDOR_ID, v); }
         public Builder pciSubsystemDeviceId(String v) { return set(GpuField.PCI_SUBSYSTEM_DEVICE_ID, v); }
         public Builder pciRevision(String v) { return set(GpuField.PCI_REVISION, v); }
+        public Builder pciClass(String v) { return set(GpuField.PCI_CLASS, v); }
         public Builder uuid(String v) { return set(GpuField.UUID, v); }
         public Builder serial(String v) { return set(GpuField.SERIAL, v); }
         public Builder boardPartNumber(String v) { return set(GpuField.BOARD_PART_NUMBER, v); }
@@ -155,7 +161,7 @@ public record Gpu(
                     get(GpuField.MEMORY_GI), get(GpuField.SHARED_MEMORY), get(GpuField.DRIVER_VERSION),
                     get(GpuField.RUNTIME_VERSION), get(GpuField.PCI_ADDRESS), get(GpuField.PCI_VENDOR_ID),
                     get(GpuField.PCI_DEVICE_ID), get(GpuField.PCI_SUBSYSTEM_VENDOR_ID),
-                    get(GpuField.PCI_SUBSYSTEM_DEVICE_ID), get(GpuField.PCI_REVISION), get(GpuField.UUID),
+                    get(GpuField.PCI_SUBSYSTEM_DEVICE_ID), get(GpuField.PCI_REVISION), get(GpuField.PCI_CLASS), get(GpuField.UUID),
                     get(GpuField.SERIAL), get(GpuField.BOARD_PART_NUMBER), get(GpuField.INTERFACE),
                     get(GpuField.ARCHITECTURE), get(GpuField.COMPUTE_CAPABILITY), get(GpuField.COMPUTE_UNITS),
                     get(GpuField.KERNEL_DRIVER), get(GpuField.POWER_LIMIT_WATTS), get(GpuField.PARTITIONING),

@@ -30,6 +30,7 @@ public final class GpuField<T> {
     public static final GpuField<String> PCI_SUBSYSTEM_DEVICE_ID =
             new GpuField<>("pciSubsystemDeviceId", String.class, Gpu::pciSubsystemDeviceId);
     public static final GpuField<String> PCI_REVISION = new GpuField<>("pciRevision", String.class, Gpu::pciRevision);
+    public static final GpuField<String> PCI_CLASS = new GpuField<>("pciClass", String.class, Gpu::pciClass);
     public static final GpuField<String> UUID = new GpuField<>("uuid", String.class, Gpu::uuid);
     public static final GpuField<String> SERIAL = new GpuField<>("serial", String.class, Gpu::serial);
     public static final GpuField<String> BOARD_PART_NUMBER =
@@ -50,7 +51,7 @@ public final class GpuField<T> {
     /** Every field, in the order of {@link Gpu}'s components (and of the JSON output). */
     public static final List<GpuField<?>> ALL = List.of(VENDOR, NAME, MODEL, MEMORY_MIB, MEMORY_GI, SHARED_MEMORY,
             DRIVER_VERSION, RUNTIME_VERSION, PCI_ADDRESS, PCI_VENDOR_ID, PCI_DEVICE_ID, PCI_SUBSYSTEM_VENDOR_ID,
-            PCI_SUBSYSTEM_DEVICE_ID, PCI_REVISION, UUID, SERIAL, BOARD_PART_NUMBER, INTERFACE, ARCHITECTURE,
+            PCI_SUBSYSTEM_DEVICE_ID, PCI_REVISION, PCI_CLASS, UUID, SERIAL, BOARD_PART_NUMBER, INTERFACE, ARCHITECTURE,
             COMPUTE_CAPABILITY, COMPUTE_UNITS, KERNEL_DRIVER, POWER_LIMIT_WATTS, PARTITIONING, HEALTH, EMULATED);
 
     /** The fields that hold text as a tool printed it: what a broken or hostile tool could fill with anything. */

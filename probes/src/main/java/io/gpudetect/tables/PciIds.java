@@ -187,6 +187,19 @@ public final class PciIds {
         return device(vendorId, deviceId).map(PciIds::bracketed);
     }
 
+    /**
+     * Every device entry of {@code vendorId} whose marketing name is {@code productName} (case ignored), for a
+     * card whose tool printed a name but no usable device id. A scan: called only when the id lookup failed.
+     */
+    public java.util.List<String> devicesNamed(String vendorId, String productName) {
+        if (vendorId == null || productName == null) {
+            return java.util.List.of();
+        }
+        return devices.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(vendorId) && bracketed(e.getValue()).equalsIgnoreCase(productName.strip()))
+                .map(Map.Entry::getValue).sorted().toList();
+    }
+
     static String bracketed(String entry) {
         int open = entry.indexOf('[');
         int close = entry.lastIndexOf(']');

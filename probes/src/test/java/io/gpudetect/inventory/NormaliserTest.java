@@ -45,6 +45,33 @@ class NormaliserTest {
         assertEquals("1002", gpu.pciVendorId());
     }
 
+    /** Values from NVIDIA's CUDA GPUs list (developer.nvidia.com/cuda-gpus), per product, not per chip. */
+    @Test
+    void computeCapabilityComesFromTheChipWhenTheToolPrintsNone() {
+        assertEquals("7.5", Normaliser.nvidiaComputeCapabilityFromChip("TU104GL [Tesla T4]"));
+        assertEquals("8.6", Normaliser.nvidiaComputeCapabilityFromChip("GA102GL [RTX A5000]"));
+        assertEquals("8.0", Normaliser.nvidiaComputeCapabilityFromChip("GA100 [A100 SXM4 40GB]"));
+        assertEquals("6.0", Normaliser.nvidiaComputeCapabilityFromChip("GP100GL [Tesla P100 PCIe 16GB]"));
+        assertEquals("6.1", Normaliser.nvidiaComputeCapabilityFromChip("GP108 [GeForce GT 1030]"));
+        assertEquals("3.7", Normaliser.nvidiaComputeCapabilityFromChip("GK210GL [Tesla K80]"));
+        assertEquals("3.5", Normaliser.nvidiaComputeCapabilityFromChip("GK110BGL [Tesla K40m]"));
+        assertEquals("3.0", Normaliser.nvidiaComputeCapabilityFromChip("GK104GL [GRID K520]"));
+        assertEquals("5.2", Normaliser.nvidiaComputeCapabilityFromChip("GM204GL [Tesla M60]"));
+        assertEquals("7.0", Normaliser.nvidiaComputeCapabilityFromChip("GV100GL [Tesla V100 SXM2 16GB]"));
+        assertEquals("8.9", Normaliser.nvidiaComputeCapabilityFromChip("AD102GL [L40S]"));
+        assertEquals("9.0", Normaliser.nvidiaComputeCapabilityFromChip("GH100 [H100 SXM5 80GB]"));
+        assertEquals("12.0", Normaliser.nvidiaComputeCapabilityFromChip("GB202GL [RTX PRO 6000 Blackwell Max-Q]"));
+        assertNull(Normaliser.nvidiaComputeCapabilityFromChip("Device 2330"));
+
+        Gpu t4 = NORMALISER.normalise(Gpu.builder("nvidia-smi-xml").name("Tesla T4").pciVendorId("10de")
+                .pciDeviceId("1eb8").build());
+        assertEquals("7.5", t4.computeCapability());
+        assertEquals("pci.ids", t4.sources().get("computeCapability"));
+        Gpu reported = NORMALISER.normalise(Gpu.builder("nvml").name("Tesla T4").pciVendorId("10de")
+                .pciDeviceId("1eb8").computeCapability("7.5").build());
+        assertEquals("nvml", reported.sources().get("computeCapability"));
+    }
+
     @Test
     void emulatedAdaptersAreMarkedAndGetNoInterface() {
         Gpu gpu = NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("1a03").pciDeviceId("2000").build());

@@ -190,6 +190,7 @@ public final class LspciParser {
                 .pciSubsystemVendorId(f.subsystemVendorId)
                 .pciSubsystemDeviceId(f.subsystemDeviceId)
                 .pciRevision(f.revision)
+                .pciClass(f.classCode)
                 .kernelDriver(f.driver);
         Vendor vendor = vendorId != null ? Vendor.fromPciVendorId(vendorId) : Vendor.fromName(f.description);
         b.vendor(vendor);

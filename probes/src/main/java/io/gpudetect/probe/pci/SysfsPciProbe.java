@@ -94,7 +94,8 @@ public final class SysfsPciProbe implements Probe {
                 .pciDeviceId(id16(source, dir + "/device", diagnostics))
                 .pciSubsystemVendorId(id16(source, dir + "/subsystem_vendor", diagnostics))
                 .pciSubsystemDeviceId(id16(source, dir + "/subsystem_device", diagnostics))
-                .pciRevision(hex(source, dir + "/revision", 2, diagnostics));
+                .pciRevision(hex(source, dir + "/revision", 2, diagnostics))
+                .pciClass(shortClass);
         Optional<String> driver = source.readLink(dir + "/driver");
         if (driver.isPresent()) {
             String target = driver.get();
