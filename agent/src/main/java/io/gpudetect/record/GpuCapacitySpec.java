@@ -31,7 +31,8 @@ public record GpuCapacitySpec(
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
         totals = totals == null ? List.of() : List.copyOf(totals);
         slices = slices == null ? List.of() : List.copyOf(slices);
-        allocatable = allocatable == null ? Map.of() : Map.copyOf(allocatable);
+        // Null, not empty, when a hand-written record does not say: "not known" differs from "none advertised".
+        allocatable = allocatable == null ? null : Map.copyOf(allocatable);
         requested = requested == null ? Map.of() : Map.copyOf(requested);
     }
 

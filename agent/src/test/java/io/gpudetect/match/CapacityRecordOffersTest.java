@@ -15,8 +15,8 @@ class CapacityRecordOffersTest {
     private static CapacityRecordOffers.RecordStore text(String text) {
         return new CapacityRecordOffers.RecordStore() {
             @Override
-            public List<YamlNode> objects() throws InvalidInputException {
-                return YamlNode.parseAll(text, "records.yaml");
+            public RecordSet records() throws InvalidInputException {
+                return RecordSet.fromDocuments(YamlNode.parseAll(text, "records.yaml"), "records.yaml");
             }
 
             @Override

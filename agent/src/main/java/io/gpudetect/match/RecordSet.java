@@ -1,0 +1,270 @@
+package io.gpudetect.match;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.record.GpuCapacitySpec;
+import io.gpudetect.record.GpuCapacityStatus;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code GpuCapacity} records, typed as the agent writes them ({@link GpuCapacity}), and the names of the Nodes
+ * that should have one: what {@code match}, {@code inventory} and {@code akash} read, from a cluster or a file.
+ *
+ * <p>A cluster's records are the agent's own and are read as they are. A file may be written by hand, so
+ * {@link #fromDocuments} reads it leniently into the same types and says exactly where a value is wrong: a
+ * record may leave out {@code kind} and {@code spec} (its fields then sit at the top), name its node in
+ * {@code spec.nodeName}, put {@code lastGoodPass} in the spec, write {@code inUse} for {@code requested}, and give
+ * a GPU the inventory's own {@code partitioning: {enabled, instances: [{profile}]}} instead of {@code partitioned}
+ * and {@code slices}. A file holds records as a list, a Kubernetes {@code List} ({@code kubectl get
+ * gpucapacities,nodes -o yaml}), or {@code ---} separated documents.
+ *
+ * @param records the records, each with where it was read
+ * @param nodes   the names of the Nodes listed beside the records (a cluster's, or a kubectl list's)
+ */
+public record RecordSet(List<Located> records, List<String> nodes) {
+
+    /** A record and where it came from: {@code [3]} and its line in a file, the record's name in a cluster. */
+    public record Located(GpuCapacity record, String where, Integer line) {
+        public String node() {
+            return record.getMetadata().getName();
+        }
+    }
+
+    public RecordSet {
+        records = List.copyOf(records);
+        nodes = List.copyOf(nodes);
+    }
+
+    /** Every record and every Node of the cluster {@code client} talks to. The client stays open. */
+    public static RecordSet fromCluster(KubernetesClient client) {
+        List<Located> records = new ArrayList<>();
+        for (GpuCapacity r : client.resources(GpuCapacity.class).list().getItems()) {
+            records.add(new Located(r, "[" + r.getMetadata().getName() + "]", null));
+        }
+        List<String> nodes = new ArrayList<>();
+        for (Node n : client.nodes().list().getItems()) {
+            nodes.add(n.getMetadata().getName());
+        }
+        return new RecordSet(records, nodes);
+    }
+
+    /** The records in the documents of a file named {@code source}, read leniently (see the class comment). */
+    public static RecordSet fromDocuments(List<YamlNode> documents, String source) throws InvalidInputException {
+        return new LenientReader(source).read(documents);
+    }
+
+    /** The time of a record's last good pass; null when it never had one. */
+    public static Instant lastGoodPass(Located located, String source) throws InvalidInputException {
+        GpuCapacityStatus status = located.record().getStatus();
+        String text = status == null ? null : status.lastGoodPass();
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new InvalidInputException(source, located.where() + "(" + located.node() + ").lastGoodPass",
+                    located.line(), "expected a time such as 2026-05-01T10:00:00Z, found '" + text + "'");
+        }
+    }
+
+    /** Reads hand-written YAML or JSON into the typed records, checking each value the offers use. */
+    private static final class LenientReader {
+
+        private final String source;
+
+        LenientReader(String source) {
+            this.source = source;
+        }
+
+        RecordSet read(List<YamlNode> documents) throws InvalidInputException {
+            List<YamlNode> objects = new ArrayList<>();
+            for (YamlNode doc : documents) {
+                if (doc.isSequence()) {
+                    objects.addAll(doc.items());
+                } else if (doc.isMapping() && doc.get("items") != null && doc.get("items").isSequence()
+                        && doc.get("spec") == null) {
+                    objects.addAll(doc.get("items").items());
+                } else {
+                    objects.add(doc);
+                }
+            }
+            List<Located> records = new ArrayList<>();
+            List<String> nodes = new ArrayList<>();
+            for (int i = 0; i < objects.size(); i++) {
+                YamlNode object = objects.get(i);
+                String where = "[" + i + "]";
+                if (!object.isMapping()) {
+                    throw error(where, object, "expected a GpuCapacity record (a mapping), found " + object.describe());
+                }
+                String kind = text(object.get("kind"));
+                if ("Node".equals(kind)) {
+                    String name = text(path(object, "metadata", "name"));
+                    if (name != null) {
+                        nodes.add(name);
+                    }
+                } else if (kind == null || kind.equals("GpuCapacity")) {
+                    records.add(new Located(record(object, where), where, object.line()));
+                }
+                // Other objects a kubectl list may carry are no concern of ours.
+            }
+            return new RecordSet(records, nodes);
+        }
+
+        private GpuCapacity record(YamlNode object, String where) throws InvalidInputException {
+            YamlNode spec = object.get("spec") == null ? object : object.get("spec");
+            YamlNode status = object.get("status");
+            String node = text(spec.get("nodeName"));
+            if (node == null) {
+                node = text(path(object, "metadata", "name"));
+            }
+            if (node == null) {
+                throw error(where + ".metadata.name", object, "missing; expected the node's name");
+            }
+            String at = where + "(" + node + ")";
+            List<GpuCapacitySpec.GpuEntry> gpus = new ArrayList<>();
+            List<GpuCapacitySpec.Slice> slices = new ArrayList<>();
+            YamlNode gpuList = field(spec, status, "gpus");
+            if (gpuList != null && !gpuList.isNull()) {
+                if (!gpuList.isSequence()) {
+                    throw error(at + ".gpus", gpuList, "expected a list of GPUs, found " + gpuList.describe());
+                }
+                for (int i = 0; i < gpuList.items().size(); i++) {
+                    gpus.add(gpu(gpuList.items().get(i), i, slices, at + ".gpus[" + i + "]"));
+                }
+            }
+            YamlNode sliceList = field(spec, status, "slices");
+            if (sliceList != null && sliceList.isSequence()) {
+                for (YamlNode s : sliceList.items()) {
+                    if (s.isMapping()) {
+                        slices.add(new GpuCapacitySpec.Slice(text(s.get("gpuPciAddress")), text(s.get("gpuUuid")),
+                                text(s.get("kind")), text(s.get("profile")), null, null, null, null, null));
+                    }
+                }
+            }
+            YamlNode requested = field(spec, status, "requested") != null ? field(spec, status, "requested")
+                    : field(spec, status, "inUse");
+            GpuCapacity record = new GpuCapacity();
+            record.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(node).build());
+            record.setSpec(new GpuCapacitySpec(gpus, null, slices, resources(field(spec, status, "allocatable"),
+                    at + ".allocatable"), resources(requested, at + ".requested"), null, null));
+            String lastGoodPass = text(field(spec, status, "lastGoodPass"));
+            if (lastGoodPass != null) {
+                try {
+                    Instant.parse(lastGoodPass);
+                } catch (DateTimeParseException e) {
+                    YamlNode value = field(spec, status, "lastGoodPass");
+                    throw error(at + ".lastGoodPass", value, "expected a time such as 2026-05-01T10:00:00Z, found "
+                            + value.describe());
+                }
+                record.setStatus(new GpuCapacityStatus(null, null, lastGoodPass, null));
+            }
+            return record;
+        }
+
+        /**
+         * One GPU. The inventory's own {@code partitioning} form becomes {@code partitioned} and slices of this
+         * GPU; a GPU with neither address nor UUID is linked to them by its position ({@code gpus[i]}).
+         */
+        private GpuCapacitySpec.GpuEntry gpu(YamlNode gpu, int index, List<GpuCapacitySpec.Slice> slices, String at)
+                throws InvalidInputException {
+            if (!gpu.isMapping()) {
+                throw error(at, gpu, "expected a GPU (a mapping with vendor, model, memoryGi, interface)");
+            }
+            String vendor = text(gpu.get("vendor"));
+            if (vendor == null) {
+                throw error(at + ".vendor", gpu, "missing; expected nvidia, amd, intel or other");
+            }
+            YamlNode mem = gpu.get("memoryGi");
+            Integer memoryGi = mem == null || mem.isNull() ? null : (int) whole(mem, at + ".memoryGi");
+            String address = text(gpu.get("pciAddress"));
+            String uuid = text(gpu.get("uuid"));
+            boolean partitioned = "true".equals(text(gpu.get("partitioned")));
+            YamlNode partitioning = gpu.get("partitioning");
+            if (partitioning != null && partitioning.isMapping()) {
+                partitioned |= "true".equals(text(partitioning.get("enabled")));
+                YamlNode instances = partitioning.get("instances");
+                if (instances != null && instances.isSequence()) {
+                    if (address == null && uuid == null) {
+                        uuid = "gpus[" + index + "]";
+                    }
+                    for (YamlNode instance : instances.items()) {
+                        slices.add(new GpuCapacitySpec.Slice(address, uuid, text(partitioning.get("kind")),
+                                text(instance.get("profile")), null, null, null, null, null));
+                    }
+                }
+            }
+            return new GpuCapacitySpec.GpuEntry(vendor, text(gpu.get("model")), text(gpu.get("name")), null, memoryGi,
+                    text(gpu.get("interface")), address, uuid, text(gpu.get("health")), partitioned,
+                    hex(gpu.get("pciVendorId"), at + ".pciVendorId"), hex(gpu.get("pciDeviceId"), at + ".pciDeviceId"),
+                    hex(gpu.get("pciSubsystemVendorId"), at + ".pciSubsystemVendorId"),
+                    hex(gpu.get("pciSubsystemDeviceId"), at + ".pciSubsystemDeviceId"));
+        }
+
+        /** Resource counts ({@code nvidia.com/gpu: 8}); null when the record has none (not known, not zero). */
+        private Map<String, Long> resources(YamlNode map, String at) throws InvalidInputException {
+            if (map == null || map.isNull()) {
+                return null;
+            }
+            if (!map.isMapping()) {
+                throw error(at, map, "expected a mapping of unit kind to count ({nvidia.com/gpu: 8}), found "
+                        + map.describe());
+            }
+            Map<String, Long> out = new LinkedHashMap<>();
+            for (Map.Entry<String, YamlNode> e : map.fields().entrySet()) {
+                out.merge(e.getKey().strip(), whole(e.getValue(), at + "." + e.getKey()), Long::sum);
+            }
+            return out;
+        }
+
+        private long whole(YamlNode node, String at) throws InvalidInputException {
+            if (node.isScalar() && node.text().strip().matches("\\d{1,9}")) {
+                return Long.parseLong(node.text().strip());
+            }
+            throw error(at, node, "expected a whole number of 0 or more, found " + node.describe());
+        }
+
+        private String hex(YamlNode node, String at) throws InvalidInputException {
+            String t = text(node);
+            if (t == null) {
+                return null;
+            }
+            String id = t.toLowerCase(Locale.ROOT);
+            if (!id.matches("[0-9a-f]{4}")) {
+                throw error(at, node, "expected 4 hex digits such as 10de, found " + t);
+            }
+            return id;
+        }
+
+        private InvalidInputException error(String path, YamlNode at, String problem) {
+            return new InvalidInputException(source, path, at == null ? null : at.line(), problem);
+        }
+
+        private static YamlNode field(YamlNode spec, YamlNode status, String name) {
+            YamlNode v = spec.get(name);
+            return v != null || status == null ? v : status.get(name);
+        }
+
+        private static YamlNode path(YamlNode node, String... names) {
+            YamlNode n = node;
+            for (String name : names) {
+                if (n == null) {
+                    return null;
+                }
+                n = n.get(name);
+            }
+            return n;
+        }
+
+        private static String text(YamlNode node) {
+            return node == null || !node.isScalar() || node.text().isBlank() ? null : node.text().strip();
+        }
+    }
+}
