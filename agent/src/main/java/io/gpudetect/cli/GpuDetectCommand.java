@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
                 RecordCommand.class,
                 AgentCommand.class,
                 MatchCommand.class,
-                InventoryCommand.class},
+                InventoryCommand.class,
+                NfdDirCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (unreadable bundle)",
                 "2:usage error"})
