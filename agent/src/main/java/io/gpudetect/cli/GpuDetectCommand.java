@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
                 AgentCommand.class,
                 MatchCommand.class,
                 InventoryCommand.class,
-                AkashCommand.class},
+                AkashCommand.class,
+                NfdDirCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (no bundle in the folder, unreadable bundle, an output folder that cannot be written)",
                 "2:usage error"})

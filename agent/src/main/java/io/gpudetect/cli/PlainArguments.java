@@ -26,7 +26,7 @@ record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverR
                       boolean verbose) {
 
     /** The subcommands' names: picocli refuses one as an option's value, so this declines it too. */
-    static final Set<String> SUBCOMMANDS = Set.of("record", "agent", "match", "inventory", "akash");
+    static final Set<String> SUBCOMMANDS = Set.of("record", "agent", "match", "inventory", "akash", "nfd-dir");
 
     /** The arguments, or empty when picocli should read them. {@code env} supplies the driver root default. */
     static Optional<PlainArguments> parse(String[] args, Map<String, String> env) {

@@ -111,6 +111,19 @@ class GpuDetectCommandTest {
     }
 
     @Test
+    void nfdDirPreparesTheFolderOrSaysInOneLineWhyNot() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("features.d"));
+        Files.setAttribute(dir, "unix:mode", 0755);
+        int gid = (Integer) Files.getAttribute(dir, "unix:gid");
+        assertEquals(0, run("nfd-dir", "--group=" + gid, dir.toString()));
+        assertEquals("gpu-detect nfd-dir: " + dir + ": group " + gid + ", mode 0775 (was 0755)\n", out.toString());
+        assertEquals(1, run("nfd-dir", "--group=" + gid, tmp.resolve("missing").toString()));
+        assertEquals("gpu-detect nfd-dir: " + tmp.resolve("missing")
+                + ": no such folder (the chart's hostPath volume creates it)\n", err.toString());
+        assertEquals(2, run("nfd-dir", dir.toString()), "--group is required");
+    }
+
+    @Test
     void aUsageErrorIsExitTwoWithAReasonNotTheWholeHelp() {
         assertEquals(2, run("--output", "xml"));
         assertTrue(err.toString().contains("expected one of [table, json, yaml]"), err.toString());

@@ -2,6 +2,7 @@ package io.gpudetect.labels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -266,8 +267,8 @@ class LabelProfilesTest {
         Gpu mi210 = amd("AMD Instinct MI210", "740f", 65520L, "gfx90a", 104);
         Inventory single = new Inventory("test", List.of(mi300x, mi300x), List.of(), List.of());
         assertEquals(map("amd.com/gpu.product-name", "AMD_Instinct_MI300X_OAM", "amd.com/gpu.vram", "192G",
-                "amd.com/gpu.family", "gfx942", "amd.com/gpu.device-id", "74a1", "amd.com/gpu.cu-count", "304",
-                "amd.com/gpu.driver-version", "6.8.5"), new AmdProfile().labels(single));
+                "amd.com/gpu.family", "AI", "amd.com/gpu.device-id", "74a1", "amd.com/gpu.cu-count", "304",
+                "amd.com/gpu.simd-count", "1216", "amd.com/gpu.driver-version", "6.8.5"), new AmdProfile().labels(single));
         Inventory mixed = new Inventory("test", List.of(mi300x, mi210, mi300x), List.of(), List.of());
         SortedMap<String, String> labels = new AmdProfile().labels(mixed);
         assertEquals("2", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI300X_OAM"));
@@ -276,6 +277,12 @@ class LabelProfilesTest {
         assertEquals("1", labels.get("amd.com/gpu.vram.64G"));
         assertEquals("6.8.5", labels.get("amd.com/gpu.driver-version"), "a value all cards share keeps the plain form");
         assertFalse(labels.containsKey("amd.com/gpu.product-name"), "no single product on a mixed node");
+        assertEquals("AI", labels.get("amd.com/gpu.family"), "CDNA 2 and 3 are both the kernel's family AI");
+        assertEquals("2", labels.get("amd.com/gpu.simd-count.1216"));
+        assertEquals("1", labels.get("amd.com/gpu.simd-count.416"), "MI210: 104 CUs of 4 SIMDs, as the labeller's own test");
+        assertNull(new AmdProfile().labels(new Inventory("test",
+                List.of(amd("Unknown", "7777", 1024L, "gfx9999", 10)), List.of(), List.of())).get("amd.com/gpu.family"),
+                "an architecture the kernel table does not list gets no family and no simd-count");
     }
 
     private static Gpu amd(String name, String deviceId, long mib, String arch, int cus) {

@@ -96,6 +96,7 @@ class ChartDefaultsTest {
         assertEquals(List.of("ALL"), container.getCapabilities().getDrop());
         assertTrue(container.getCapabilities().getAdd().isEmpty());
         assertEquals("RuntimeDefault", container.getSeccompProfile().getType());
+        assertTrue(pod.getInitContainers().isEmpty(), "nothing runs as root unless nfd.output=file");
     }
 
     @Test

@@ -2,11 +2,16 @@ package io.gpudetect.daemonset;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -141,6 +146,44 @@ class ChartValuesTest {
                 .map(VolumeMount::getMountPath).collect(Collectors.toSet());
         assertEquals(Set.of("/host/nfd-features.d"), writableHostPaths);
         assertTrue(chart.all(Role.class).isEmpty());
+    }
+
+    @Test
+    void fileOutputPreparesTheFeaturesFolderInAnInitContainerAsRootWithChownOnly() {
+        RenderedChart chart = Chart.render("nfd: {output: file}\nrunAsGroup: 4321\n");
+        PodSpec pod = Pods.pod(chart);
+        assertEquals(1, pod.getInitContainers().size());
+        Container init = pod.getInitContainers().get(0);
+        assertEquals("nfd-features-dir", init.getName());
+        assertEquals(Pods.agent(chart).getImage(), init.getImage(), "the agent's own image: nothing else to pull");
+        assertEquals(List.of("nfd-dir", "--group=4321", "/host/nfd-features.d"), init.getArgs());
+        assertTrue(init.getCommand().isEmpty(), "the image's entrypoint, gpu-detect");
+        assertEquals(Map.of("JAVA_TOOL_OPTIONS", Pods.env(chart).get("JAVA_TOOL_OPTIONS").getValue(),
+                        "MALLOC_ARENA_MAX", "2"),
+                init.getEnv().stream().collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue)));
+        assertEquals(Pods.agent(chart).getResources(), init.getResources());
+
+        SecurityContext sc = init.getSecurityContext();
+        assertEquals(0L, sc.getRunAsUser());
+        assertEquals(0L, sc.getRunAsGroup());
+        assertFalse(sc.getRunAsNonRoot());
+        assertFalse(sc.getPrivileged());
+        assertFalse(sc.getAllowPrivilegeEscalation());
+        assertTrue(sc.getReadOnlyRootFilesystem());
+        assertEquals(List.of("ALL"), sc.getCapabilities().getDrop());
+        assertEquals(List.of("CHOWN"), sc.getCapabilities().getAdd());
+        assertEquals("RuntimeDefault", sc.getSeccompProfile().getType());
+
+        assertEquals(1, init.getVolumeMounts().size(), "the features folder and nothing else");
+        VolumeMount mount = init.getVolumeMounts().get(0);
+        assertEquals("/host/nfd-features.d", mount.getMountPath());
+        assertEquals(Pods.mountsByPath(chart).get("/host/nfd-features.d").getName(), mount.getName());
+        Volume volume = Pods.volume(chart, mount.getName());
+        assertEquals("/etc/kubernetes/node-feature-discovery/features.d", volume.getHostPath().getPath());
+        assertEquals("DirectoryOrCreate", volume.getHostPath().getType());
+        assertEquals(4321L, pod.getSecurityContext().getRunAsGroup(), "the group the folder is given to");
+        assertNull(Pods.agent(chart).getSecurityContext().getRunAsGroup(), "the agent runs with the pod's group");
+        assertTrue(Pods.pod(Chart.render("nfd: {output: nodefeature}\n")).getInitContainers().isEmpty());
     }
 
     @Test
