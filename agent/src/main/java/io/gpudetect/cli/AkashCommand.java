@@ -1,7 +1,6 @@
 package io.gpudetect.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.gpudetect.akash.AkashForecast;
 import io.gpudetect.akash.AkashGpuTable;
 import io.gpudetect.akash.AkashReport;
@@ -50,9 +49,8 @@ public final class AkashCommand implements Callable<Integer> {
             description = "GpuCapacity records (kubectl get gpucapacities,nodes -o yaml) instead of this host.")
     Path records;
 
-    @Option(names = "--cluster",
-            description = "Read GpuCapacity records and Nodes from the cluster of the current kubeconfig context.")
-    boolean cluster;
+    @Mixin
+    ClusterOption cluster = new ClusterOption();
 
     @Option(names = "--akash-table", paramLabel = "FILE|URL",
             description = "Akash's GPU table (gpus.json), or the provider-configs URL given to the operator's "
@@ -72,15 +70,15 @@ public final class AkashCommand implements Callable<Integer> {
         AkashForecast forecast;
         try {
             AkashGpuTable table = akashTable == null ? AkashGpuTable.shipped() : AkashGpuTable.load(akashTable, TABLE_FETCH_TIMEOUT);
-            int given = (records != null ? 1 : 0) + (cluster ? 1 : 0) + (detection.replay != null ? 1 : 0);
+            int given = (records != null ? 1 : 0) + (cluster.chosen() ? 1 : 0) + (detection.replay != null ? 1 : 0);
             if (given > 1) {
                 throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
             }
             if (records != null) {
                 CapacityRecordOffers.RecordStore store = CapacityRecordOffers.file(records);
                 forecast = AkashForecast.of(store.describe(), table, RecordNodes.read(store));
-            } else if (cluster) {
-                try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+            } else if (cluster.chosen()) {
+                try (KubernetesClient client = cluster.connect()) {
                     CapacityRecordOffers.RecordStore store = CapacityRecordOffers.cluster(client);
                     forecast = AkashForecast.of(store.describe(), table, RecordNodes.read(store));
                 }

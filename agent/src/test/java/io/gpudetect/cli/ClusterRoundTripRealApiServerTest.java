@@ -137,6 +137,23 @@ class ClusterRoundTripRealApiServerTest {
     }
 
     @Test
+    void akashOnTheClusterPredictsTheOperatorsLabelsFromTheRecordsPciIds() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cmd = command(server::adminConfig, out, err);
+        ((AkashCommand) cmd.getSubcommands().get("akash").getCommand()).cluster.settings = server::adminConfig;
+
+        int code = cmd.execute("akash", "--cluster");
+
+        assertTrue(code == 0 || code == 1, "0 or 1, never invalid input: " + err);
+        assertTrue(out.toString().contains("node amd: 4 cards"), out.toString());
+        assertTrue(out.toString().contains("node mig: 8 cards"), out.toString());
+        assertTrue(out.toString().contains("node mixed: 3 cards"), out.toString());
+        // Four MI100s (1002:738c, in Akash's table), as the agent's record carried their PCI ids.
+        assertTrue(out.toString().contains("akash.network/capabilities.gpu.vendor.amd.model.mi100=4"), out.toString());
+    }
+
+    @Test
     void aUserWithoutRightsIsToldSoInOneLineWithinSeconds() {
         Config nobody = server.serviceAccountConfig("default", "nobody");
         for (String[] args : new String[][] {{"inventory", "--cluster"}, {"match", "--cluster", "--gpu", "vendor=nvidia"}}) {
