@@ -210,16 +210,23 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
     }
 
     private static void run(List<String> command, Duration limit) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Path log = Files.createTempFile("unpack", ".log");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
+            boolean ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+            if (!ended) {
                 p.destroyForcibly();
-                throw new IOException(String.join(" ", command) + " failed: " + out.strip());
+            }
+            if (!ended || p.exitValue() != 0) {
+                throw new IOException(String.join(" ", command) + (ended ? " failed: " : " timed out: ")
+                        + Files.readString(log).strip());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            p.destroyForcibly();
             throw new IOException("interrupted", e);
+        } finally {
+            Files.deleteIfExists(log);
         }
     }
 
