@@ -12,11 +12,11 @@ import java.util.Set;
  * The arguments of plain {@code gpu-detect} (detect and print, no subcommand), read without picocli.
  *
  * <p>Why: building picocli's model by reflection costs about 40 ms of a 33 ms JVM start even for a one-option
- * command (measured in docs/performance.md), and plain detection is what people run by hand and what
- * scripts run in loops. So the common forms are read here, and everything else (a subcommand, help,
- * version, an unknown or repeated option, any value picocli would reject or read differently) is declined
- * and left to picocli, which then gives the one place for usage errors and help. {@code
- * PlainArgumentsTest} checks that whatever this accepts, picocli reads to the same values.
+ * command (docs/performance.md, "Start-up and footprint tricks", row "plain arguments without picocli"),
+ * and plain detection is what people run by hand and what scripts run in loops. So the common forms are read
+ * here, and everything else (a subcommand, help, version, an unknown or repeated option, any value picocli
+ * would reject or read differently) is declined and left to picocli, which then gives the one place for
+ * usage errors and help. {@code PlainArgumentsTest} checks that whatever this accepts, picocli reads to the same values.
  *
  * <p>Accepted: {@code --replay DIR}, {@code --timeout DURATION}, {@code --host-root DIR}, {@code
  * --driver-root DIR}, {@code -o/--output table|json|yaml}, each at most once, as {@code --name value} or

@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * Writes an {@link Inventory} to a {@link DocumentSink} (JSON or YAML) field by field: the document
  * jackson-databind makes from the records' annotations, without an ObjectMapper, whose construction and
- * introspection of the records were about 50 ms of a one-shot command's start-up.
+ * introspection of the records were about 50 ms of a one-shot command's start-up (docs/performance.md,
+ * "Start-up and footprint tricks", row "JSON without a JSON library").
  *
  * <p>Fields come in record-component order, {@code complete} last. A null is left out (the records'
  * {@code NON_NULL}), except in a probe summary, which has no inclusion rule; {@link Health} also leaves out

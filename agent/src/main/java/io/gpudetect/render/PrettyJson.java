@@ -8,7 +8,8 @@ import java.util.Deque;
  * SerializationFeature.INDENT_OUTPUT} gives every other JSON document of ours): members on their own lines
  * indented by two spaces, {@code "name" : value}, arrays inline as {@code [ a, b ]} and {@code [ ]}, and
  * jackson's escapes. Written by hand so that {@code gpu-detect --output json} loads no JSON library at all
- * (60 classes and a factory to initialise, a few ms of a one-shot start); InventoryWriterTest compares it
+ * (60 classes and a factory to initialise, a few ms of a one-shot start: docs/performance.md,
+ * "Start-up and footprint tricks", row "JSON without a JSON library"); InventoryWriterTest compares it
  * with jackson's output for every recording and for text chosen to be awkward.
  */
 final class PrettyJson implements DocumentSink {

@@ -10,7 +10,8 @@ import java.util.Map;
  * Whether the dynamic linker could find a library by its bare name, answered without asking it. Asking
  * means loading JNA, which unpacks its native part to a temporary file and runs {@code ldconfig -p}: tens
  * of milliseconds that every start of {@code gpu-detect} on a host without NVIDIA's driver (an AMD rig, a
- * CPU node) would pay to learn nothing.
+ * CPU node) would pay to learn nothing (docs/performance.md, "Start-up and footprint tricks", row "NVML looked up
+ * before JNA loads").
  *
  * <p>The linker looks in {@code LD_LIBRARY_PATH}, then its cache {@code /etc/ld.so.cache}, then the default
  * folders (which {@link NvmlLocator} lists as paths of their own). The cache holds each library's name as a

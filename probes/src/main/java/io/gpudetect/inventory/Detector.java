@@ -16,9 +16,13 @@ import java.util.Set;
 /**
  * One detection pass: every probe in order over one source, merged and normalised into an {@link Inventory}.
  *
- * <p>Loops rather than streams and comparator chains here and in the merge: a one-shot {@code gpu-detect} runs
- * this once, interpreted, and every lambda call site costs time to link on first use (JDK 17 cannot archive
- * the ones inside {@code Comparator.comparing} at all); docs/performance.md has the numbers.
+ * <p>Loops rather than streams here and in the rest of the detection core ({@link Merger}, {@code FieldLimits},
+ * {@code ProbeResult}, {@code ToolProbe}, {@code Inventory}, {@code BundleSource}, {@code Probes.bundleFiles}),
+ * no method reference per field in {@code FieldLimits}, and compare methods rather than comparator chains: a
+ * one-shot {@code gpu-detect} runs this once, interpreted, and the first stream pipeline and each lambda call
+ * site cost time to load and link at every start (JDK 17 cannot archive the lambdas inside {@code
+ * Comparator.comparing} at all). Measured: docs/performance.md, "Start-up and footprint tricks", rows
+ * "detection core without streams" and "compare methods".
  */
 public final class Detector {
 

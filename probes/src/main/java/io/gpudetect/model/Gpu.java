@@ -143,7 +143,8 @@ public record Gpu(
         /**
          * Sets every field still unset from {@code other}, with the source {@code other} names for it. Merging
          * calls this for each observation of a card in precedence order, so each field comes from the first
-         * probe that reported it.
+         * probe that reported it. Field by field rather than a getter and a setter reference per field in the
+         * merge: docs/performance.md, "Start-up and footprint tricks", row "merge by fillFrom".
          */
         public Builder fillFrom(Gpu other) {
             for (GpuField<?> field : GpuField.ALL) {

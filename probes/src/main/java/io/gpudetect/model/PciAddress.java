@@ -48,15 +48,7 @@ public record PciAddress(int domain, int bus, int device, int function) implemen
     @JsonValue
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(12);
-        Hex.append(sb, domain & 0xffffffffL, 4);
-        sb.append(':');
-        Hex.append(sb, bus, 2);
-        sb.append(':');
-        Hex.append(sb, device, 2);
-        sb.append('.');
-        Hex.append(sb, function, 1);
-        return sb.toString();
+        return String.format("%04x:%02x:%02x.%x", domain, bus, device, function);
     }
 
     /** Numeric order: domain, bus, device, function (as the text sorts for domains of up to 4 digits). */
@@ -78,7 +70,8 @@ public record PciAddress(int domain, int bus, int device, int function) implemen
     }
 
     // equals and hashCode written out: a record's generated ones are linked through method handles on first
-    // use, several milliseconds of a one-shot run, and addresses are the merge's map keys.
+    // use, at every start of a one-shot run, and addresses are the merge's map keys. Measured:
+    // docs/performance.md, "Start-up and footprint tricks", row "PciAddress equals and hashCode".
     @Override
     public boolean equals(Object o) {
         return o instanceof PciAddress p

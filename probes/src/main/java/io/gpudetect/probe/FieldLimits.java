@@ -16,6 +16,9 @@ import java.util.Objects;
  * which would then flow into logs, tables and node labels. Every string field of a GPU is cut to
  * {@link #MAX_VALUE_CHARS} and stripped of control characters here, once for all probes, and each change
  * is reported; diagnostic messages, which quote the bad value, are cut to {@link #MAX_MESSAGE_CHARS}.
+ *
+ * <p>Without streams, and without a method reference per field, as the rest of the detection core: see
+ * {@link io.gpudetect.inventory.Detector}.
  */
 public final class FieldLimits {
 

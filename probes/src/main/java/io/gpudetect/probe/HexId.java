@@ -1,6 +1,5 @@
 package io.gpudetect.probe;
 
-import io.gpudetect.model.Hex;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,7 +29,7 @@ public final class HexId {
     /** A decimal number (sysfs kfd properties print ids in decimal) as 4 hex digits. */
     public static String id16FromDecimal(String text) {
         Long v = parseLong(text);
-        return v == null || v < 0 || v > 0xffff ? null : Hex.padded(v, 4);
+        return v == null || v < 0 || v > 0xffff ? null : String.format("%04x", v);
     }
 
     /** The hex number in {@code 29663(0x73df)}, rocminfo's way of printing ids. */
@@ -54,7 +53,7 @@ public final class HexId {
         if (v > max) {
             return null;
         }
-        return Hex.padded(v, digits);
+        return String.format("%0" + digits + "x", v);
     }
 
     /** A decimal integer, or null. */

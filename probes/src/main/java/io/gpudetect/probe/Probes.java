@@ -74,7 +74,9 @@ public final class Probes {
     /**
      * Each tool output format with its parser. Constants rather than method references ({@code
      * RocminfoParser::parse}): a one-shot {@code gpu-detect} builds this list once, interpreted, and each method
-     * reference is a call site to link on first use, about 0.1 ms apiece.
+     * reference is a call site to link at every start, and loads its parser's class whether that tool's output
+     * is there or not. Measured: docs/performance.md, "Start-up and footprint tricks", row "parsers as enum
+     * constants".
      */
     private enum Format implements ToolOutputParser {
         NVIDIA_SMI_XML { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiXmlParser.parse(text, file); } },

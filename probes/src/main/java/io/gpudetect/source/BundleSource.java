@@ -31,7 +31,10 @@ public final class BundleSource implements Source {
     /** What 'record' writes is a few kB; the stderr it keeps per tool is capped at 64 kB. */
     static final long MAX_MANIFEST_BYTES = 4L * 1024 * 1024;
 
-    /** Built only for a bundle that has a manifest: an object mapper costs a replay of a pasted file ~100 ms. */
+    /**
+     * Built only for a bundle that has a manifest: an object mapper costs a replay of a pasted file ~100 ms
+     * (docs/performance.md, "Start-up and footprint tricks", row "ObjectMapper only for a manifest").
+     */
     private static ObjectReader manifestReader() {
         return new ObjectMapper(JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()

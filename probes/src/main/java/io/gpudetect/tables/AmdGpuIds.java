@@ -43,7 +43,8 @@ public final class AmdGpuIds {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
-            // "73BF,<tab>C1,<tab>AMD Radeon RX 6900 XT", split by hand: a regex split per line was most of the load time.
+            // "73BF,<tab>C1,<tab>AMD Radeon RX 6900 XT", split by hand: a regex split per line was most of the load time
+            // (docs/performance.md, "Start-up and footprint tricks", row "lines split without a regex").
             int first = line.indexOf(',');
             int second = first < 0 ? -1 : line.indexOf(',', first + 1);
             if (second < 0) {

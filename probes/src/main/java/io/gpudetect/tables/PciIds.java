@@ -115,7 +115,8 @@ public final class PciIds {
     /**
      * The whitespace-separated fields of one entry: one or two ids, then the name (the rest of the line,
      * stripped). Split by hand rather than with {@code String.split("\\s+")}: a regex per line made
-     * parsing the 18,000-line table a quarter of a replayed command's run time.
+     * parsing the 18,000-line table a quarter of a replayed command's run time (docs/performance.md,
+     * "Start-up and footprint tricks", row "pci.ids split without a regex").
      */
     private record Fields(String first, String second, String rest) {
 

@@ -40,7 +40,8 @@ public final class RocminfoParser {
         boolean sawAgents = false;
         int lineNo = 0;
         // Lines and fields are cut by hand, not with a regex per line: rocminfo prints ~150 lines per agent,
-        // and a one-shot gpu-detect runs this code once, in the interpreter, on every start.
+        // and a one-shot gpu-detect runs this code once, in the interpreter, on every start
+        // (docs/performance.md, "Start-up and footprint tricks", row "lines split without a regex").
         for (int start = 0; start <= text.length(); ) {
             int end = text.indexOf('\n', start);
             boolean crlf = end > start && text.charAt(end - 1) == '\r';
@@ -170,7 +171,8 @@ public final class RocminfoParser {
 
     /**
      * The text without terminal colour codes ({@code ESC [ 0-9;... letter}), which rocminfo prints around
-     * headings; by hand, as a regex replace over the whole output cost more than the parse.
+     * headings; by hand, as a regex replace over the whole output cost more than the parse (docs/performance.md,
+     * "Start-up and footprint tricks", row "JSON without a JSON library", measured with it).
      */
     static String withoutColours(String text) {
         StringBuilder out = new StringBuilder(text.length());
