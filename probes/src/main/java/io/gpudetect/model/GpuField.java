@@ -1,7 +1,6 @@
 package io.gpudetect.model;
 
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * One field of a {@link Gpu}: its name (in the JSON output and in {@link Gpu#sources()}), its type, and how
@@ -14,39 +13,39 @@ import java.util.function.Function;
  */
 public final class GpuField<T> {
 
-    public static final GpuField<Vendor> VENDOR = new GpuField<>("vendor", Vendor.class, Gpu::vendor);
-    public static final GpuField<String> NAME = new GpuField<>("name", String.class, Gpu::name);
-    public static final GpuField<String> MODEL = new GpuField<>("model", String.class, Gpu::model);
-    public static final GpuField<Long> MEMORY_MIB = new GpuField<>("memoryMiB", Long.class, Gpu::memoryMiB);
-    public static final GpuField<Integer> MEMORY_GI = new GpuField<>("memoryGi", Integer.class, Gpu::memoryGi);
-    public static final GpuField<Boolean> SHARED_MEMORY = new GpuField<>("sharedMemory", Boolean.class, Gpu::sharedMemory);
-    public static final GpuField<String> DRIVER_VERSION = new GpuField<>("driverVersion", String.class, Gpu::driverVersion);
-    public static final GpuField<String> RUNTIME_VERSION = new GpuField<>("runtimeVersion", String.class, Gpu::runtimeVersion);
-    public static final GpuField<PciAddress> PCI_ADDRESS = new GpuField<>("pciAddress", PciAddress.class, Gpu::pciAddress);
-    public static final GpuField<String> PCI_VENDOR_ID = new GpuField<>("pciVendorId", String.class, Gpu::pciVendorId);
-    public static final GpuField<String> PCI_DEVICE_ID = new GpuField<>("pciDeviceId", String.class, Gpu::pciDeviceId);
+    public static final GpuField<Vendor> VENDOR = new GpuField<>(0, "vendor", Vendor.class);
+    public static final GpuField<String> NAME = new GpuField<>(1, "name", String.class);
+    public static final GpuField<String> MODEL = new GpuField<>(2, "model", String.class);
+    public static final GpuField<Long> MEMORY_MIB = new GpuField<>(3, "memoryMiB", Long.class);
+    public static final GpuField<Integer> MEMORY_GI = new GpuField<>(4, "memoryGi", Integer.class);
+    public static final GpuField<Boolean> SHARED_MEMORY = new GpuField<>(5, "sharedMemory", Boolean.class);
+    public static final GpuField<String> DRIVER_VERSION = new GpuField<>(6, "driverVersion", String.class);
+    public static final GpuField<String> RUNTIME_VERSION = new GpuField<>(7, "runtimeVersion", String.class);
+    public static final GpuField<PciAddress> PCI_ADDRESS = new GpuField<>(8, "pciAddress", PciAddress.class);
+    public static final GpuField<String> PCI_VENDOR_ID = new GpuField<>(9, "pciVendorId", String.class);
+    public static final GpuField<String> PCI_DEVICE_ID = new GpuField<>(10, "pciDeviceId", String.class);
     public static final GpuField<String> PCI_SUBSYSTEM_VENDOR_ID =
-            new GpuField<>("pciSubsystemVendorId", String.class, Gpu::pciSubsystemVendorId);
+            new GpuField<>(11, "pciSubsystemVendorId", String.class);
     public static final GpuField<String> PCI_SUBSYSTEM_DEVICE_ID =
-            new GpuField<>("pciSubsystemDeviceId", String.class, Gpu::pciSubsystemDeviceId);
-    public static final GpuField<String> PCI_REVISION = new GpuField<>("pciRevision", String.class, Gpu::pciRevision);
-    public static final GpuField<String> PCI_CLASS = new GpuField<>("pciClass", String.class, Gpu::pciClass);
-    public static final GpuField<String> UUID = new GpuField<>("uuid", String.class, Gpu::uuid);
-    public static final GpuField<String> SERIAL = new GpuField<>("serial", String.class, Gpu::serial);
+            new GpuField<>(12, "pciSubsystemDeviceId", String.class);
+    public static final GpuField<String> PCI_REVISION = new GpuField<>(13, "pciRevision", String.class);
+    public static final GpuField<String> PCI_CLASS = new GpuField<>(14, "pciClass", String.class);
+    public static final GpuField<String> UUID = new GpuField<>(15, "uuid", String.class);
+    public static final GpuField<String> SERIAL = new GpuField<>(16, "serial", String.class);
     public static final GpuField<String> BOARD_PART_NUMBER =
-            new GpuField<>("boardPartNumber", String.class, Gpu::boardPartNumber);
-    public static final GpuField<String> INTERFACE = new GpuField<>("interface", String.class, Gpu::interfaceType);
-    public static final GpuField<String> ARCHITECTURE = new GpuField<>("architecture", String.class, Gpu::architecture);
+            new GpuField<>(17, "boardPartNumber", String.class);
+    public static final GpuField<String> INTERFACE = new GpuField<>(18, "interface", String.class);
+    public static final GpuField<String> ARCHITECTURE = new GpuField<>(19, "architecture", String.class);
     public static final GpuField<String> COMPUTE_CAPABILITY =
-            new GpuField<>("computeCapability", String.class, Gpu::computeCapability);
-    public static final GpuField<Integer> COMPUTE_UNITS = new GpuField<>("computeUnits", Integer.class, Gpu::computeUnits);
-    public static final GpuField<String> KERNEL_DRIVER = new GpuField<>("kernelDriver", String.class, Gpu::kernelDriver);
+            new GpuField<>(20, "computeCapability", String.class);
+    public static final GpuField<Integer> COMPUTE_UNITS = new GpuField<>(21, "computeUnits", Integer.class);
+    public static final GpuField<String> KERNEL_DRIVER = new GpuField<>(22, "kernelDriver", String.class);
     public static final GpuField<Double> POWER_LIMIT_WATTS =
-            new GpuField<>("powerLimitWatts", Double.class, Gpu::powerLimitWatts);
+            new GpuField<>(23, "powerLimitWatts", Double.class);
     public static final GpuField<Partitioning> PARTITIONING =
-            new GpuField<>("partitioning", Partitioning.class, Gpu::partitioning);
-    public static final GpuField<Health> HEALTH = new GpuField<>("health", Health.class, Gpu::health);
-    public static final GpuField<Boolean> EMULATED = new GpuField<>("emulated", Boolean.class, Gpu::emulated);
+            new GpuField<>(24, "partitioning", Partitioning.class);
+    public static final GpuField<Health> HEALTH = new GpuField<>(25, "health", Health.class);
+    public static final GpuField<Boolean> EMULATED = new GpuField<>(26, "emulated", Boolean.class);
 
     /** Every field, in the order of {@link Gpu}'s components (and of the JSON output). */
     public static final List<GpuField<?>> ALL = List.of(VENDOR, NAME, MODEL, MEMORY_MIB, MEMORY_GI, SHARED_MEMORY,
@@ -55,18 +54,27 @@ public final class GpuField<T> {
             COMPUTE_CAPABILITY, COMPUTE_UNITS, KERNEL_DRIVER, POWER_LIMIT_WATTS, PARTITIONING, HEALTH, EMULATED);
 
     /** The fields that hold text as a tool printed it: what a broken or hostile tool could fill with anything. */
-    @SuppressWarnings("unchecked")
-    public static final List<GpuField<String>> TEXT = ALL.stream().filter(f -> f.type() == String.class)
-            .map(f -> (GpuField<String>) f).toList();
+    public static final List<GpuField<String>> TEXT = text();
 
+    private final int index;
     private final String name;
     private final Class<T> type;
-    private final Function<Gpu, T> reader;
 
-    private GpuField(String name, Class<T> type, Function<Gpu, T> reader) {
+    private GpuField(int index, String name, Class<T> type) {
+        this.index = index;
         this.name = name;
         this.type = type;
-        this.reader = reader;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<GpuField<String>> text() {
+        List<GpuField<String>> text = new java.util.ArrayList<>();
+        for (GpuField<?> f : ALL) {
+            if (f.type == String.class) {
+                text.add((GpuField<String>) f);
+            }
+        }
+        return List.copyOf(text);
     }
 
     /** The field's name in the JSON output and in {@link Gpu#sources()}. */
@@ -80,7 +88,45 @@ public final class GpuField<T> {
 
     /** The field's value in {@code gpu}; null when unknown. */
     public T of(Gpu gpu) {
-        return reader.apply(gpu);
+        return type.cast(read(index, gpu));
+    }
+
+    /**
+     * The accessor for each field's index. A switch rather than a method reference per field: this class loads at
+     * every start of the command, and each method reference is a call site linked then (docs/performance.md,
+     * "Start-up and footprint tricks", row "merge by fillFrom"). {@code GpuFieldTest} reads every field back.
+     */
+    private static Object read(int index, Gpu gpu) {
+        return switch (index) {
+            case 0 -> gpu.vendor();
+            case 1 -> gpu.name();
+            case 2 -> gpu.model();
+            case 3 -> gpu.memoryMiB();
+            case 4 -> gpu.memoryGi();
+            case 5 -> gpu.sharedMemory();
+            case 6 -> gpu.driverVersion();
+            case 7 -> gpu.runtimeVersion();
+            case 8 -> gpu.pciAddress();
+            case 9 -> gpu.pciVendorId();
+            case 10 -> gpu.pciDeviceId();
+            case 11 -> gpu.pciSubsystemVendorId();
+            case 12 -> gpu.pciSubsystemDeviceId();
+            case 13 -> gpu.pciRevision();
+            case 14 -> gpu.pciClass();
+            case 15 -> gpu.uuid();
+            case 16 -> gpu.serial();
+            case 17 -> gpu.boardPartNumber();
+            case 18 -> gpu.interfaceType();
+            case 19 -> gpu.architecture();
+            case 20 -> gpu.computeCapability();
+            case 21 -> gpu.computeUnits();
+            case 22 -> gpu.kernelDriver();
+            case 23 -> gpu.powerLimitWatts();
+            case 24 -> gpu.partitioning();
+            case 25 -> gpu.health();
+            case 26 -> gpu.emulated();
+            default -> throw new IllegalStateException("no GPU field " + index);
+        };
     }
 
     @Override

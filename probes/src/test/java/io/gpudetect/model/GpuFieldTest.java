@@ -32,7 +32,7 @@ class GpuFieldTest {
         }
         Gpu full = all.build();
         for (GpuField<?> field : GpuField.ALL) {
-            assertEquals(sample(field.type()), field.of(full), field.name());
+            assertEquals(sample(field), field.of(full), field.name() + " reads its own component");
             assertEquals("nvml", full.sources().get(field.name()), field.name());
         }
         assertEquals(full, full.toBuilder("other").build(), "a copy keeps every value and source");
@@ -56,20 +56,23 @@ class GpuFieldTest {
 
     @SuppressWarnings("unchecked")
     private static <T> void setSample(Gpu.Builder b, GpuField<T> field) {
-        b.set(field, (T) sample(field.type()));
+        b.set(field, (T) sample(field));
     }
 
-    private static Object sample(Class<?> type) {
+    /** A value of the field's type that no other field of that type gets, so a field read from another shows. */
+    private static Object sample(GpuField<?> field) {
+        Class<?> type = field.type();
+        int index = GpuField.ALL.indexOf(field);
         if (type == String.class) {
-            return "text";
+            return field.name();
         } else if (type == Long.class) {
-            return 81559L;
+            return 81559L + index;
         } else if (type == Integer.class) {
-            return 80;
+            return 80 + index;
         } else if (type == Boolean.class) {
-            return true;
+            return index % 2 == 0;
         } else if (type == Double.class) {
-            return 700.0;
+            return 700.0 + index;
         } else if (type == Vendor.class) {
             return Vendor.NVIDIA;
         } else if (type == PciAddress.class) {
