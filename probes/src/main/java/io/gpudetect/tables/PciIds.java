@@ -1,11 +1,7 @@
 package io.gpudetect.tables;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -24,12 +20,16 @@ public final class PciIds {
     private static final Pattern VERSION = Pattern.compile("^#\\s*Version:\\s*(\\S+)", Pattern.MULTILINE);
 
     private final String version;
+    private final String text;
     private final Map<String, String> vendors = new HashMap<>();
+    /** Devices and subsystems, parsed a vendor at a time on first use. */
     private final Map<String, String> devices = new HashMap<>();
     private final Map<String, String> subsystems = new HashMap<>();
+    private final java.util.Set<String> parsedVendors = new java.util.HashSet<>();
 
-    private PciIds(String version) {
+    private PciIds(String version, String text) {
         this.version = version;
+        this.text = text;
     }
 
     /** The copy shipped inside the jar. */
@@ -38,66 +38,76 @@ public final class PciIds {
             if (in == null) {
                 throw new IllegalStateException("pci.ids is missing from the jar");
             }
-            return parse(new InputStreamReader(in, StandardCharsets.UTF_8));
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    /**
+     * The pci.ids format; malformed lines are skipped, as lspci does. Nothing but the version is read here: a
+     * vendor's section is found and parsed when that vendor is first asked for, since a pass asks about one or
+     * two vendors and parsing all 18,000 lines was a third of a replayed command's run time (docs/performance.md,
+     * "Start-up and footprint tricks", row "pci.ids parsed a vendor at a time").
+     */
     public static PciIds parse(String text) {
-        try {
-            return parse(new StringReader(text));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Matcher m = VERSION.matcher(text.substring(0, Math.min(text.length(), 4096)));
+        return new PciIds(m.find() ? m.group(1) : "unknown", text);
     }
 
-    /** Reads the pci.ids format; malformed lines are skipped, as lspci does. */
-    private static PciIds parse(Reader reader) throws IOException {
-        BufferedReader in = new BufferedReader(reader, 1 << 16);
-        PciIds ids = null;
-        StringBuilder header = new StringBuilder();
-        String vendor = null;
+    /** Parses one vendor's line, device and subsystem lines, once: its section runs to the next unindented line. */
+    private synchronized void parseVendor(String vendor) {
+        if (!parsedVendors.add(vendor)) {
+            return;
+        }
+        int at = vendorLine(vendor);
+        if (at < 0) {
+            return;
+        }
+        int end = text.indexOf('\n', at);
+        Fields name = Fields.of(text.substring(at, end < 0 ? text.length() : end), 0, 2);
+        if (name != null) {
+            vendors.put(vendor, name.rest());
+        }
         String device = null;
-        String line;
-        while ((line = in.readLine()) != null) {
+        while (end >= 0) {
+            at = end + 1;
+            end = text.indexOf('\n', at);
+            String line = text.substring(at, end < 0 ? text.length() : end);
             if (line.isEmpty() || line.charAt(0) == '#') {
-                if (ids == null) {
-                    header.append(line).append('\n');
-                }
                 continue;
             }
-            if (ids == null) {
-                Matcher m = VERSION.matcher(header);
-                ids = new PciIds(m.find() ? m.group(1) : "unknown");
-            }
-            if (line.startsWith("C ")) {
-                break; // the class list follows the vendors; we do not use it
+            if (line.charAt(0) != '\t') {
+                return; // the next vendor, or the class list
             }
             if (line.startsWith("\t\t")) {
                 Fields f = Fields.of(line, 2, 3);
-                if (vendor != null && device != null && f != null && isHex4(f.first()) && isHex4(f.second())) {
-                    ids.subsystems.put(vendor + device + f.first().toLowerCase(Locale.ROOT)
+                if (device != null && f != null && isHex4(f.first()) && isHex4(f.second())) {
+                    subsystems.put(vendor + device + f.first().toLowerCase(Locale.ROOT)
                             + f.second().toLowerCase(Locale.ROOT), f.rest());
                 }
-            } else if (line.startsWith("\t")) {
-                Fields f = Fields.of(line, 1, 2);
-                if (vendor != null && f != null && isHex4(f.first())) {
-                    device = f.first().toLowerCase(Locale.ROOT);
-                    ids.devices.put(vendor + device, f.rest());
-                }
             } else {
-                Fields f = Fields.of(line, 0, 2);
+                Fields f = Fields.of(line, 1, 2);
                 if (f != null && isHex4(f.first())) {
-                    vendor = f.first().toLowerCase(Locale.ROOT);
-                    device = null;
-                    ids.vendors.put(vendor, f.rest());
-                } else {
-                    vendor = null;
+                    device = f.first().toLowerCase(Locale.ROOT);
+                    devices.put(vendor + device, f.rest());
                 }
             }
         }
-        return ids == null ? new PciIds("unknown") : ids;
+    }
+
+    /** Where the unindented line of {@code vendor} starts (its id in either case); -1 when there is none. */
+    private int vendorLine(String vendor) {
+        for (String id : new String[] {vendor, vendor.toUpperCase(Locale.ROOT)}) {
+            for (int at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
+                boolean lineStart = at == 0 || text.charAt(at - 1) == '\n';
+                boolean idEnds = at + id.length() < text.length() && Character.isWhitespace(text.charAt(at + id.length()));
+                if (lineStart && idEnds) {
+                    return at;
+                }
+            }
+        }
+        return -1;
     }
 
     private static boolean isHex4(String s) {
@@ -164,20 +174,31 @@ public final class PciIds {
         return other != null && other.version.compareTo(version) > 0 ? other : this;
     }
 
-    public Optional<String> vendor(String vendorId) {
-        return Optional.ofNullable(vendorId == null ? null : vendors.get(vendorId));
+    public synchronized Optional<String> vendor(String vendorId) {
+        if (vendorId == null) {
+            return Optional.empty();
+        }
+        parseVendor(vendorId);
+        return Optional.ofNullable(vendors.get(vendorId));
     }
 
     /** The device's name as listed, {@code AD102 [GeForce RTX 4090]}. */
-    public Optional<String> device(String vendorId, String deviceId) {
-        return Optional.ofNullable(vendorId == null || deviceId == null ? null : devices.get(vendorId + deviceId));
+    public synchronized Optional<String> device(String vendorId, String deviceId) {
+        if (vendorId == null || deviceId == null) {
+            return Optional.empty();
+        }
+        parseVendor(vendorId);
+        return Optional.ofNullable(devices.get(vendorId + deviceId));
     }
 
     public Optional<String> subsystem(String vendorId, String deviceId, String subVendorId, String subDeviceId) {
         if (vendorId == null || deviceId == null || subVendorId == null || subDeviceId == null) {
             return Optional.empty();
         }
-        return Optional.ofNullable(subsystems.get(vendorId + deviceId + subVendorId + subDeviceId));
+        synchronized (this) {
+            parseVendor(vendorId);
+            return Optional.ofNullable(subsystems.get(vendorId + deviceId + subVendorId + subDeviceId));
+        }
     }
 
     /**
@@ -195,6 +216,9 @@ public final class PciIds {
     public java.util.List<String> devicesNamed(String vendorId, String productName) {
         if (vendorId == null || productName == null) {
             return java.util.List.of();
+        }
+        synchronized (this) {
+            parseVendor(vendorId);
         }
         return devices.entrySet().stream()
                 .filter(e -> e.getKey().startsWith(vendorId) && bracketed(e.getValue()).equalsIgnoreCase(productName.strip()))
