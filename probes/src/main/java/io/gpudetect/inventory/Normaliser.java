@@ -8,6 +8,7 @@ import io.gpudetect.tables.AmdProductMemory;
 import io.gpudetect.tables.MemorySize;
 import io.gpudetect.tables.ModelSlug;
 import io.gpudetect.tables.Tables;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -219,12 +220,20 @@ public final class Normaliser {
             return new AmdProduct(candidates.get(0), null);
         }
         Integer gi = gpu.memoryGi() != null ? gpu.memoryGi() : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
-        List<String> fitting = gi == null ? candidates : candidates.stream()
-                .filter(c -> AmdProductMemory.maySell(ModelSlug.fromName(c), gi)).toList();
+        // A loop, as in the rest of the detection core (docs/performance.md, "detection core without streams").
+        List<String> fitting = new ArrayList<>();
+        for (String candidate : candidates) {
+            if (gi == null || AmdProductMemory.maySell(ModelSlug.fromName(candidate), gi)) {
+                fitting.add(candidate);
+            }
+        }
         if (fitting.size() == 1) {
             return new AmdProduct(fitting.get(0), ModelSlug.fromName(fitting.get(0)));
         }
-        String family = tables.pciIds().device("1002", deviceId).map(Normaliser::chipFamily).orElse(null);
+        String family = chipFamilyOfGfx(gpu.architecture());
+        if (family == null) {
+            family = tables.pciIds().device("1002", deviceId).map(Normaliser::chipFamily).orElse(null);
+        }
         String familyModel = family == null ? null : ModelSlug.fromName(family);
         String id = "1002:" + deviceId.toLowerCase(Locale.ROOT).replaceFirst("^0x", "");
         // Told under the probe that printed the id: the judgement is about what that probe saw.
@@ -238,6 +247,35 @@ public final class Normaliser {
                 + (familyModel == null ? ": model left unknown" : ": model is the chip family '" + familyModel + "'")
                 + (gpu.pciAddress() == null ? "" : " (GPU at " + gpu.pciAddress() + ")")));
         return new AmdProduct(null, familyModel);
+    }
+
+    /**
+     * The chip of an AMD architecture as ROCm names it ({@code gfx906} is Vega 20), named as pci.ids names it, so
+     * that a card whose tool printed its gfx id needs no pci.ids (docs/performance.md: reading it was a third of
+     * a replay). From AMD's LLVM processor table (AMDGPUUsage); null for an id not listed here.
+     */
+    static String chipFamilyOfGfx(String architecture) {
+        if (architecture == null) {
+            return null;
+        }
+        return switch (architecture.strip().toLowerCase(Locale.ROOT)) {
+            case "gfx900" -> "Vega 10";
+            case "gfx904" -> "Vega 12";
+            case "gfx906" -> "Vega 20";
+            case "gfx908" -> "Arcturus";
+            case "gfx90a" -> "Aldebaran";
+            case "gfx1010" -> "Navi 10";
+            case "gfx1011" -> "Navi 12";
+            case "gfx1012" -> "Navi 14";
+            case "gfx1030" -> "Navi 21";
+            case "gfx1031" -> "Navi 22";
+            case "gfx1032" -> "Navi 23";
+            case "gfx1034" -> "Navi 24";
+            case "gfx1100" -> "Navi 31";
+            case "gfx1101" -> "Navi 32";
+            case "gfx1102" -> "Navi 33";
+            default -> null;
+        };
     }
 
     /** "Vega 20 [Radeon Pro VII/Radeon Instinct MI50 32GB]" is chip Vega 20; "Aldebaran/MI200 [...]" is Aldebaran. */

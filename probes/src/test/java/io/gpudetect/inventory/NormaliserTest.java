@@ -117,4 +117,14 @@ class NormaliserTest {
         assertEquals("QEMU/Bochs standard VGA", gpu.name());
         assertEquals("derived", gpu.sources().get("name"));
     }
+
+    @Test
+    void anAmdChipIsNamedFromItsGfxIdAsPciIdsNamesIt() {
+        org.junit.jupiter.api.Assertions.assertEquals("Vega 20", Normaliser.chipFamilyOfGfx("gfx906"));
+        org.junit.jupiter.api.Assertions.assertEquals("Navi 22", Normaliser.chipFamilyOfGfx(" GFX1031 "));
+        org.junit.jupiter.api.Assertions.assertNull(Normaliser.chipFamilyOfGfx("gfx9999"));
+        org.junit.jupiter.api.Assertions.assertNull(Normaliser.chipFamilyOfGfx(null));
+        org.junit.jupiter.api.Assertions.assertEquals(Normaliser.chipFamily("Vega 20 [Radeon Pro VII/Radeon Instinct MI50 32GB]"),
+                Normaliser.chipFamilyOfGfx("gfx906"), "the same name pci.ids gives for 1002:66a1");
+    }
 }
