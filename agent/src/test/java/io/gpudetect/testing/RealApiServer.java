@@ -54,15 +54,13 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Path testDir;
     private final KubeAPIServer apiServer;
     private final Process controllerManager;
     private final Path auditLog;
     private final Config adminConfig;
 
-    private RealApiServer(Path testDir, KubeAPIServer apiServer, Process controllerManager, Path auditLog,
+    private RealApiServer(KubeAPIServer apiServer, Process controllerManager, Path auditLog,
                           Config adminConfig) {
-        this.testDir = testDir;
         this.apiServer = apiServer;
         this.controllerManager = controllerManager;
         this.auditLog = auditLog;
@@ -129,7 +127,7 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
             Path kubeconfig = testDir.resolve("admin.kubeconfig");
             Files.writeString(kubeconfig, server.getKubeConfigYaml());
             Process gc = startGarbageCollector(layout.get().resolve(LAYOUT), kubeconfig, testDir.resolve("gc.log"));
-            return new RealApiServer(testDir, server, gc, auditLog, admin);
+            return new RealApiServer(server, gc, auditLog, admin);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -273,30 +271,6 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
         }
     }
 
-    /** A kubeconfig file for {@code config}'s server and token, as a command-line user would have. */
-    public Path writeTokenKubeconfig(Path file, Config config) throws IOException {
-        String ca = config.getCaCertData() != null ? "certificate-authority-data: " + config.getCaCertData()
-                : "certificate-authority: " + config.getCaCertFile();
-        Files.writeString(file, """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                  - name: real
-                    cluster:
-                      server: %s
-                      %s
-                users:
-                  - name: agent
-                    user:
-                      token: %s
-                contexts:
-                  - name: real
-                    context: {cluster: real, user: agent}
-                current-context: real
-                """.formatted(config.getMasterUrl(), ca, config.getOauthToken()));
-        return file;
-    }
-
     /** One request as the audit log recorded it. */
     public record Request(String user, String verb, String uri, int code) {
         @Override
@@ -341,10 +315,6 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    public Path testDir() {
-        return testDir;
     }
 
     @Override
