@@ -115,6 +115,8 @@ train gpu-detect "$command_flags" --timeout 2s
 train gpu-detect "$command_flags" --replay "$hosts/h100-80gb-hbm3_590.48.01_text-formats"
 train gpu-detect "$command_flags" --replay "$hosts/a100-sxm4-40gb_mig-enabled_510.47.03_v11" --output json
 train gpu-detect "$command_flags" --replay "$cases/amd-rx6700xt_one-card-seen-by-four-probes" --output json
+# An AMD id that names several products and no revision: VRAM, then the chip family, decide the model.
+train gpu-detect "$command_flags" --replay "$hosts/rocm-smi_radeon-rx-6700-xt_rocm-5.7.1_no-revision" --output json
 train gpu-detect "$command_flags" --replay "$hosts/lspci_2x-geforce-rtx-4090_lspci-vv" --output yaml
 train gpu-detect "$command_flags" --replay "$cases/sysfs_intel-igpu-beside-nvidia" --output table
 train gpu-detect "$command_flags" --help
