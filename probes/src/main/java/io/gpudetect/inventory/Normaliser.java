@@ -48,6 +48,8 @@ public final class Normaliser {
     private static final Pattern SIZE_IN_NAME = Pattern.compile("(?i)(?:^|[\\s-])(\\d{1,3})\\s?GB\\b");
 
     private final Tables tables;
+    /** One judgement per kind of AMD card in this pass (see {@link #amdProduct}). */
+    private final java.util.Map<String, AmdJudgement> amdJudgements = new java.util.HashMap<>();
 
     public Normaliser(Tables tables) {
         this.tables = tables;
@@ -212,30 +214,22 @@ public final class Normaliser {
      */
     private AmdProduct amdProduct(Gpu gpu, List<Diagnostic> diagnostics) {
         String deviceId = gpu.pciDeviceId();
-        List<String> candidates = tables.amdGpuIds().candidates(deviceId, gpu.pciRevision());
-        if (candidates.isEmpty()) {
-            return new AmdProduct(null, null);
-        }
-        if (candidates.size() == 1) {
-            return new AmdProduct(candidates.get(0), null);
-        }
         Integer gi = gpu.memoryGi() != null ? gpu.memoryGi() : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
-        // A loop, as in the rest of the detection core (docs/performance.md, "detection core without streams").
-        List<String> fitting = new ArrayList<>();
-        for (String candidate : candidates) {
-            if (gi == null || AmdProductMemory.maySell(ModelSlug.fromName(candidate), gi)) {
-                fitting.add(candidate);
-            }
+        // Eight cards of one kind are one judgement: names are slugged and tables read once per kind, not per card.
+        String kind = deviceId + "|" + gpu.pciRevision() + "|" + gi + "|" + gpu.architecture();
+        AmdJudgement judgement = amdJudgements.get(kind);
+        if (judgement == null) {
+            judgement = judgeAmd(deviceId, gpu.pciRevision(), gi, gpu.architecture());
+            amdJudgements.put(kind, judgement);
         }
-        if (fitting.size() == 1) {
-            return new AmdProduct(fitting.get(0), ModelSlug.fromName(fitting.get(0)));
+        if (judgement.product() != null) {
+            return judgement.product();
         }
-        String family = chipFamilyOfGfx(gpu.architecture());
-        if (family == null) {
-            family = tables.pciIds().device("1002", deviceId).map(Normaliser::chipFamily).orElse(null);
-        }
-        String familyModel = family == null ? null : ModelSlug.fromName(family);
-        String id = "1002:" + deviceId.toLowerCase(Locale.ROOT).replaceFirst("^0x", "");
+        List<String> candidates = judgement.candidates();
+        List<String> fitting = judgement.fitting();
+        String familyModel = judgement.familyModel();
+        String lower = deviceId.toLowerCase(Locale.ROOT);
+        String id = "1002:" + (lower.startsWith("0x") ? lower.substring(2) : lower);
         // Told under the probe that printed the id: the judgement is about what that probe saw.
         String probe = gpu.sources() == null ? null : gpu.sources().get("pciDeviceId");
         diagnostics.add(Diagnostic.warning(probe, "amdgpu.ids", null, id
@@ -276,6 +270,39 @@ public final class Normaliser {
             case "gfx1102" -> "Navi 33";
             default -> null;
         };
+    }
+
+    /**
+     * What the tables say of one kind of AMD card: its product when they name one ({@code product}), else the
+     * candidates, those its VRAM leaves, and the chip family's model.
+     */
+    private record AmdJudgement(AmdProduct product, List<String> candidates, List<String> fitting, String familyModel) {
+    }
+
+    private AmdJudgement judgeAmd(String deviceId, String revision, Integer gi, String architecture) {
+        List<String> candidates = tables.amdGpuIds().candidates(deviceId, revision);
+        if (candidates.isEmpty()) {
+            return new AmdJudgement(new AmdProduct(null, null), candidates, List.of(), null);
+        }
+        if (candidates.size() == 1) {
+            return new AmdJudgement(new AmdProduct(candidates.get(0), null), candidates, candidates, null);
+        }
+        // A loop, as in the rest of the detection core (docs/performance.md, "detection core without streams").
+        List<String> fitting = new ArrayList<>();
+        for (String candidate : candidates) {
+            if (gi == null || AmdProductMemory.maySell(ModelSlug.fromName(candidate), gi)) {
+                fitting.add(candidate);
+            }
+        }
+        if (fitting.size() == 1) {
+            return new AmdJudgement(new AmdProduct(fitting.get(0), ModelSlug.fromName(fitting.get(0))), candidates,
+                    fitting, null);
+        }
+        String family = chipFamilyOfGfx(architecture);
+        if (family == null) {
+            family = tables.pciIds().device("1002", deviceId).map(Normaliser::chipFamily).orElse(null);
+        }
+        return new AmdJudgement(null, candidates, fitting, family == null ? null : ModelSlug.fromName(family));
     }
 
     /** "Vega 20 [Radeon Pro VII/Radeon Instinct MI50 32GB]" is chip Vega 20; "Aldebaran/MI200 [...]" is Aldebaran. */
