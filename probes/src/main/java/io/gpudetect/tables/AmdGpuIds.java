@@ -2,8 +2,6 @@ package io.gpudetect.tables;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -16,48 +14,72 @@ import java.util.Optional;
  */
 public final class AmdGpuIds {
 
-    private final Map<String, String> byDeviceAndRevision;
-    /** Every name each device id is sold under, gathered once rather than by a scan of the table per lookup. */
+    /** Between two products of one entry: "AMD Instinct MI60 / MI50". */
+    private static final java.util.regex.Pattern SLASH = java.util.regex.Pattern.compile("\\s+/\\s+");
+
+    private final String text;
+    /** Names by device id and revision ({@code 66a1:02}), read a device id at a time on first use. */
+    private final Map<String, String> byDeviceAndRevision = new HashMap<>();
+    /** Every name each device id is sold under, for the device ids read so far. */
     private final Map<String, java.util.Set<String>> namesByDevice = new HashMap<>();
 
-    private AmdGpuIds(Map<String, String> byDeviceAndRevision) {
-        this.byDeviceAndRevision = byDeviceAndRevision;
-        for (Map.Entry<String, String> e : byDeviceAndRevision.entrySet()) {
-            String device = e.getKey().substring(0, e.getKey().indexOf(':'));
-            namesByDevice.computeIfAbsent(device, d -> new java.util.TreeSet<>()).add(e.getValue());
-        }
+    private AmdGpuIds(String text) {
+        this.text = text;
     }
 
+    /**
+     * The table compiled into {@link ShippedTableText}. A pass asks about one or two device ids, so only their
+     * lines are read, when first asked for (docs/performance.md, "Start-up and footprint tricks", row "amdgpu.ids
+     * read a device id at a time").
+     */
     public static AmdGpuIds shipped() {
-        try {
-            return parse(new BufferedReader(new StringReader(ShippedTableText.AMDGPU_IDS)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new AmdGpuIds(ShippedTableText.AMDGPU_IDS);
     }
 
     static AmdGpuIds parse(BufferedReader in) throws IOException {
-        Map<String, String> map = new HashMap<>();
-        String line;
-        while ((line = in.readLine()) != null) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
+        StringBuilder text = new StringBuilder();
+        for (String line; (line = in.readLine()) != null; ) {
+            text.append(line).append('\n');
+        }
+        return new AmdGpuIds(text.toString());
+    }
+
+    /** The names of {@code device} (4 lower-case hex digits), its lines read on first use. */
+    private synchronized java.util.Set<String> load(String device) {
+        java.util.Set<String> names = namesByDevice.get(device);
+        if (names != null) {
+            return names;
+        }
+        names = new java.util.TreeSet<>();
+        namesByDevice.put(device, names);
+        if (device.length() != 4) {
+            return names;
+        }
+        for (String id : new String[] {device.toUpperCase(Locale.ROOT), device}) {
+            for (int at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
+                if ((at > 0 && text.charAt(at - 1) != '\n') || at + 4 >= text.length() || text.charAt(at + 4) != ',') {
+                    continue;
+                }
+                int end = text.indexOf('\n', at);
+                String line = text.substring(at, end < 0 ? text.length() : end);
+                // "73BF,<tab>C1,<tab>AMD Radeon RX 6900 XT", split by hand: a regex split per line was most of the
+                // load time (docs/performance.md, "Start-up and footprint tricks", row "lines split without a regex").
+                int second = line.indexOf(',', 5);
+                if (second < 0) {
+                    continue;
+                }
+                String revision = line.substring(5, second).strip();
+                if (revision.length() == 2) {
+                    String name = line.substring(second + 1).strip();
+                    byDeviceAndRevision.put(device + ":" + revision.toLowerCase(Locale.ROOT), name);
+                    names.add(name);
+                }
             }
-            // "73BF,<tab>C1,<tab>AMD Radeon RX 6900 XT", split by hand: a regex split per line was most of the load time
-            // (docs/performance.md, "Start-up and footprint tricks", row "lines split without a regex").
-            int first = line.indexOf(',');
-            int second = first < 0 ? -1 : line.indexOf(',', first + 1);
-            if (second < 0) {
-                continue;
-            }
-            String device = line.substring(0, first);
-            String revision = line.substring(first + 1, second).stripLeading();
-            if (device.length() == 4 && revision.length() == 2) {
-                map.put(device.toLowerCase(Locale.ROOT) + ":" + revision.toLowerCase(Locale.ROOT),
-                        line.substring(second + 1).strip());
+            if (id.equals(device)) {
+                break;
             }
         }
-        return new AmdGpuIds(map);
+        return names;
     }
 
     /**
@@ -75,7 +97,7 @@ public final class AmdGpuIds {
     }
 
     private java.util.Set<String> names(String deviceId) {
-        return deviceId == null ? java.util.Set.of() : namesByDevice.getOrDefault(bareHex(deviceId), java.util.Set.of());
+        return deviceId == null ? java.util.Set.of() : load(bareHex(deviceId));
     }
 
     /**
@@ -100,7 +122,7 @@ public final class AmdGpuIds {
 
     /** "AMD Instinct MI250X / MI250" is two products; the later ones take the words before the first's model. */
     static java.util.List<String> products(String name) {
-        String[] parts = name.split("\\s+/\\s+");
+        String[] parts = SLASH.split(name);
         if (parts.length == 1) {
             return java.util.List.of(name);
         }
@@ -124,7 +146,11 @@ public final class AmdGpuIds {
         if (rev.length() == 1) {
             rev = "0" + rev;
         }
-        return Optional.ofNullable(byDeviceAndRevision.get(bareHex(deviceId) + ":" + rev));
+        String device = bareHex(deviceId);
+        load(device);
+        synchronized (this) {
+            return Optional.ofNullable(byDeviceAndRevision.get(device + ":" + rev));
+        }
     }
 
     /** Lower case, without a leading {@code 0x}. */
