@@ -90,12 +90,7 @@ public final class AkashCommand implements Callable<Integer> {
             err.flush();
             return MatchCommand.EXIT_INVALID_INPUT;
         }
-        switch (output.format()) {
-            case json -> out.print(AkashReport.json(forecast));
-            case yaml -> out.print(Yaml.fromJson(AkashReport.json(forecast)));
-            default -> out.print(AkashReport.table(forecast));
-        }
-        out.flush();
+        output.print(out, () -> AkashReport.json(forecast), () -> AkashReport.table(forecast));
         return forecast.everyCardBidOn() ? MatchCommand.EXIT_FITS : MatchCommand.EXIT_DOES_NOT_FIT;
     }
 

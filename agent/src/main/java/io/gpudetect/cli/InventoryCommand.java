@@ -78,12 +78,7 @@ public final class InventoryCommand implements Callable<Integer> {
             err.flush();
             return MatchCommand.EXIT_INVALID_INPUT;
         }
-        switch (output.format()) {
-            case json -> out.print(InventoryReport.json(inventory));
-            case yaml -> out.print(Yaml.fromJson(InventoryReport.json(inventory)));
-            default -> out.print(InventoryReport.table(inventory));
-        }
-        out.flush();
+        output.print(out, () -> InventoryReport.json(inventory), () -> InventoryReport.table(inventory));
         return inventory.flaggedNodes() == 0 ? 0 : 1;
     }
 

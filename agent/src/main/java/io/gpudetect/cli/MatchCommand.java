@@ -73,12 +73,7 @@ public final class MatchCommand implements Callable<Integer> {
             err.flush();
             return EXIT_INVALID_INPUT;
         }
-        switch (output.format()) {
-            case json -> out.print(MatchReport.json(result));
-            case yaml -> out.print(Yaml.fromJson(MatchReport.json(result)));
-            default -> out.print(MatchReport.table(result));
-        }
-        out.flush();
+        output.print(out, () -> MatchReport.json(result), () -> MatchReport.table(result));
         return result.fits() ? EXIT_FITS : EXIT_DOES_NOT_FIT;
     }
 

@@ -13,4 +13,15 @@ public final class OutputOption {
     public OutputFormat format() {
         return format;
     }
+
+    /** Prints a report in the chosen format: its JSON, that JSON as YAML, or its table. */
+    void print(java.io.PrintWriter out, java.util.function.Supplier<String> json,
+               java.util.function.Supplier<String> table) {
+        switch (format) {
+            case json -> out.print(json.get());
+            case yaml -> out.print(Yaml.fromJson(json.get()));
+            default -> out.print(table.get());
+        }
+        out.flush();
+    }
 }
