@@ -30,13 +30,9 @@ public final class NodeView implements AutoCloseable {
         this.nodeName = nodeName;
     }
 
-    /** Starts both informers without waiting; they retry on their own while the API server is away. */
-    public synchronized void start() {
-        start(node -> { }, (what, error) -> { });
-    }
-
     /**
-     * As {@link #start()}, calling {@code nodeAdded} whenever the informer sees the Node added: at its first
+     * Starts both informers without waiting (they retry on their own while the API server is away), calling
+     * {@code nodeAdded} whenever the informer sees the Node added: at its first
      * list, after a re-list, and when the Node is created again after a deletion; and {@code watchFailed} with
      * what failed each time a list or watch fails (the informer then retries on its own).
      */

@@ -2,7 +2,6 @@ package io.gpudetect.match;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.gpudetect.k8s.ClusterErrors;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.record.GpuCapacity;
@@ -52,15 +51,10 @@ public final class CapacityRecordOffers implements OfferSource {
         String describe();
     }
 
-    /** The custom resource, addressed without API discovery so that no CRD lookup is needed to list it. */
-    public static final ResourceDefinitionContext GPU_CAPACITY = new ResourceDefinitionContext.Builder()
-            .withGroup("gpu-detect.io").withVersion("v1alpha1").withKind("GpuCapacity").withPlural("gpucapacities")
-            .withNamespaced(false).build();
-
     /**
-     * Every {@code GpuCapacity} record and every Node of the cluster {@code client} talks to. Each record goes through
-     * the same reading as a file's, so a cluster and {@code kubectl get gpucapacities,nodes -o yaml} agree.
-     * The client stays open; its owner closes it.
+     * Every {@code GpuCapacity} record and every Node of the cluster {@code client} talks to, as the typed records the
+     * agent writes; a file's are read into the same types ({@link RecordSet}), so a cluster and {@code kubectl get
+     * gpucapacities,nodes -o yaml} agree. The client stays open; its owner closes it.
      */
     public static RecordStore cluster(KubernetesClient client) {
         return new RecordStore() {

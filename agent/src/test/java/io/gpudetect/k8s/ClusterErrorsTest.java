@@ -1,5 +1,7 @@
 package io.gpudetect.k8s;
 
+import io.gpudetect.record.GpuCapacity;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -44,7 +46,7 @@ class ClusterErrorsTest {
 
     /** What listing the records raises, with a client that does not retry. */
     static KubernetesClientException listRecords(Config config) {
-        return failure(config, client -> client.genericKubernetesResources(CapacityRecordOffers.GPU_CAPACITY).list());
+        return failure(config, client -> client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(GpuCapacity.class)).list());
     }
 
     static KubernetesClientException failure(Config config, Consumer<KubernetesClient> request) {

@@ -1,5 +1,7 @@
 package io.gpudetect.match;
 
+import io.gpudetect.record.GpuCapacity;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,7 +33,7 @@ class ClusterRecordStoreTest {
                   requested: {nvidia.com/gpu: 1}
                 status: {lastGoodPass: "2026-05-01T11:59:00Z"}
                 """, GenericKubernetesResource.class);
-        client.genericKubernetesResources(CapacityRecordOffers.GPU_CAPACITY).resource(record).create();
+        client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(GpuCapacity.class)).resource(record).create();
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-1").endMetadata().build()).create();
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("cpu-1").endMetadata().build()).create();
 
