@@ -219,6 +219,11 @@ public final class LiveSource implements Source {
         return false;
     }
 
+    @Override
+    public boolean consultsOnlyWhatIsNeeded() {
+        return true;
+    }
+
     /** Drains a stream on its own thread, keeping at most {@code cap} bytes and discarding the rest. */
     private static final class CappedReader {
         private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
