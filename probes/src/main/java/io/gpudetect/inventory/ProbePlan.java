@@ -98,7 +98,8 @@ final class ProbePlan {
         List<String> before = consulted(soFar, first, second);
         List<Gpu> uncovered = uncovered(targets, soFar, first, second);
         if (uncovered.isEmpty()) {
-            return Decision.skip(String.join(", ", before) + " described every GPU bound to the " + driver + " driver");
+            return Decision.skip(String.join(", ", answeredInFull(soFar, first, second)) + " described every GPU bound to the "
+                    + driver + " driver");
         }
         if (before.isEmpty()) {
             return Decision.consult(count(targets, "GPU") + " bound to the " + driver + " driver");
@@ -211,6 +212,17 @@ final class ProbePlan {
             ProbeRole role = e.getKey().role();
             if ((role == first || role == second) && e.getValue().outcome() != ProbeResult.Outcome.SKIPPED) {
                 names.add(e.getKey().name() + (e.getValue().outcome() == ProbeResult.Outcome.OK ? "" : " (" + e.getValue().outcome().id() + ")"));
+            }
+        }
+        return names;
+    }
+
+    private static List<String> answeredInFull(Map<Probe, ProbeResult> soFar, ProbeRole first, ProbeRole second) {
+        List<String> names = new ArrayList<>();
+        for (Map.Entry<Probe, ProbeResult> e : soFar.entrySet()) {
+            ProbeRole role = e.getKey().role();
+            if ((role == first || role == second) && e.getValue().outcome() == ProbeResult.Outcome.OK) {
+                names.add(e.getKey().name());
             }
         }
         return names;
