@@ -234,4 +234,35 @@ class FakeHostProbePlanTest {
         }
         assertTrue(rocmNote, doc.get("diagnostics").toString());
     }
+
+    @Test
+    void theDriverRootsOwnNvidiaSmiIsTheFallbackRunWithItsLibraries() throws IOException {
+        FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()
+                .function("0000:81:00.0", "10de", "2231", "0x030000", "a1", "nvidia")
+                .function("0000:c1:00.0", "10de", "2231", "0x030000", "a1", "nvidia");
+        java.nio.file.Files.delete(host.bin.resolve("nvidia-smi"));
+        // The GPU operator's driver container: its nvidia-smi and libraries, no libnvidia-ml the agent can load.
+        Path driverRoot = dir.resolve("run/nvidia/driver");
+        java.nio.file.Files.createDirectories(driverRoot.resolve("usr/lib/x86_64-linux-gnu"));
+        Path smi = java.nio.file.Files.createDirectories(driverRoot.resolve("usr/bin")).resolve("nvidia-smi");
+        java.nio.file.Files.writeString(smi, "#!/bin/sh\necho \"driver-root nvidia-smi $* LD_LIBRARY_PATH=$LD_LIBRARY_PATH\" >> '"
+                + host.log + "'\ncat '" + HOSTS.resolve("2x-rtx-a5000_590.44.01_v13/nvidia-smi.xml").toAbsolutePath() + "'\n");
+        java.nio.file.Files.setPosixFilePermissions(smi, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = GpuDetectCommand.run(new String[] {"--host-root", host.root.toString(), "--driver-root",
+                driverRoot.toString(), "--output", "json"}, new PrintWriter(out), new PrintWriter(err),
+                Map.of("PATH", host.pathVariable()));
+        JsonNode doc = JSON.readTree(out.toString());
+
+        assertEquals(0, exit, err.toString());
+        List<String> calls = host.calls();
+        assertEquals(1, calls.size(), calls.toString());
+        assertTrue(calls.get(0).startsWith("driver-root nvidia-smi -q -x LD_LIBRARY_PATH="
+                + driverRoot.resolve("usr/lib/x86_64-linux-gnu")), calls.get(0));
+        assertEquals(2, doc.get("gpus").size());
+        assertEquals("590.44.01", doc.get("gpus").get(1).get("driverVersion").asText());
+        assertTrue(doc.get("complete").asBoolean(), doc.path("gaps").toString());
+    }
 }
