@@ -133,6 +133,17 @@ if [ -f "$out/fake-nvml/current/usr/lib64/libnvidia-ml.so.1" ]; then
         "$(awk -v a="${nvml_us:-0}" -v b="${smi_us:-1}" 'BEGIN {printf "%.2f", a/b}')" "-" "-"
 fi
 
+# --- 5. A live pass: every source, the probe plan, the steady state (8x A100 fake host, every tool failing) ---
+if [ -f "$out/fake-nvml/current/usr/lib64/libnvidia-ml.so.1" ]; then
+    echo "live pass ..." >&2
+    "$java" -cp "$cp" io.gpudetect.livehost.LiveHostPassBenchmark "$out/fake-nvml/current" 200 >"$out/live-pass.out" 2>&1 || true
+    live() { awk -v k="$1" '$2==k {print $3}' "$out/live-pass.out"; }
+    row "live pass, every source: processes" "$(live pass_every_source_processes)" "-" "-" "-" "-"
+    row "live pass, planned: processes" "$(live pass_planned_processes)" "-" "-" "0" "$(verdict "$(live pass_planned_processes)" 0)"
+    row "live pass, planned: CPU ms" "$(live pass_planned_cpu_ms)" "$(live pass_every_source_cpu_ms)" "-" "-" "-"
+    row "live pass, steady state: CPU ms" "$(live pass_steady_cpu_ms)" "-" "-" "5" "$(verdict "$(live pass_steady_cpu_ms)" 5)"
+fi
+
 echo
 echo "gpu-detect performance, $(date -u +%Y-%m-%dT%H:%MZ), $("$java" -version 2>&1 | head -n 1), $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
 printf '%-44s|%12s |%12s |%7s |%10s |%5s\n' "figure" "ours" "reference" "ratio" "target" "ok"

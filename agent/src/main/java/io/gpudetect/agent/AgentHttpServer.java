@@ -21,7 +21,8 @@ public final class AgentHttpServer implements AutoCloseable {
         server.createContext("/readyz", ex -> {
             PassReport last = agent.lastPass();
             boolean ready = last != null && !last.failed();
-            reply(ex, ready ? 200 : 503, ready ? "ready\n" : "no successful pass yet\n", "text/plain");
+            reply(ex, ready ? 200 : 503, ready ? "ready\n"
+                    : last == null ? "no pass finished yet\n" : "last pass failed: " + last.error() + "\n", "text/plain");
         });
         server.createContext("/metrics", ex -> reply(ex, 200, agent.metrics().render(), "text/plain; version=0.0.4"));
         server.createContext("/detect", ex -> {

@@ -165,6 +165,11 @@ public final class NodeAgent implements AutoCloseable {
             metrics.error("detect");
             return new PassReport("incomplete", 0, null, 0, "detection failed: " + e);
         }
+        if (inventory.failure() != null) {
+            // Nothing is judged from a pass that could not see the host: labels and record stay as they are.
+            metrics.error("detect");
+            return new PassReport("incomplete", 0, null, 0, "detection: " + inventory.failure());
+        }
         SortedMap<String, String> labels;
         boolean complete = inventory.complete();
         try {

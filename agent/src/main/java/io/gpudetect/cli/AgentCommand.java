@@ -11,6 +11,10 @@ import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Detector;
+import java.util.List;
+import io.gpudetect.probe.Probe;
+import io.gpudetect.inventory.SteadyStateDetector;
+import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.RetryAfterHint;
@@ -63,6 +67,8 @@ public final class AgentCommand implements Callable<Integer> {
     /** Where the client's settings come from: kubectl's search ({@link AgentClient#autoConfigure}); tests name theirs. */
     Supplier<Config> clientSettings = AgentClient::autoConfigure;
 
+    static final Duration DEFAULT_REFRESH = Duration.ofHours(1);
+
     @Spec
     CommandSpec spec;
 
@@ -104,7 +110,7 @@ public final class AgentCommand implements Callable<Integer> {
     Integer nvidiaReplicas;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A properties file: profiles=, akash-operator=, prefix=, interval=, heartbeat=, startup-jitter=, nfd-output=, "
+            description = "A properties file: profiles=, akash-operator=, prefix=, interval=, refresh=, heartbeat=, startup-jitter=, nfd-output=, "
                     + "nvidia-mig-strategy=, nvidia-sharing=, nvidia-replicas= "
                     + "(flags win over it).")
     Path config;
@@ -112,6 +118,12 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Time between passes, plus up to 10%% jitter (default: 60s).")
     Duration interval;
+
+    @Option(names = "--refresh", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "On a live host, a pass whose host looks as it did (PCI bus, bound drivers, module versions, "
+                    + "NVML's view) reuses the last complete detection and runs no tool; a full one runs at least this often "
+                    + "(default: 1h; 0 detects in full every pass).")
+    Duration refresh;
 
     @Option(names = "--heartbeat", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How often a complete pass refreshes the record's lastGoodPass (default: 5m).")
@@ -154,8 +166,10 @@ public final class AgentCommand implements Callable<Integer> {
         }
         AgentSettings settings;
         Duration maxStartupJitter;
+        Duration refreshEvery;
         try {
             Properties file = readConfig();
+            refreshEvery = refresh(file);
             settings = settings(file);
             maxStartupJitter = startupJitter(file);
         } catch (IllegalArgumentException e) {
@@ -169,15 +183,15 @@ public final class AgentCommand implements Callable<Integer> {
             err.println("gpu-detect agent: " + e.getMessage());
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
-        Detector detector = new Detector(Probes.defaults(detection.probeSettings()));
         // Read once: a pass a minute must not parse the id tables (and a host's 1.4 MB pci.ids) again.
         Tables tables = Tables.forSource(source);
+        Supplier<Inventory> detector = detector(source, tables, refreshEvery);
         GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
         Supplier<GpuCapacitySpec.HostFacts> hostFacts = () -> host;
         AgentLog log = new AgentLog(err, Clock.systemUTC());
         RetryAfterHint retryAfter = new RetryAfterHint();
         try (KubernetesClient client = newClient(retryAfter);
-             NodeAgent agent = new NodeAgent(settings, () -> detector.detect(source, tables), hostFacts, client, retryAfter, log,
+             NodeAgent agent = new NodeAgent(settings, detector, hostFacts, client, retryAfter, log,
                      new AgentMetrics(), out, Clock.systemUTC())) {
             if (once) {
                 PassReport report = agent.pass();
@@ -291,6 +305,22 @@ public final class AgentCommand implements Callable<Integer> {
         return new AgentSettings(node, s.profiles(), every, s.jitter(), beat, dryRun, output,
                 nfdFile != null ? nfdFile : AgentSettings.DEFAULT_NFD_FILE, namespace, s.agentVersion(),
                 AkashCoexistence.OperatorSetting.parse(akash));
+    }
+
+    /** A live host's passes reuse a detection while the host is unchanged; a replayed bundle never changes. */
+    private Supplier<Inventory> detector(Source source, Tables tables, Duration refresh) {
+        List<Probe> probes = Probes.defaults(detection.probeSettings());
+        if (detection.replay != null || refresh.isZero()) {
+            Detector detector = new Detector(probes);
+            return () -> detector.detect(source, tables);
+        }
+        SteadyStateDetector steady = new SteadyStateDetector(probes, source, tables, refresh, Clock.systemUTC());
+        return steady::detect;
+    }
+
+    /** How often a live host is detected in full though it looks unchanged: the flag, else the config file, else 1 h. */
+    Duration refresh(Properties file) {
+        return refresh != null ? refresh : duration(file, "refresh", DEFAULT_REFRESH);
     }
 
     /** The most the first pass waits: the flag, else the config file, else {@link #DEFAULT_STARTUP_JITTER}. */

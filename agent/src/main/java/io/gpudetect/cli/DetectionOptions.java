@@ -6,6 +6,7 @@ import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.LiveSource;
 import io.gpudetect.source.Source;
+import io.gpudetect.source.ToolSearch;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -35,15 +36,19 @@ public final class DetectionOptions {
                     + "looked for under its usr/lib64, usr/lib/x86_64-linux-gnu, ... before the system's library paths (default: $GPU_DETECT_DRIVER_ROOT).")
     Path driverRoot;
 
+    /** The folders tools are looked for in, after the driver root's: {@code PATH}. */
+    private String pathVariable = System.getenv("PATH");
+
     /** For picocli, which sets the fields. */
     public DetectionOptions() {
     }
 
-    DetectionOptions(Path replay, Duration timeout, Path hostRoot, Path driverRoot) {
+    DetectionOptions(Path replay, Duration timeout, Path hostRoot, Path driverRoot, String pathVariable) {
         this.replay = replay;
         this.timeout = timeout;
         this.hostRoot = hostRoot;
         this.driverRoot = driverRoot;
+        this.pathVariable = pathVariable;
     }
 
     /** What the probes are told beyond the source: the driver root. */
@@ -63,6 +68,6 @@ public final class DetectionOptions {
     }
 
     public LiveSource live() {
-        return new LiveSource(hostRoot, timeout, LiveSource.DEFAULT_MAX_OUTPUT_BYTES);
+        return new LiveSource(hostRoot, ToolSearch.of(driverRoot, pathVariable), timeout, LiveSource.DEFAULT_MAX_OUTPUT_BYTES);
     }
 }

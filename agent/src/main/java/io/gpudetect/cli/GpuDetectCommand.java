@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
                 AkashCommand.class,
                 NfdDirCommand.class},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (no bundle in the folder, unreadable bundle, an output folder that cannot be written)",
+        exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (no bundle in the folder, unreadable bundle, an output folder that cannot be written, a host whose PCI bus cannot be read)",
                 "2:usage error"})
 public final class GpuDetectCommand implements Callable<Integer> {
 
@@ -131,6 +131,11 @@ public final class GpuDetectCommand implements Callable<Integer> {
             }
         }
         out.flush();
+        if (inventory.failure() != null) {
+            err.println("gpu-detect: " + inventory.failure());
+            err.flush();
+            return EXIT_UNUSABLE_INPUT;
+        }
         return EXIT_OK;
     }
 

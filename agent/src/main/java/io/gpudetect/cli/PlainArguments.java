@@ -23,7 +23,7 @@ import java.util.Set;
  * {@code --name=value}, and {@code -v/--verbose}.
  */
 record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverRoot, OutputFormat format,
-                      boolean verbose) {
+                      boolean verbose, String pathVariable) {
 
     /** The subcommands' names: picocli refuses one as an option's value, so this declines it too. */
     static final Set<String> SUBCOMMANDS = Set.of("record", "agent", "match", "inventory", "akash", "nfd-dir");
@@ -80,7 +80,7 @@ record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverR
         try {
             return Optional.of(new PlainArguments(replay == null ? null : Path.of(replay), limit,
                     Path.of(hostRoot == null ? DetectionOptions.DEFAULT_HOST_ROOT : hostRoot), driverRoot == null ? null : Path.of(driverRoot),
-                    format, verbose));
+                    format, verbose, env.get("PATH")));
         } catch (InvalidPathException e) {
             return Optional.empty();
         }
@@ -96,6 +96,6 @@ record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverR
     }
 
     DetectionOptions detectionOptions() {
-        return new DetectionOptions(replay, timeout, hostRoot, driverRoot);
+        return new DetectionOptions(replay, timeout, hostRoot, driverRoot, pathVariable);
     }
 }

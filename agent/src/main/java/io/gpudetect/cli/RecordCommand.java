@@ -19,15 +19,17 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gpu-detect record DIR}: runs every probe on this host and writes what they read into a bundle
- * folder, with {@code bundle.json} and the detection result ({@code detected.json}) beside it.
+ * {@code gpu-detect record DIR}: detects on this host as a live pass does (the same probe plan) and writes what
+ * the probes read into a bundle folder, with {@code bundle.json} and the detection result ({@code
+ * detected.json}, whose {@code probes} say which sources were consulted and why others were skipped) beside it.
  */
 @Command(name = "record", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Run every tool and copy the files the probes read into DIR, to attach to a bug report "
+        description = "Detect as a live pass does and copy what the probes read into DIR, to attach to a bug report "
                 + "or replay with --replay DIR.")
 public final class RecordCommand implements Callable<Integer> {
 
@@ -36,6 +38,10 @@ public final class RecordCommand implements Callable<Integer> {
 
     @Mixin
     DetectionOptions detection;
+
+    @Option(names = "--every-source",
+            description = "Consult every source, needed or not (by default only what the probe plan needs, as a live pass).")
+    boolean everySource;
 
     @Parameters(paramLabel = "DIR", description = "Folder to write the bundle to (created; must be empty if it exists).")
     Path dir;
@@ -66,7 +72,7 @@ public final class RecordCommand implements Callable<Integer> {
             err.println("gpu-detect record: cannot write " + dir + ": " + IoFailure.reason(e));
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
-        RecordingSource recording = new RecordingSource(detection.live(), dir);
+        RecordingSource recording = new RecordingSource(detection.live(), dir, everySource);
         Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(recording);
         // What Akash's operator starts from: recorded so that gpu-detect akash --replay can judge DRM nodes.
         DrmCards.read(recording);
@@ -84,6 +90,10 @@ public final class RecordCommand implements Callable<Integer> {
         out.println("Recorded " + inventory.realGpus().size() + " GPU(s) into " + dir
                 + "; replay with: gpu-detect --replay " + dir);
         out.flush();
+        if (inventory.failure() != null) {
+            err.println("gpu-detect record: " + inventory.failure());
+            return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
+        }
         return problems.isEmpty() ? GpuDetectCommand.EXIT_OK : GpuDetectCommand.EXIT_UNUSABLE_INPUT;
     }
 

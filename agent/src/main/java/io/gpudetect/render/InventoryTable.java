@@ -59,6 +59,9 @@ public final class InventoryTable {
         String answered = inventory.probes().stream()
                 .filter(p -> p.outcome() != io.gpudetect.probe.ProbeResult.Outcome.ABSENT)
                 .map(Inventory.ProbeSummary::name).reduce((a, b) -> a + ", " + b).orElse("none");
+        if (inventory.failure() != null) {
+            return "No verdict on " + inventory.source() + ": " + inventory.failure() + ".";
+        }
         if (real.isEmpty()) {
             return "No GPUs found on " + inventory.source() + " (sources that answered: " + answered + ").";
         }
@@ -71,7 +74,7 @@ public final class InventoryTable {
         perModel.forEach((model, n) -> parts.add(n + " x " + model));
         s.append(String.join(", ", parts)).append(" (from ").append(answered).append(')');
         if (!inventory.complete()) {
-            s.append("; incomplete: a source failed, see the messages below");
+            s.append("; incomplete: ").append(String.join("; ", inventory.gaps()));
         }
         return s.toString();
     }

@@ -19,7 +19,7 @@ import java.util.Map;
  * "Start-up and footprint tricks", row "JSON without a JSON library").
  *
  * <p>Fields come in record-component order, {@code complete} last. A null is left out (the records'
- * {@code NON_NULL}), except in a probe summary, which has no inclusion rule; {@link Health} also leaves out
+ * {@code NON_NULL}), except in a probe summary, which has no inclusion rule but for {@code why}; an empty {@code gaps} is left out too; {@link Health} also leaves out
  * an empty problem list ({@code NON_EMPTY}). InventoryWriterTest compares this with databind for every
  * fixture and fails when a record gains a component that is not written here.
  */
@@ -45,6 +45,9 @@ final class InventoryWriter {
             nullable(g, "outcome", probe.outcome() == null ? null : probe.outcome().id());
             g.name("gpus");
             g.number(probe.gpus());
+            if (probe.why() != null) {
+                field(g, "why", probe.why());
+            }
             g.endObject();
         }
         g.endArray();
@@ -56,6 +59,17 @@ final class InventoryWriter {
         g.endArray();
         if (inventory.machine() != null) {
             field(g, "machine", inventory.machine());
+        }
+        if (!inventory.gaps().isEmpty()) {
+            g.name("gaps");
+            g.startArray();
+            for (String gap : inventory.gaps()) {
+                g.string(gap);
+            }
+            g.endArray();
+        }
+        if (inventory.failure() != null) {
+            field(g, "failure", inventory.failure());
         }
         g.name("complete");
         g.bool(inventory.complete());

@@ -196,6 +196,39 @@ class NodeAgentTest {
                 .getStatus().lastGoodPass());
     }
 
+    /**
+     * A DaemonSet whose host mount is wrong sees no PCI bus: live detection from it must not read as "no GPUs"
+     * and withdraw the node's labels. The pass fails, nothing is written, and /readyz says why.
+     */
+    @Test
+    void aLiveHostWithoutAPciBusChangesNothingAndReadyzSaysWhy() throws Exception {
+        startWithNode();
+        AtomicReference<Inventory> inventory = new AtomicReference<>(T4);
+        NodeAgent agent = agent(inventory);
+        agent.pass();
+        Map<String, String> before = labels();
+        writes();
+
+        Path notMounted = Files.createTempDirectory("no-sys");
+        io.gpudetect.source.LiveSource host = new io.gpudetect.source.LiveSource(notMounted,
+                new io.gpudetect.source.ToolSearch(null, List.of()), Duration.ofSeconds(5), 1 << 20);
+        inventory.set(new io.gpudetect.inventory.Detector(io.gpudetect.probe.Probes.defaults()).detect(host));
+        PassReport report = agent.pass();
+
+        assertTrue(report.failed(), report.toString());
+        assertTrue(report.error().startsWith("detection: cannot see the PCI bus (/sys/bus/pci/devices: "), report.error());
+        assertEquals(List.of(), writes(), "a pass that could not see the host writes nothing");
+        assertEquals(before, labels());
+        assertEquals("1", labels().get("gpu-detect.io/gpu.count"));
+        try (AgentHttpServer http = new AgentHttpServer(0, agent, new AgentLoop(agent, Duration.ofMinutes(1), 0, () -> 0))) {
+            var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + http.port() + "/readyz")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, response.statusCode());
+            assertTrue(response.body().startsWith("last pass failed: detection: cannot see the PCI bus"), response.body());
+        }
+    }
+
     @Test
     void aModelChangeReplacesTheOldLabelsAndKeepsEveryoneElses() throws Exception {
         startWithNode();

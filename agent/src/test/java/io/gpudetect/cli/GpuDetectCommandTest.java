@@ -160,6 +160,9 @@ class GpuDetectCommandTest {
     @Test
     void recordWritesABundleThatReplaysAndRefusesAFolderInUse() throws Exception {
         Path hostRoot = Files.createDirectories(tmp.resolve("host"));
+        // A host bridge: a PCI bus that can be read and holds no GPU.
+        Path bridge = Files.createDirectories(hostRoot.resolve("sys/bus/pci/devices/0000:00:00.0"));
+        Files.writeString(bridge.resolve("class"), "0x060000\n");
         Path bundle = tmp.resolve("bundle");
         assertEquals(0, run("record", "--host-root", hostRoot.toString(), bundle.toString()));
         assertTrue(Files.isRegularFile(bundle.resolve("bundle.json")));
@@ -170,6 +173,14 @@ class GpuDetectCommandTest {
         assertTrue(err.toString().contains("not an empty folder"), err.toString());
         assertEquals(0, run("--replay", bundle.toString()));
         assertFalse(out.toString().isEmpty());
+    }
+
+    @Test
+    void recordOnAHostWhosePciBusCannotBeReadKeepsTheBundleAndExitsOne() throws Exception {
+        Path bundle = tmp.resolve("bundle");
+        assertEquals(1, run("record", "--host-root", tmp.resolve("not-mounted").toString(), bundle.toString()));
+        assertTrue(Files.isRegularFile(bundle.resolve("detected.json")), "the bundle shows what was seen");
+        assertTrue(err.toString().strip().startsWith("gpu-detect record: cannot see the PCI bus ("), err.toString());
     }
 
     @Test

@@ -180,7 +180,7 @@ class InventoryWriterTest {
             gpus.add(Gpu.builder(text).serial(text).model(text.toUpperCase()).build());
         }
         List<Inventory.ProbeSummary> probes = new ArrayList<>();
-        probes.add(new Inventory.ProbeSummary("nvidia-smi-xml", ProbeResult.Outcome.OK, 1));
+        probes.add(new Inventory.ProbeSummary("nvidia-smi-xml", ProbeResult.Outcome.OK, 1, "2 GPUs bound to the " + AWKWARD));
         probes.add(new Inventory.ProbeSummary(null, null, -1));
         for (ProbeResult.Outcome o : ProbeResult.Outcome.values()) {
             probes.add(new Inventory.ProbeSummary(AWKWARD, o, 0));
@@ -191,7 +191,8 @@ class InventoryWriterTest {
         for (Diagnostic.Severity s : Diagnostic.Severity.values()) {
             diagnostics.add(new Diagnostic(s, "", AWKWARD, 0, "true"));
         }
-        return new Inventory("bundle /tmp/" + AWKWARD, gpus, probes, diagnostics, "To Be Filled By O.E.M. / " + AWKWARD);
+        return new Inventory("bundle /tmp/" + AWKWARD, gpus, probes, diagnostics, "To Be Filled By O.E.M. / " + AWKWARD,
+                List.of("0000:41:00.0 (10de:2204): " + AWKWARD, ""), "cannot see the PCI bus: " + AWKWARD);
     }
 
     private static Inventory emptyInventory() {

@@ -15,8 +15,8 @@ public final class NvmlLocator {
 
     public static final String LIBRARY_NAME = "libnvidia-ml.so.1";
 
-    /** Library folders relative to a root, most common first. */
-    static final List<String> LIBRARY_DIRS = List.of(
+    /** Library folders relative to a root, most common first: where a driver root keeps its libraries. */
+    public static final List<String> LIBRARY_DIRS = List.of(
             "usr/lib64", "usr/lib/x86_64-linux-gnu", "usr/lib/aarch64-linux-gnu", "usr/lib",
             "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu", "lib", "usr/lib/wsl/lib");
 

@@ -6,15 +6,20 @@ import io.gpudetect.model.PciAddress;
 import io.gpudetect.probe.FieldLimits;
 import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
+import io.gpudetect.probe.ProbeRole;
 import io.gpudetect.source.Source;
 import io.gpudetect.tables.Tables;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * One detection pass: every probe in order over one source, merged and normalised into an {@link Inventory}.
+ * One detection pass over one source, merged and normalised into an {@link Inventory}. The PCI bus is read
+ * first; on a live host a {@link ProbePlan} made from it decides which other sources are consulted, and on a
+ * bundle every recorded source is read. Where the bus answered, the plan also judges completeness GPU by GPU.
  *
  * <p>Loops rather than streams here and in the rest of the detection core ({@link Merger}, {@code FieldLimits},
  * {@code ProbeResult}, {@code ToolProbe}, {@code Inventory}, {@code BundleSource}, {@code Probes.bundleFiles}),
@@ -37,30 +42,92 @@ public final class Detector {
     }
 
     public Inventory detect(Source source, Tables tables) {
-        List<ProbeResult> results = new ArrayList<>();
-        Set<String> withoutDomain = new HashSet<>();
+        Probe busProbe = busProbe();
+        Map<Probe, ProbeResult> results = new LinkedHashMap<>();
+        Map<Probe, String> why = new LinkedHashMap<>();
+        ProbePlan plan = null;
+        if (busProbe != null) {
+            // The bus is read first whatever its place in precedence: the plan is made from it.
+            results.put(busProbe, FieldLimits.apply(runSafely(busProbe, source)));
+            plan = ProbePlan.fromBus(results.get(busProbe), tables);
+        }
+        boolean planned = plan != null && source.consultsOnlyWhatIsNeeded();
         for (Probe probe : probesInPrecedenceOrder) {
+            if (probe == busProbe) {
+                continue;
+            }
+            if (planned) {
+                if (!probe.runsOnLiveHost()) {
+                    continue;
+                }
+                ProbePlan.Decision decision = plan.decide(probe, results);
+                why.put(probe, decision.why());
+                if (!decision.consult()) {
+                    results.put(probe, ProbeResult.skipped(probe.name()));
+                    continue;
+                }
+            }
             // Tool probes bound their values already; this covers the others (NVML, sysfs) the same way.
-            results.add(FieldLimits.apply(runSafely(probe, source)));
+            results.put(probe, FieldLimits.apply(runSafely(probe, source)));
+        }
+        List<ProbeResult> inOrder = new ArrayList<>();
+        Set<String> withoutDomain = new HashSet<>();
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        List<Inventory.ProbeSummary> summaries = new ArrayList<>();
+        for (Probe probe : probesInPrecedenceOrder) {
+            ProbeResult r = results.get(probe);
+            if (r == null) {
+                continue;
+            }
+            inOrder.add(r);
             if (!probe.printsPciDomain()) {
                 withoutDomain.add(probe.name());
             }
+            summaries.add(new Inventory.ProbeSummary(r.probe(), r.outcome(), r.gpus().size(),
+                    planned ? why.get(probe) : null));
+            boolean note = plan != null && r.outcome() == ProbeResult.Outcome.FAILED && plan.coversNothingPresent(probe);
+            for (Diagnostic d : r.diagnostics()) {
+                diagnostics.add(note ? asNote(d) : d);
+            }
         }
+        List<String> gaps = plan == null ? Inventory.probeGaps(summaries) : plan.gaps(results, busProbe, diagnostics);
+        String failure = plan == null && !source.isRecorded() ? blind(busProbe, results.get(busProbe)) : null;
         Normaliser normaliser = new Normaliser(tables);
         List<Gpu> gpus = new ArrayList<>();
-        List<Diagnostic> judgements = new ArrayList<>();
-        for (Gpu merged : Merger.merge(results, withoutDomain)) {
-            gpus.add(normaliser.normalise(merged, judgements));
+        for (Gpu merged : Merger.merge(inOrder, withoutDomain)) {
+            gpus.add(normaliser.normalise(merged, diagnostics));
         }
         gpus.sort(Detector::outputOrder);
-        List<Inventory.ProbeSummary> summaries = new ArrayList<>();
-        List<Diagnostic> diagnostics = new ArrayList<>();
-        for (ProbeResult r : results) {
-            summaries.add(new Inventory.ProbeSummary(r.probe(), r.outcome(), r.gpus().size()));
-            diagnostics.addAll(r.diagnostics());
+        return new Inventory(source.describe(), gpus, summaries, diagnostics, machine(source, diagnostics), gaps, failure);
+    }
+
+    /** The probe that reads the PCI bus on a live host, which the plan starts from; null in a list without one. */
+    private Probe busProbe() {
+        for (Probe p : probesInPrecedenceOrder) {
+            if (p.role() == ProbeRole.BUS && p.runsOnLiveHost()) {
+                return p;
+            }
         }
-        diagnostics.addAll(judgements);
-        return new Inventory(source.describe(), gpus, summaries, diagnostics, machine(source, diagnostics));
+        return null;
+    }
+
+    /**
+     * Why a live pass that cannot read the PCI bus fails: without it no source can be checked against what
+     * is there, and "no GPUs" read from a wrong mount would withdraw every label of the node.
+     */
+    private static String blind(Probe busProbe, ProbeResult bus) {
+        String detail = bus == null || bus.diagnostics().isEmpty() ? "no bus probe" : bus.diagnostics().get(0).message();
+        String where = bus == null || bus.diagnostics().isEmpty() || bus.diagnostics().get(0).file() == null ? ""
+                : bus.diagnostics().get(0).file() + ": ";
+        return "cannot see the PCI bus (" + where + detail + "); is the host's /sys mounted? Nothing is judged from this pass";
+    }
+
+    /** A failure of a source no GPU on the bus needs (rocm-smi on an NVIDIA host): a note, not an error. */
+    private static Diagnostic asNote(Diagnostic d) {
+        if (d.severity() == Diagnostic.Severity.INFO) {
+            return d;
+        }
+        return Diagnostic.info(d.probe(), d.file(), d.line(), d.message() + " (no GPU on the PCI bus needs this source)");
     }
 
     private static final String DMI_DIR = "/sys/class/dmi/id";

@@ -13,6 +13,14 @@ public interface Probe {
 
     ProbeResult probe(Source source);
 
+    /** What this probe can describe: when a live pass consults it. */
+    ProbeRole role();
+
+    /** False for a probe that only reads a recorded bundle (a pasted table): a live pass never consults it. */
+    default boolean runsOnLiveHost() {
+        return true;
+    }
+
     /**
      * False for a source that prints PCI addresses without their domain (rocminfo): its {@code 0000} is a
      * guess, so the inventory may match it to the same bus, device and function in another domain.

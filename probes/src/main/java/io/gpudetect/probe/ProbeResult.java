@@ -18,7 +18,9 @@ public record ProbeResult(String probe, Outcome outcome, List<Gpu> gpus, List<Di
         /** The source answered, but part of what it said could not be used. */
         PARTIAL,
         /** The source was there and failed: timeout, crash, unreadable output. */
-        FAILED;
+        FAILED,
+        /** Not consulted: the pass's probe plan had no need of it (no GPU it could describe on the bus). */
+        SKIPPED;
 
         @JsonValue
         public String id() {
@@ -33,6 +35,10 @@ public record ProbeResult(String probe, Outcome outcome, List<Gpu> gpus, List<Di
 
     public static ProbeResult absent(String probe, Diagnostic why) {
         return new ProbeResult(probe, Outcome.ABSENT, List.of(), List.of(why));
+    }
+
+    public static ProbeResult skipped(String probe) {
+        return new ProbeResult(probe, Outcome.SKIPPED, List.of(), List.of());
     }
 
     public static ProbeResult failed(String probe, Diagnostic why) {
@@ -54,6 +60,6 @@ public record ProbeResult(String probe, Outcome outcome, List<Gpu> gpus, List<Di
     /** False when this probe may have missed GPUs that are there: a pass with such a probe is incomplete. */
     @JsonIgnore
     public boolean isComplete() {
-        return outcome == Outcome.OK || outcome == Outcome.ABSENT;
+        return outcome == Outcome.OK || outcome == Outcome.ABSENT || outcome == Outcome.SKIPPED;
     }
 }

@@ -54,21 +54,21 @@ public final class Probes {
     public static List<Probe> defaults(ProbeSettings settings) {
         return List.of(
                 new NvmlProbe(new JnaNvmlScope(Optional.ofNullable(settings.driverRoot())), settings.nvmlTimeout()),
-                new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, Format.NVIDIA_SMI_XML),
+                new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, Format.NVIDIA_SMI_XML, ProbeRole.NVIDIA_TOOL),
                 // Text forms after the XML, richest first: -q has every field, the CSV most, the table
                 // cuts long names, -L has names and UUIDs only.
-                new ToolProbe(NvidiaSmiQueryTextParser.PROBE, NVIDIA_SMI_Q_TEXT, Format.NVIDIA_SMI_Q_TEXT),
-                new ToolProbe(NvidiaSmiCsvParser.PROBE, NVIDIA_SMI_QUERY_CSV, Format.NVIDIA_SMI_CSV),
-                new ToolProbe(NvidiaSmiTableParser.PROBE, NVIDIA_SMI_TABLE, Format.NVIDIA_SMI_TABLE),
-                new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, Format.NVIDIA_SMI_LIST),
-                new ToolProbe(AmdSmiJsonParser.PROBE, AMD_SMI_STATIC, Format.AMD_SMI_JSON),
-                new ToolProbe(RocmSmiJsonParser.PROBE, ROCM_SMI_JSON, Format.ROCM_SMI_JSON),
-                new ToolProbe(RocminfoParser.PROBE, ROCMINFO, Format.ROCMINFO, false),
-                new ToolProbe(RocmSmiTableParser.PROBE, ROCM_SMI_TABLE, Format.ROCM_SMI_TABLE),
-                new ToolProbe(ClinfoParser.PROBE, CLINFO, Format.CLINFO),
-                new ToolProbe(ClinfoRawParser.PROBE, CLINFO_RAW, Format.CLINFO_RAW),
+                new ToolProbe(NvidiaSmiQueryTextParser.PROBE, NVIDIA_SMI_Q_TEXT, Format.NVIDIA_SMI_Q_TEXT, ProbeRole.NVIDIA_TOOL),
+                new ToolProbe(NvidiaSmiCsvParser.PROBE, NVIDIA_SMI_QUERY_CSV, Format.NVIDIA_SMI_CSV, ProbeRole.NVIDIA_TOOL),
+                new ToolProbe(NvidiaSmiTableParser.PROBE, NVIDIA_SMI_TABLE, Format.NVIDIA_SMI_TABLE, ProbeRole.NVIDIA_TOOL),
+                new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, Format.NVIDIA_SMI_LIST, ProbeRole.NVIDIA_TOOL),
+                new ToolProbe(AmdSmiJsonParser.PROBE, AMD_SMI_STATIC, Format.AMD_SMI_JSON, ProbeRole.AMD_TOOL),
+                new ToolProbe(RocmSmiJsonParser.PROBE, ROCM_SMI_JSON, Format.ROCM_SMI_JSON, ProbeRole.AMD_TOOL),
+                new ToolProbe(RocminfoParser.PROBE, ROCMINFO, Format.ROCMINFO, ProbeRole.AMD_TOOL, false),
+                new ToolProbe(RocmSmiTableParser.PROBE, ROCM_SMI_TABLE, Format.ROCM_SMI_TABLE, ProbeRole.AMD_TOOL),
+                new ToolProbe(ClinfoParser.PROBE, CLINFO, Format.CLINFO, ProbeRole.OPENCL),
+                new ToolProbe(ClinfoRawParser.PROBE, CLINFO_RAW, Format.CLINFO_RAW, ProbeRole.OPENCL),
                 new SysfsPciProbe(),
-                new ToolProbe(LspciParser.PROBE, LSPCI, Format.LSPCI));
+                new ToolProbe(LspciParser.PROBE, LSPCI, Format.LSPCI, ProbeRole.BUS));
     }
 
     /**

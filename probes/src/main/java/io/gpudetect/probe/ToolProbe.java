@@ -12,12 +12,17 @@ import java.util.List;
  * (tool missing, hung, failing, printing binary or nothing) is handled here once, the same way for
  * every tool.
  */
-public record ToolProbe(String name, ToolCommand command, ToolOutputParser parser, boolean printsPciDomain)
-        implements Probe {
+public record ToolProbe(String name, ToolCommand command, ToolOutputParser parser, ProbeRole role,
+                        boolean printsPciDomain) implements Probe {
 
     /** A tool whose PCI addresses, where it prints any, include the domain. */
-    public ToolProbe(String name, ToolCommand command, ToolOutputParser parser) {
-        this(name, command, parser, true);
+    public ToolProbe(String name, ToolCommand command, ToolOutputParser parser, ProbeRole role) {
+        this(name, command, parser, role, true);
+    }
+
+    @Override
+    public boolean runsOnLiveHost() {
+        return command.runsOnLiveHost();
     }
 
     @Override

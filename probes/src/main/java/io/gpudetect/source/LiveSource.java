@@ -45,6 +45,7 @@ public final class LiveSource implements Source {
     private static final int S_IFIFO = 0010000;
 
     private final Path root;
+    private final ToolSearch tools;
     private final Duration timeout;
     private final int maxOutputBytes;
     private final Duration fileReadTimeout;
@@ -55,11 +56,21 @@ public final class LiveSource implements Source {
     private final ExecutorService fileReader;
 
     public LiveSource(Path root, Duration timeout, int maxOutputBytes) {
-        this(root, timeout, maxOutputBytes, DEFAULT_FILE_READ_TIMEOUT);
+        this(root, ToolSearch.systemPath(), timeout, maxOutputBytes, DEFAULT_FILE_READ_TIMEOUT);
     }
 
     public LiveSource(Path root, Duration timeout, int maxOutputBytes, Duration fileReadTimeout) {
+        this(root, ToolSearch.systemPath(), timeout, maxOutputBytes, fileReadTimeout);
+    }
+
+    /** @param tools where tools are looked for (the driver root's, then {@code PATH}) */
+    public LiveSource(Path root, ToolSearch tools, Duration timeout, int maxOutputBytes) {
+        this(root, tools, timeout, maxOutputBytes, DEFAULT_FILE_READ_TIMEOUT);
+    }
+
+    public LiveSource(Path root, ToolSearch tools, Duration timeout, int maxOutputBytes, Duration fileReadTimeout) {
         this.root = root;
+        this.tools = tools;
         this.timeout = timeout;
         this.maxOutputBytes = maxOutputBytes;
         this.fileReadTimeout = fileReadTimeout;
@@ -85,12 +96,21 @@ public final class LiveSource implements Source {
         if (!command.runsOnLiveHost()) {
             return new ToolResult.Absent(command.bundleFile() + " is only read from a recorded bundle");
         }
+        Optional<ToolSearch.Located> tool = tools.locate(command.argv().get(0));
+        if (tool.isEmpty()) {
+            return new ToolResult.Absent(command.argv().get(0) + " is not installed or not on PATH"
+                    + (tools.driverRoot() == null ? "" : " nor under the driver root " + tools.driverRoot()));
+        }
+        List<String> argv = new java.util.ArrayList<>(command.argv());
+        argv.set(0, tool.get().executable().toString());
         Process process;
         try {
-            process = new ProcessBuilder(command.argv()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+            ProcessBuilder builder = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.PIPE);
+            builder.environment().putAll(tool.get().environment());
+            process = builder.start();
             process.getOutputStream().close();
         } catch (IOException e) {
-            return new ToolResult.Absent(command.argv().get(0) + " is not installed or not on PATH");
+            return new ToolResult.Failed(tool.get().executable() + " could not be started: " + e.getMessage());
         }
         CappedReader out = CappedReader.start(process.getInputStream(), maxOutputBytes, "stdout");
         CappedReader err = CappedReader.start(process.getErrorStream(), 64 * 1024, "stderr");
@@ -217,6 +237,11 @@ public final class LiveSource implements Source {
     @Override
     public boolean isRecorded() {
         return false;
+    }
+
+    @Override
+    public boolean consultsOnlyWhatIsNeeded() {
+        return true;
     }
 
     /** Drains a stream on its own thread, keeping at most {@code cap} bytes and discarding the rest. */

@@ -26,10 +26,18 @@ public final class RecordingSource implements Source {
     private final Path dir;
     private final Map<String, BundleManifest.Run> runs = new TreeMap<>();
     private final java.util.List<String> writeErrors = new java.util.ArrayList<>();
+    private final boolean everySource;
 
+    /** A recording of what a live pass consults: the sources its probe plan needs. */
     public RecordingSource(LiveSource live, Path dir) {
+        this(live, dir, false);
+    }
+
+    /** @param everySource consult every source, needed or not (a bug report about the plan itself) */
+    public RecordingSource(LiveSource live, Path dir, boolean everySource) {
         this.live = live;
         this.dir = dir;
+        this.everySource = everySource;
     }
 
     @Override
@@ -150,6 +158,11 @@ public final class RecordingSource implements Source {
     @Override
     public boolean isRecorded() {
         return false;
+    }
+
+    @Override
+    public boolean consultsOnlyWhatIsNeeded() {
+        return !everySource;
     }
 
     /** Writes {@code bundle.json}; returns the problems met while writing the bundle (empty when none). */

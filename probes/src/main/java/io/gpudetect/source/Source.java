@@ -33,4 +33,13 @@ public interface Source {
 
     /** True for a recorded bundle: tables on the host (pci.ids) are then not consulted. */
     boolean isRecorded();
+
+    /**
+     * True where consulting a source costs the host something (a live host, where a tool loads drivers and
+     * touches the tenants' GPUs): a pass then consults only what its probe plan needs. False for a bundle,
+     * whose every recorded file is read.
+     */
+    default boolean consultsOnlyWhatIsNeeded() {
+        return false;
+    }
 }

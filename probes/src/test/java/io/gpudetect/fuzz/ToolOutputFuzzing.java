@@ -42,7 +42,7 @@ final class ToolOutputFuzzing {
                 thrown[0] = e;
                 throw e;
             }
-        });
+        }, probe.role());
         ProbeResult result = observed.probe(new OneToolSource(probe.command(), text));
         if (thrown[0] != null) {
             throw thrown[0];

@@ -46,7 +46,7 @@ class LiveToolBehaviourTest {
 
     private ProbeResult probe(Path tool, LiveSource source) {
         ToolCommand command = ToolCommand.of("nvidia-smi-L.txt", tool.toString(), "-L");
-        return new ToolProbe(NvidiaSmiListParser.PROBE, command, NvidiaSmiListParser::parse).probe(source);
+        return new ToolProbe(NvidiaSmiListParser.PROBE, command, NvidiaSmiListParser::parse, io.gpudetect.probe.ProbeRole.NVIDIA_TOOL).probe(source);
     }
 
     private LiveSource source(Duration limit, int maxBytes) {

@@ -7,6 +7,7 @@ import io.gpudetect.nvml.NvmlScope;
 import io.gpudetect.nvml.NvmlSnapshot;
 import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
+import io.gpudetect.probe.ProbeRole;
 import io.gpudetect.source.RecordingSource;
 import io.gpudetect.source.Source;
 import io.gpudetect.source.ToolCommand;
@@ -40,6 +41,11 @@ public final class NvmlProbe implements Probe {
     @Override
     public String name() {
         return PROBE;
+    }
+
+    @Override
+    public ProbeRole role() {
+        return ProbeRole.NVIDIA_LIBRARY;
     }
 
     @Override

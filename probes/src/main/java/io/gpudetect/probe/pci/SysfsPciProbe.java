@@ -7,6 +7,7 @@ import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.HexId;
 import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
+import io.gpudetect.probe.ProbeRole;
 import io.gpudetect.source.Source;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -32,6 +33,11 @@ public final class SysfsPciProbe implements Probe {
     @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public ProbeRole role() {
+        return ProbeRole.BUS;
     }
 
     @Override

@@ -1,0 +1,139 @@
+package io.gpudetect.inventory;
+
+import io.gpudetect.model.Gpu;
+import io.gpudetect.probe.Probe;
+import io.gpudetect.probe.ProbeResult;
+import io.gpudetect.probe.ProbeRole;
+import io.gpudetect.source.Source;
+import io.gpudetect.tables.Tables;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Detection for an agent that passes every minute on a live host. After a complete pass, a later pass first
+ * reads a {@link Fingerprint} of the host (the PCI bus's functions, the drivers bound to its GPUs, the loaded
+ * NVIDIA and AMD kernel modules' versions, and what NVML says, health and MIG mode included) and repeats the
+ * full detection only when that changed, or when {@code refresh} has passed since the last full one. Reading
+ * the fingerprint starts no process: tools run only in a full detection, so a host that does not change runs
+ * none after the first pass, and a GPU that falls off the bus (the bus or NVML changes) is still seen at once.
+ */
+public final class SteadyStateDetector {
+
+    static final String PCI_DEVICES = "/sys/bus/pci/devices";
+    static final String NVIDIA_MODULE_VERSION = "/sys/module/nvidia/version";
+    static final String AMDGPU_MODULE_VERSION = "/sys/module/amdgpu/version";
+
+    private final Detector detector;
+    private final Probe nvml;
+    private final Source source;
+    private final Tables tables;
+    private final Duration refresh;
+    private final Clock clock;
+    private Inventory last;
+    private Fingerprint lastFingerprint;
+    private Instant lastFull;
+    private long fullDetections;
+
+    public SteadyStateDetector(List<Probe> probes, Source source, Tables tables, Duration refresh, Clock clock) {
+        this.detector = new Detector(probes);
+        this.nvml = probes.stream().filter(p -> p.role() == ProbeRole.NVIDIA_LIBRARY).findFirst().orElse(null);
+        this.source = source;
+        this.tables = tables;
+        this.refresh = refresh;
+        this.clock = clock;
+    }
+
+    /**
+     * What the host's GPUs are now: the last complete pass's inventory when the host's fingerprint is as it
+     * was then and the refresh is not due, a full detection otherwise.
+     */
+    public synchronized Inventory detect() {
+        Instant now = clock.instant();
+        if (last != null && now.isBefore(lastFull.plus(refresh))) {
+            Fingerprint current = Fingerprint.read(source, last, consultedNvml(last) ? nvml : null);
+            if (current.equals(lastFingerprint)) {
+                return last;
+            }
+        }
+        Inventory inventory = detector.detect(source, tables);
+        fullDetections++;
+        if (inventory.complete()) {
+            last = inventory;
+            lastFull = now;
+            lastFingerprint = Fingerprint.read(source, inventory, consultedNvml(inventory) ? nvml : null);
+        } else {
+            last = null;
+        }
+        return inventory;
+    }
+
+    /** How many full detections ran: for the agent's metrics and for tests. */
+    public synchronized long fullDetections() {
+        return fullDetections;
+    }
+
+    private boolean consultedNvml(Inventory inventory) {
+        if (nvml == null) {
+            return false;
+        }
+        for (Inventory.ProbeSummary p : inventory.probes()) {
+            if (p.name().equals(nvml.name())) {
+                return p.outcome() != ProbeResult.Outcome.SKIPPED && p.outcome() != ProbeResult.Outcome.ABSENT;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * What a pass compares: equal fingerprints mean the full detection would find what it found before. An
+     * unreadable part is read as null, which differs from any value read before, so a host that cannot be
+     * read as before is detected in full.
+     *
+     * @param functions the PCI function names on the bus
+     * @param drivers   for each GPU the last pass found on the bus, the driver bound to it
+     * @param nvml      what NVML said (GPUs, health, MIG mode), where the last pass consulted it
+     */
+    record Fingerprint(List<String> functions, List<String> drivers, String nvidiaModule, String amdgpuModule,
+                       ProbeResult nvml) {
+
+        static Fingerprint read(Source source, Inventory basis, Probe nvml) {
+            List<String> functions;
+            List<String> drivers = new ArrayList<>();
+            String nvidia;
+            String amdgpu;
+            try {
+                functions = source.list(PCI_DEVICES);
+                for (Gpu g : basis.gpus()) {
+                    if (g.pciAddress() != null) {
+                        Optional<String> link = source.readLink(PCI_DEVICES + "/" + g.pciAddress() + "/driver");
+                        drivers.add(g.pciAddress() + "=" + link.map(l -> l.substring(l.lastIndexOf('/') + 1)).orElse(""));
+                    }
+                }
+                nvidia = source.readFile(NVIDIA_MODULE_VERSION).map(String::strip).orElse("");
+                amdgpu = source.readFile(AMDGPU_MODULE_VERSION).map(String::strip).orElse("");
+            } catch (IOException e) {
+                return new Fingerprint(null, null, null, null, null);
+            }
+            return new Fingerprint(functions, drivers, nvidia, amdgpu, nvml == null ? null : nvml.probe(source));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            // An unreadable fingerprint equals nothing, itself included.
+            return o instanceof Fingerprint f && functions != null && f.functions != null
+                    && functions.equals(f.functions) && drivers.equals(f.drivers) && nvidiaModule.equals(f.nvidiaModule)
+                    && amdgpuModule.equals(f.amdgpuModule) && Objects.equals(nvml, f.nvml);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(functions, drivers, nvidiaModule, amdgpuModule, nvml);
+        }
+    }
+}
