@@ -199,7 +199,7 @@ public final class Normaliser {
             return;
         }
         if (Boolean.TRUE.equals(gpu.sharedMemory())) {
-            b.interfaceType("integrated");
+            b.interfaceType(Gpu.INTEGRATED);
             return;
         }
         String stated = formInName(gpu.name());
