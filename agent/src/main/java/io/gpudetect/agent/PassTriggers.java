@@ -85,10 +85,6 @@ public final class PassTriggers {
         due = null;
     }
 
-    public Duration minInterval() {
-        return minInterval;
-    }
-
     static long wholeSecondsUp(Duration d) {
         long seconds = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
         return Math.max(1, seconds);
