@@ -95,13 +95,19 @@ public final class AgentLoop implements Runnable {
             return;
         }
         agent.start();
-        while (true) {
+        while (!stopping()) {
             triggers.passStarted();
             PassReport report = agent.pass();
             Duration wait = max(nextWait(interval, jitter, random.getAsDouble()), report.retryAfter());
             if (waitForPass(wait)) {
                 return;
             }
+        }
+    }
+
+    private boolean stopping() {
+        synchronized (wake) {
+            return stopping;
         }
     }
 
