@@ -10,6 +10,11 @@ import java.nio.charset.StandardCharsets;
 /**
  * {@code /healthz} (the process answers), {@code /readyz} (a pass has finished without an API error),
  * {@code /metrics} (Prometheus text) and {@code POST /detect} (a pass now), on the JDK's own HTTP server.
+ *
+ * <p>{@code POST /detect} answers 202 when it scheduled a pass (now, or at the end of the minimum trigger
+ * interval) and 429 with {@code Retry-After} (whole seconds) when a pass is already scheduled and waiting for
+ * that interval to end: the scheduled pass covers the request, and the client learns when asking again can
+ * schedule another. See {@link PassTriggers}.
  */
 public final class AgentHttpServer implements AutoCloseable {
 
@@ -30,7 +35,11 @@ public final class AgentHttpServer implements AutoCloseable {
                 reply(ex, 405, "use POST\n", "text/plain");
                 return;
             }
-            loop.trigger("http");
+            if (loop.trigger("http") instanceof PassTriggers.Throttled throttled) {
+                ex.getResponseHeaders().set("Retry-After", String.valueOf(throttled.retryAfterSeconds()));
+                reply(ex, 429, "a pass is already scheduled in " + throttled.retryAfterSeconds() + "s\n", "text/plain");
+                return;
+            }
             reply(ex, 202, "pass requested\n", "text/plain");
         });
         server.start();

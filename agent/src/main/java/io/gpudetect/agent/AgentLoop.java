@@ -1,14 +1,16 @@
 package io.gpudetect.agent;
 
+import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 
 /**
  * Runs passes: one at start (after a random start-up delay, see {@link #withStartupDelay}), then one every
- * interval plus jitter, and one at once when {@link #trigger} is called (SIGHUP, {@code POST /detect}, the
- * agent's own record deleted, its Node recreated).
+ * interval plus jitter, and one when {@link #trigger} is called (SIGHUP, {@code POST /detect}, the agent's own
+ * record deleted, its Node recreated): at once, or, within {@link PassTriggers}' minimum interval after the
+ * last pass started, at the end of that interval, however many triggers came meanwhile.
  *
  * <p>A failed pass is retried at the same pace, never sooner, and never before a {@code Retry-After} the
  * server sent: when the API server comes back from an outage or an upgrade, every node's agent that failed
@@ -22,20 +24,29 @@ public final class AgentLoop implements Runnable {
     private final Duration interval;
     private final double jitter;
     private final DoubleSupplier random;
-    private final LinkedBlockingQueue<String> triggers = new LinkedBlockingQueue<>();
+    private final PassTriggers triggers;
     private final Duration startupDelay;
-    private volatile boolean stopping;
+    /** Guards {@link #stopping}; the loop waits on it, triggers and {@link #stop} wake it. */
+    private final Object wake = new Object();
+    private boolean stopping;
 
+    /** A loop that runs a triggered pass as soon as it is free: for tests and callers that bound triggers themselves. */
     public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random) {
-        this(agent, interval, jitter, random, Duration.ZERO);
+        this(agent, interval, jitter, random, new PassTriggers(Duration.ZERO, Clock.systemUTC()), Duration.ZERO);
     }
 
-    private AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, Duration startupDelay) {
+    public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, PassTriggers triggers) {
+        this(agent, interval, jitter, random, triggers, Duration.ZERO);
+    }
+
+    private AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, PassTriggers triggers,
+                      Duration startupDelay) {
         this.startupDelay = startupDelay;
         this.agent = agent;
         this.interval = interval;
         this.jitter = jitter;
         this.random = random;
+        this.triggers = triggers;
         agent.onExternalChange(this::trigger);
     }
 
@@ -44,8 +55,8 @@ public final class AgentLoop implements Runnable {
      * See {@link #startupDelay(Duration, double)}.
      */
     public static AgentLoop withStartupDelay(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random,
-                                             Duration startupDelay) {
-        return new AgentLoop(agent, interval, jitter, random, startupDelay);
+                                             PassTriggers triggers, Duration startupDelay) {
+        return new AgentLoop(agent, interval, jitter, random, triggers, startupDelay);
     }
 
     /**
@@ -57,40 +68,71 @@ public final class AgentLoop implements Runnable {
         return Duration.ofMillis((long) (maxJitter.toMillis() * r));
     }
 
-    /** Asks for a pass now; several requests before it starts make one pass. */
-    public void trigger(String why) {
-        triggers.offer(why);
+    /**
+     * Asks for a pass; several requests before it starts make one pass. The answer says whether this request
+     * scheduled (or joined) a pass or found one already waiting for the minimum interval to end; either way a
+     * pass that starts after this call follows.
+     */
+    public PassTriggers.Decision trigger(String why) {
+        PassTriggers.Decision decision = triggers.request();
+        synchronized (wake) {
+            wake.notifyAll();
+        }
+        return decision;
     }
 
     /** Ends the loop after the pass in progress; nothing is written on the way out. */
     public void stop() {
-        stopping = true;
-        triggers.offer("stop");
+        synchronized (wake) {
+            stopping = true;
+            wake.notifyAll();
+        }
     }
 
     @Override
     public void run() {
-        if (!startupDelay.isZero() && waitForTrigger(startupDelay)) {
+        if (!startupDelay.isZero() && waitForPass(startupDelay)) {
             return;
         }
         agent.start();
-        while (!stopping) {
+        while (!stopping()) {
+            triggers.passStarted();
             PassReport report = agent.pass();
             Duration wait = max(nextWait(interval, jitter, random.getAsDouble()), report.retryAfter());
-            if (waitForTrigger(wait)) {
+            if (waitForPass(wait)) {
                 return;
             }
         }
     }
 
-    /** Waits for the time or a trigger; true when the loop is to end. */
-    private boolean waitForTrigger(Duration wait) {
-        try {
-            String why = triggers.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
-            triggers.clear();
-            return "stop".equals(why);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    private boolean stopping() {
+        synchronized (wake) {
+            return stopping;
+        }
+    }
+
+    /**
+     * Waits until {@code periodic} has passed or a requested pass is due, whichever comes first; true when
+     * the loop is to end instead.
+     */
+    private boolean waitForPass(Duration periodic) {
+        long deadline = System.nanoTime() + periodic.toNanos();
+        synchronized (wake) {
+            try {
+                while (!stopping) {
+                    long left = deadline - System.nanoTime();
+                    Optional<Duration> requested = triggers.untilDue();
+                    if (requested.isPresent()) {
+                        left = Math.min(left, requested.get().toNanos());
+                    }
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(wake, left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             return true;
         }
     }

@@ -73,6 +73,7 @@ public final class AkashReport {
             case bid -> "bid on";
             case mislabelled -> "bid on, mislabelled";
             case unknown -> "cannot tell";
+            case skipped -> "not offered";
             case dropped -> "NOT bid on";
         };
     }

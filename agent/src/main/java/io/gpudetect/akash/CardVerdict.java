@@ -27,6 +27,11 @@ public record CardVerdict(String pciAddress, String name, String pciId, Verdict 
         mislabelled,
         /** The input cannot tell whether the operator counts it (no PCI ids). */
         unknown,
+        /**
+         * Not a card to bid with: an integrated GPU that the table does not list. The operator skips it and no
+         * deployment asks for it, so nothing is lost.
+         */
+        skipped,
         /** Not bid on: the operator skips it, or the bid engine cannot give it out. */
         dropped
     }

@@ -26,6 +26,8 @@ import java.util.stream.Collectors;
  *       what pods hold ({@code tryAdjustGPU}), and a deployment can only be built for those two vendors
  *       ({@code cluster/kube/builder/workload.go}).</li>
  * </ol>
+ * An integrated GPU the table does not list is {@code skipped}, not {@code dropped}: no provider means to bid
+ * with a processor's graphics, so it does not fail the check.
  */
 public final class OperatorRules {
 
@@ -54,6 +56,12 @@ public final class OperatorRules {
         for (Gpu g : gpus) {
             List<String> reasons = new ArrayList<>();
             String pciId = g.pciVendorId() == null || g.pciDeviceId() == null ? null : g.pciVendorId() + ":" + g.pciDeviceId();
+            if (g.integrated() && (pciId == null || table.device(g.pciVendorId(), g.pciDeviceId()).isEmpty())) {
+                verdicts.put(g, new CardVerdict(address(g), g.name(), pciId, CardVerdict.Verdict.skipped, 0,
+                        List.of("integrated GPU (it uses the host's memory): Akash bids on nvidia.com/gpu and "
+                                + "amd.com/gpu cards and its table does not list it; the operator skips it"), null));
+                continue;
+            }
             int drmCards = 1;
             if (node.drm() instanceof DrmCards.Listed listed) {
                 drmCards = listed.at(g.pciAddress()).size();

@@ -9,6 +9,7 @@ import io.gpudetect.agent.AgentMetrics;
 import io.gpudetect.agent.AgentSettings;
 import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
+import io.gpudetect.agent.PassTriggers;
 import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Detector;
 import java.util.List;
@@ -63,6 +64,7 @@ public final class AgentCommand implements Callable<Integer> {
     static final String ENV_PROFILES = "GPU_DETECT_PROFILES";
     static final String ENV_AKASH_OPERATOR = "GPU_DETECT_AKASH_OPERATOR";
     static final Duration DEFAULT_STARTUP_JITTER = Duration.ofSeconds(30);
+    static final Duration DEFAULT_MIN_TRIGGER_INTERVAL = Duration.ofSeconds(10);
 
     /** Where the client's settings come from: kubectl's search ({@link AgentClient#autoConfigure}); tests name theirs. */
     Supplier<Config> clientSettings = AgentClient::autoConfigure;
@@ -110,7 +112,7 @@ public final class AgentCommand implements Callable<Integer> {
     Integer nvidiaReplicas;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A properties file: profiles=, akash-operator=, prefix=, interval=, refresh=, heartbeat=, startup-jitter=, nfd-output=, "
+            description = "A properties file: profiles=, akash-operator=, prefix=, interval=, refresh=, heartbeat=, startup-jitter=, min-trigger-interval=, nfd-output=, "
                     + "nvidia-mig-strategy=, nvidia-sharing=, nvidia-replicas= "
                     + "(flags win over it).")
     Path config;
@@ -133,6 +135,12 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Wait a random time up to this before the first pass, so a DaemonSet's pods do not all "
                     + "start at once (default: 30s; 0 turns it off; --once never waits).")
     Duration startupJitter;
+
+    @Option(names = "--min-trigger-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "At most one pass per this time from SIGHUP, POST /detect and the agent's own triggers; "
+                    + "later ones join a pass at its end, and POST /detect answers 429 with Retry-After while one "
+                    + "waits (default: 10s).")
+    Duration minTriggerInterval;
 
     @Option(names = "--dry-run", description = "Print what would be written; write nothing.")
     boolean dryRun;
@@ -167,11 +175,13 @@ public final class AgentCommand implements Callable<Integer> {
         AgentSettings settings;
         Duration maxStartupJitter;
         Duration refreshEvery;
+        Duration triggerInterval;
         try {
             Properties file = readConfig();
             refreshEvery = refresh(file);
             settings = settings(file);
             maxStartupJitter = startupJitter(file);
+            triggerInterval = minTriggerInterval(file);
         } catch (IllegalArgumentException e) {
             err.println("gpu-detect agent: " + e.getMessage());
             return GpuDetectCommand.EXIT_USAGE;
@@ -198,7 +208,7 @@ public final class AgentCommand implements Callable<Integer> {
                 out.flush();
                 return report.failed() ? GpuDetectCommand.EXIT_UNUSABLE_INPUT : GpuDetectCommand.EXIT_OK;
             }
-            return runForever(agent, settings, maxStartupJitter, log);
+            return runForever(agent, settings, maxStartupJitter, triggerInterval, log);
         }
     }
 
@@ -213,11 +223,12 @@ public final class AgentCommand implements Callable<Integer> {
         return AgentClient.build(config, retryAfter);
     }
 
-    private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, AgentLog log)
-            throws IOException {
+    private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, Duration triggerInterval,
+                           AgentLog log) throws IOException {
         Duration startupDelay = AgentLoop.startupDelay(maxStartupJitter, ThreadLocalRandom.current().nextDouble());
         AgentLoop loop = AgentLoop.withStartupDelay(agent, settings.interval(), settings.jitter(),
-                () -> ThreadLocalRandom.current().nextDouble(), startupDelay);
+                () -> ThreadLocalRandom.current().nextDouble(), new PassTriggers(triggerInterval, Clock.systemUTC()),
+                startupDelay);
         AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop);
         Signals.onHangup(() -> loop.trigger("SIGHUP"));
         Thread worker = new Thread(loop, "gpu-detect-agent");
@@ -234,7 +245,8 @@ public final class AgentCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         log.info("agent started", "node", settings.nodeName(), "profiles", String.join(",", settings.profiles().names()),
                 "akashOperator", settings.akashOperator().id(),
-                "interval", settings.interval(), "startupDelay", startupDelay, "port", http == null ? "off" : String.valueOf(http.port()));
+                "interval", settings.interval(), "minTriggerInterval", triggerInterval, "startupDelay", startupDelay,
+                "port", http == null ? "off" : String.valueOf(http.port()));
         worker.start();
         try {
             worker.join();
@@ -330,6 +342,12 @@ public final class AgentCommand implements Callable<Integer> {
         }
         String v = file.getProperty("startup-jitter");
         return v == null ? DEFAULT_STARTUP_JITTER : StartupJitterConverter.parse("config startup-jitter", v);
+    }
+
+    /** The least time between two passes that triggers start: the flag, else the config file, else 10 s. */
+    Duration minTriggerInterval(Properties file) {
+        return minTriggerInterval != null ? minTriggerInterval
+                : duration(file, "min-trigger-interval", DEFAULT_MIN_TRIGGER_INTERVAL);
     }
 
     /** A duration, or {@code 0} for no start-up delay (a test cluster, a single node). */

@@ -27,7 +27,9 @@ import java.util.TreeMap;
  * The inventory takes model and interface from the same table and rounds the card's own VRAM to the table's
  * size where they agree, so a listed card gets the operator's exact keys. A card the table does not list
  * (another board maker's subsystem id, an Intel card) is still counted, under the model slug the inventory
- * gives it; cards of other vendors (an Apple or Arm SoC GPU, a BMC display) are left out.
+ * gives it; cards of other vendors (an Apple or Arm SoC GPU, a BMC display) are left out, and so are integrated
+ * GPUs of any vendor: Akash bids on {@code nvidia.com/gpu} and {@code amd.com/gpu} cards, its table lists no
+ * integrated GPU, and a processor's graphics beside the cards would be offered as a card it is not.
  */
 public final class AkashProfile implements LabelProfile {
 
@@ -46,7 +48,8 @@ public final class AkashProfile implements LabelProfile {
 
     @Override
     public SortedMap<String, String> labels(Inventory inventory) {
-        List<Gpu> gpus = inventory.realGpus().stream().filter(g -> LABELLED_VENDORS.contains(g.vendor())).toList();
+        List<Gpu> gpus = inventory.realGpus().stream()
+                .filter(g -> LABELLED_VENDORS.contains(g.vendor()) && !g.integrated()).toList();
         SortedMap<String, String> out = new TreeMap<>();
         out.put(PREFIX, "true");
         if (gpus.stream().anyMatch(g -> g.vendor() == Vendor.NVIDIA)) {

@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 /**
  * Our own labels under {@code gpu-detect.io/}: a per-node summary that stays meaningful on mixed nodes.
  * Everything that can differ between cards is counted per model ({@code gpu.model.<m>.count}) instead of
- * picking one card; single-valued keys ({@code gpu.model}) appear only when every card agrees. The key and
+ * picking one card; single-valued keys ({@code gpu.model}) appear only when every card agrees. Integrated GPUs
+ * beside discrete ones are counted apart ({@code gpu.integrated.count}), see {@link #nodeGpus}. The key and
  * value formats are documented in {@code docs/labels.md}.
  */
 public final class GpuDetectProfile implements LabelProfile {
@@ -50,9 +51,13 @@ public final class GpuDetectProfile implements LabelProfile {
 
     @Override
     public SortedMap<String, String> labels(Inventory inventory) {
-        List<Gpu> gpus = inventory.realGpus();
+        List<Gpu> gpus = nodeGpus(inventory);
         SortedMap<String, String> out = new TreeMap<>();
         put(out, "gpu.count", String.valueOf(gpus.size()));
+        long integrated = inventory.realGpus().stream().filter(Gpu::integrated).count();
+        if (integrated > 0) {
+            put(out, "gpu.integrated.count", String.valueOf(integrated));
+        }
         if (gpus.isEmpty()) {
             return out;
         }
@@ -99,6 +104,18 @@ public final class GpuDetectProfile implements LabelProfile {
                 .filter(g -> g.health() != null && g.health().status() != Health.Status.OK).count();
         put(out, "gpu.unhealthy.count", String.valueOf(unhealthy));
         return out;
+    }
+
+    /**
+     * The GPUs the summary describes: the discrete ones; on a node without any, the integrated ones. A processor's
+     * graphics beside cards is not what the node is scheduled for, and must not make it mixed or change its
+     * vendors; on a node that has nothing else (an APU mini-PC, a Jetson) it is the node's GPU, and its vendor's
+     * device plugin offers it.
+     */
+    static List<Gpu> nodeGpus(Inventory inventory) {
+        List<Gpu> real = inventory.realGpus();
+        List<Gpu> discrete = real.stream().filter(g -> !g.integrated()).toList();
+        return discrete.isEmpty() ? real : discrete;
     }
 
     private void put(SortedMap<String, String> out, String name, String value) {

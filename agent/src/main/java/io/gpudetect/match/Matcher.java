@@ -224,8 +224,13 @@ public final class Matcher {
                             + " has " + gpu.memoryGi() + "Gi, " + (choice.ramAtLeast() ? "at least " : "")
                             + choice.ramGi() + "Gi asked";
                 case INTERFACE:
-                    return "interface differs: " + gpu.model() + " is " + (gpu.interfaceType() == null ? "of unknown interface"
-                            : gpu.interfaceType()) + ", " + choice.interfaceType() + " asked";
+                    if (gpu.interfaceType() == null) {
+                        // Nothing said whether the card is SXM or PCIe (an H100 seen only by name is either):
+                        // the provider's bid would not count it, and the fix is a better source, not a new card.
+                        return "interface unknown: " + gpu.describe() + ", " + choice.interfaceType() + " asked";
+                    }
+                    return "interface differs: " + gpu.model() + " is " + gpu.interfaceType() + ", "
+                            + choice.interfaceType() + " asked";
                 default:
                     if (choice.migProfile() == null) {
                         return "MIG is on: " + gpu.model() + " is offered only as slices"

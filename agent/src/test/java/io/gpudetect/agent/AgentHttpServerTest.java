@@ -17,6 +17,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Health, readiness, metrics and POST /detect over real HTTP, with the agent running in dry-run mode. */
@@ -49,6 +53,57 @@ class AgentHttpServerTest {
                 assertTrue(metrics.contains("gpu_detect_passes_total{outcome=\"complete\"} 2"), metrics);
                 assertTrue(metrics.contains("gpu_detect_gpus{vendor=\"nvidia\",model=\"t4\"} 1"), metrics);
                 assertEquals(405, get(web, base + "/detect").statusCode());
+                loop.stop();
+                worker.join(5_000);
+            }
+        }
+    }
+
+    @Test
+    void twoHundredPostsInOneSecondScheduleOnePassAndTheRestAreTold429WithRetryAfter() throws Exception {
+        var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0).build();
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("akash"), "test").withDryRun(true),
+                     () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
+                     new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
+            // A minute between triggered passes: the burst ends long before the scheduled pass is due.
+            PassTriggers triggers = new PassTriggers(Duration.ofMinutes(1), Clock.systemUTC());
+            AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0, triggers);
+            Thread worker = new Thread(loop);
+            try (AgentHttpServer http = new AgentHttpServer(0, agent, loop)) {
+                worker.start();
+                waitForPasses(agent, 1);
+                HttpClient web = HttpClient.newHttpClient();
+                HttpRequest detect = HttpRequest.newBuilder(URI.create("http://localhost:" + http.port() + "/detect"))
+                        .POST(HttpRequest.BodyPublishers.noBody()).build();
+                List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+                long start = System.nanoTime();
+                for (int i = 0; i < 200; i++) {
+                    long at = start + i * 5_000_000L;
+                    while (System.nanoTime() < at) {
+                        Thread.sleep(1);
+                    }
+                    sent.add(web.sendAsync(detect, HttpResponse.BodyHandlers.ofString()));
+                }
+                List<HttpResponse<String>> answers = new ArrayList<>();
+                for (var f : sent) {
+                    answers.add(f.get(30, TimeUnit.SECONDS));
+                }
+                Thread.sleep(300);
+
+                assertEquals(1, answers.stream().filter(a -> a.statusCode() == 202).count(), "one request scheduled the pass");
+                List<HttpResponse<String>> refused = answers.stream().filter(a -> a.statusCode() == 429).toList();
+                assertEquals(199, refused.size());
+                for (HttpResponse<String> r : refused) {
+                    long retryAfter = Long.parseLong(r.headers().firstValue("Retry-After").orElseThrow());
+                    assertTrue(retryAfter >= 1 && retryAfter <= 60, "Retry-After " + retryAfter);
+                }
+                assertEquals(1, agent.metrics().passCount(), "no pass before the minimum interval has passed");
+                assertTrue(triggers.due().isPresent(), "the requests are folded into one pass at the interval's end");
+                assertTrue(triggers.untilDue().orElseThrow().compareTo(Duration.ofSeconds(55)) > 0,
+                        triggers.untilDue().toString());
+            } finally {
                 loop.stop();
                 worker.join(5_000);
             }

@@ -75,7 +75,8 @@ class AgentLoopTest {
              NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("gpu-detect"), "test"),
                      () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
-            AgentLoop waiting = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0, Duration.ofHours(1));
+            AgentLoop waiting = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0,
+                    new PassTriggers(Duration.ofSeconds(10), Clock.systemUTC()), Duration.ofHours(1));
             Thread worker = new Thread(waiting);
             worker.start();
             Thread.sleep(300);
@@ -89,7 +90,8 @@ class AgentLoopTest {
             waiting.stop();
             worker.join(5_000);
 
-            AgentLoop stopped = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0, Duration.ofHours(1));
+            AgentLoop stopped = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0,
+                    new PassTriggers(Duration.ofSeconds(10), Clock.systemUTC()), Duration.ofHours(1));
             Thread second = new Thread(stopped);
             second.start();
             stopped.stop();
@@ -97,5 +99,41 @@ class AgentLoopTest {
             assertTrue(!second.isAlive(), "stop ends the start-up wait");
             assertEquals(1, agent.metrics().passCount(), "stopping during the delay runs no pass");
         }
+    }
+
+    @Test
+    void triggersWithinTheMinimumIntervalMakeOnePassAtItsEnd() throws Exception {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0)
+                .build();
+        var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("gpu-detect"), "test")
+                     .withDryRun(true), () -> inventory, () -> null, client,
+                     new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()), new AgentMetrics(),
+                     new PrintWriter(new StringWriter()), Clock.systemUTC())) {
+            AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0,
+                    new PassTriggers(Duration.ofMillis(500), Clock.systemUTC()));
+            Thread worker = new Thread(loop);
+            worker.start();
+            waitForPasses(agent, 1);
+            PassTriggers.Decision first = loop.trigger("record deleted");
+            assertTrue(first instanceof PassTriggers.Accepted, first.toString());
+            for (int i = 0; i < 50; i++) {
+                loop.trigger("node recreated");
+            }
+            waitForPasses(agent, 2);
+            Thread.sleep(800);
+            assertEquals(2, agent.metrics().passCount(), "51 triggers, one pass");
+            loop.stop();
+            worker.join(5_000);
+        }
+    }
+
+    private static void waitForPasses(NodeAgent agent, long n) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (agent.metrics().passCount() < n && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(n, agent.metrics().passCount());
     }
 }

@@ -194,7 +194,7 @@ class AkashCommandTest {
     }
 
     @Test
-    void aCardWithoutADrmNodeIsDroppedAndTheIntelCardIsNotInTheTable() throws IOException {
+    void aCardWithoutADrmNodeIsDroppedAndTheIntelIGpuIsNotOffered() throws IOException {
         // i915 has card0 (and its connector card0-HDMI-A-1, which ghw skips); nvidia_drm is not loaded.
         Path bundle = withDrm("card0=0000:00:02.0", "card0-HDMI-A-1=0000:00:02.0");
         Run r = run("akash", "--replay", bundle.toString(), "-o", "json");
@@ -203,9 +203,9 @@ class AkashCommandTest {
         assertEquals(Map.of("akash.network", "true"), labels(node));
         JsonNode intel = node.get("cards").get(0);
         JsonNode nvidia = node.get("cards").get(1);
-        assertEquals(List.of("vendor 8086 is not in Akash's GPU table: the operator skips the card without a message",
-                "Akash bids on nvidia.com/gpu and amd.com/gpu only: a table entry would not make this card biddable"),
-                reasons(intel));
+        assertEquals("skipped", intel.get("verdict").asText());
+        assertEquals(List.of("integrated GPU (it uses the host's memory): Akash bids on nvidia.com/gpu and "
+                + "amd.com/gpu cards and its table does not list it; the operator skips it"), reasons(intel));
         assertFalse(intel.has("tableEntry"));
         assertEquals(List.of("no DRM card in /sys/class/drm for 0000:01:00.0 (driver module not loaded: nvidia_drm for "
                 + "NVIDIA): the operator skips it without a message"), reasons(nvidia));
@@ -217,7 +217,7 @@ class AkashCommandTest {
         // gpus.json: "2204": {"name": "rtx3090", "interface": "PCIe", "memory_size": "24Gi"}
         Path bundle = withDrm("card0=0000:00:02.0", "card1=0000:00:01.0/0000:01:00.0");
         Run r = run("akash", "--replay", bundle.toString(), "-o", "json");
-        assertEquals(1, r.exit(), "the Intel card is still not bid on");
+        assertEquals(0, r.exit(), "every card is bid on: the Intel iGPU is not one to offer");
         JsonNode node = json(r).get("nodes").get(0);
         assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
                 KEY + "nvidia.model.rtx3090", "1", KEY + "nvidia.model.rtx3090.ram.24Gi", "1",
@@ -319,6 +319,25 @@ class AkashCommandTest {
         } finally {
             server.stop(0);
         }
+    }
+
+    @Test
+    void anIntegratedGpuBesideTwoCardsIsListedNotOfferedAndFailsNothing() throws IOException {
+        // gpus.json: "2231": {"name": "a5000", "interface": "PCIe", "memory_size": "24Gi"}; no Intel vendor.
+        Run r = run("akash", "--replay", Fixtures.testCase("intel-igpu-beside-2x-rtx-a5000").toString(), "-o", "json");
+        assertEquals(0, r.exit(), r.out());
+        JsonNode node = json(r).get("nodes").get(0);
+        assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
+                KEY + "nvidia.model.a5000", "2", KEY + "nvidia.model.a5000.ram.24Gi", "2",
+                KEY + "nvidia.model.a5000.interface.pcie", "2"), labels(node));
+        List<String> verdicts = new ArrayList<>();
+        node.get("cards").forEach(c -> verdicts.add(c.get("name").asText() + ": " + c.get("verdict").asText()));
+        assertEquals(List.of("NVIDIA RTX A5000: bid", "NVIDIA RTX A5000: bid", "Intel(R) HD Graphics: skipped"), verdicts);
+        Run table = run("akash", "--replay", Fixtures.testCase("intel-igpu-beside-2x-rtx-a5000").toString());
+        assertTrue(table.out().contains("3 cards: 2 bid, 1 skipped"), table.out());
+        assertTrue(table.out().contains("  card (address unknown)  ????:????  Intel(R) HD Graphics: not offered\n"),
+                table.out());
+        assertTrue(table.out().endsWith("Every card is bid on\n"), table.out());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.gpudetect.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.client.Config;
@@ -93,6 +94,37 @@ class AgentCommandTest {
         assertEquals(Duration.ZERO, parse("--node", "n1", "--startup-jitter", "0").startupJitter(file));
         assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--startup-jitter", "soon"));
         assertTrue(err.toString().contains("'soon' is not a duration"), err.toString());
+    }
+
+    @Test
+    void theMinimumTriggerIntervalComesFromTheFlagElseTheConfigFileElseTenSecondsAndMustBePositive() {
+        Properties file = new Properties();
+        assertEquals(Duration.ofSeconds(10), parse("--node", "n1").minTriggerInterval(file));
+        file.setProperty("min-trigger-interval", "1m");
+        assertEquals(Duration.ofMinutes(1), parse("--node", "n1").minTriggerInterval(file));
+        assertEquals(Duration.ofMillis(500), parse("--node", "n1", "--min-trigger-interval", "500ms").minTriggerInterval(file));
+        assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--min-trigger-interval", "0"));
+        assertTrue(err.toString().contains("'0' is not a duration"), err.toString());
+        file.setProperty("min-trigger-interval", "often");
+        var bad = assertThrows(IllegalArgumentException.class,
+                () -> parse("--node", "n1").minTriggerInterval(file));
+        assertTrue(bad.getMessage().contains("min-trigger-interval=often is not a duration"), bad.getMessage());
+    }
+
+    @Test
+    void theDaemonSetsArgumentsAreTheAgentsOptions() throws Exception {
+        Path manifests = Path.of(System.getProperty("gpudetect.manifests", "../daemonset/manifests"), "gpu-detect.yaml");
+        List<String> args;
+        try (var client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(Config.empty()).build();
+             var in = Files.newInputStream(manifests)) {
+            var daemonSet = (io.fabric8.kubernetes.api.model.apps.DaemonSet) client.load(in).items().stream()
+                    .filter(o -> o.getKind().equals("DaemonSet")).findFirst().orElseThrow();
+            args = daemonSet.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+        }
+        CommandLine.ParseResult parsed = GpuDetectCommand.newCommandLine().parseArgs(args.toArray(String[]::new));
+        AgentCommand agent = (AgentCommand) parsed.subcommand().commandSpec().userObject();
+        assertEquals(Duration.ofSeconds(10), agent.minTriggerInterval(new Properties()), args.toString());
+        assertEquals(Duration.ofSeconds(60), agent.interval, args.toString());
     }
 
     private static AgentCommand parse(String... args) {

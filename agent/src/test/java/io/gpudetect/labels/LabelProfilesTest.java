@@ -37,7 +37,11 @@ class LabelProfilesTest {
     void everyRecordingGivesValidLabelsWithNoKeyWrittenTwice(Path bundle) {
         Inventory inventory = Fixtures.detect(bundle);
         SortedMap<String, String> labels = ALL.render(inventory); // throws if two profiles share a key
-        assertEquals(String.valueOf(inventory.realGpus().size()), labels.get("gpu-detect.io/gpu.count"));
+        // The discrete GPUs; on a node with only integrated ones, those.
+        long integrated = inventory.realGpus().stream().filter(g -> "integrated".equals(g.interfaceType())).count();
+        long discrete = inventory.realGpus().size() - integrated;
+        assertEquals(String.valueOf(discrete > 0 ? discrete : integrated), labels.get("gpu-detect.io/gpu.count"));
+        assertEquals(integrated > 0 ? String.valueOf(integrated) : null, labels.get("gpu-detect.io/gpu.integrated.count"));
         labels.forEach((k, v) -> {
             String name = k.substring(k.indexOf('/') + 1);
             assertTrue(LabelText.isValid(name) && !name.isEmpty(), "key " + k);
@@ -202,15 +206,67 @@ class LabelProfilesTest {
 
     @Test
     void aCardAkashsTableDoesNotListIsStillCountedBesideTheOperatorsKeys() {
-        // 10de:2204 {rtx3090, PCIe, 24Gi} is in the table; the Intel UHD 770 (8086:a780) is not: the operator
-        // skips it, the profile counts it under the inventory's model slug (shared memory: no ram key).
-        SortedMap<String, String> labels = new AkashProfile().labels(
-                Fixtures.detect(Fixtures.testCase("sysfs_intel-igpu-beside-nvidia")));
+        // The table has no 10de:26b9: the operator skips the L40S, the profile counts it under the inventory's
+        // model slug with its own size (46068 MiB, sold as 48 GB) and no interface (nothing states one).
+        SortedMap<String, String> labels = new AkashProfile().labels(Fixtures.detect(Fixtures.host("l40s_595.80_text-formats")));
         String nvidia = "akash.network/capabilities.gpu.vendor.nvidia.model.";
-        String intel = "akash.network/capabilities.gpu.vendor.intel.model.";
         assertEquals(map("akash.network", "true", "nvidia.com/gpu.present", "true",
-                nvidia + "rtx3090", "1", nvidia + "rtx3090.ram.24Gi", "1", nvidia + "rtx3090.interface.pcie", "1",
-                intel + "uhd770", "1", intel + "uhd770.interface.integrated", "1"), labels);
+                nvidia + "l40s", "1", nvidia + "l40s.ram.48Gi", "1"), labels);
+    }
+
+    @Test
+    void anIntegratedGpuBesideCardsIsCountedApartAndNeverForAkash() {
+        // Two RTX A5000 (nvidia-smi -q -x) and an Intel HD Graphics that clinfo reports with unified memory.
+        Inventory inventory = Fixtures.detect(Fixtures.testCase("intel-igpu-beside-2x-rtx-a5000"));
+        assertEquals(3, inventory.realGpus().size(), "the inventory lists all three");
+        assertEquals(map(
+                "gpu-detect.io/gpu.count", "2",
+                "gpu-detect.io/gpu.integrated.count", "1",
+                "gpu-detect.io/gpu.vendors", "nvidia",
+                "gpu-detect.io/gpu.vendor.nvidia.count", "2",
+                "gpu-detect.io/gpu.vendor.nvidia.driver", "590.44.01",
+                "gpu-detect.io/gpu.model", "a5000",
+                "gpu-detect.io/gpu.mixed", "false",
+                "gpu-detect.io/gpu.memory-gi.min", "24",
+                "gpu-detect.io/gpu.model.a5000.count", "2",
+                "gpu-detect.io/gpu.model.a5000.memory-gi", "24",
+                "gpu-detect.io/gpu.model.a5000.interface", "pcie",
+                "gpu-detect.io/gpu.unhealthy.count", "0"), new GpuDetectProfile().labels(inventory));
+        // 2 x 10de:2231 {a5000, PCIe, 24Gi}: what the operator writes on the same cards alone.
+        String nvidia = "akash.network/capabilities.gpu.vendor.nvidia.model.";
+        assertEquals(map("akash.network", "true", "nvidia.com/gpu.present", "true",
+                nvidia + "a5000", "2", nvidia + "a5000.ram.24Gi", "2", nvidia + "a5000.interface.pcie", "2"),
+                new AkashProfile().labels(inventory));
+
+        // sysfs: an Intel UHD 770 (i915, 00:02.0) beside an RTX 3090.
+        SortedMap<String, String> uhd = ALL.render(Fixtures.detect(Fixtures.testCase("sysfs_intel-igpu-beside-nvidia")));
+        assertEquals("nvidia", uhd.get("gpu-detect.io/gpu.vendors"));
+        assertEquals("false", uhd.get("gpu-detect.io/gpu.mixed"));
+        assertEquals("rtx3090", uhd.get("gpu-detect.io/gpu.model"));
+        assertFalse(uhd.keySet().stream().anyMatch(k -> k.contains("intel") || k.contains("uhd770")), uhd.toString());
+    }
+
+    @Test
+    void aNodeWithOnlyIntegratedGpusIsDescribedByThemButOffersNothingToAkash() {
+        // Real recordings: a Z97 desktop whose only GPU is the Haswell iGPU [8086:0412], and a Ryzen 7 5700U
+        // mini-PC whose only GPU is its Lucienne iGPU [1002:164c] (lspci -nn).
+        SortedMap<String, String> haswell = ALL.render(Fixtures.detect(
+                Fixtures.host("lspci_intel-haswell-hd4600-igpu_z97_lspci-nn")));
+        assertEquals("1", haswell.get("gpu-detect.io/gpu.count"));
+        assertEquals("1", haswell.get("gpu-detect.io/gpu.integrated.count"));
+        assertEquals("intel", haswell.get("gpu-detect.io/gpu.vendors"));
+        assertEquals("1", haswell.get("gpu-detect.io/gpu.vendor.intel.count"));
+        assertEquals("false", haswell.get("gpu-detect.io/gpu.mixed"));
+        assertEquals("xeone31200v34thcoreprocessorintegratedcontroller", haswell.get("gpu-detect.io/gpu.model"));
+        assertTrue(haswell.containsValue("integrated"), "the model's interface key: " + haswell);
+        assertFalse(haswell.containsKey("gpu-detect.io/gpu.memory-gi.min"), "no memory of its own");
+        assertEquals(List.of("akash.network"), haswell.keySet().stream().filter(k -> k.startsWith("akash.network")).toList(),
+                "Akash's table lists no integrated GPU: the node is marked, nothing is offered");
+        SortedMap<String, String> apu = ALL.render(Fixtures.detect(Fixtures.host("lspci_ryzen-7-5700u-apu_lucienne_lspci-nn")));
+        assertEquals("1", apu.get("gpu-detect.io/gpu.count"));
+        assertEquals("1", apu.get("gpu-detect.io/gpu.integrated.count"));
+        assertEquals("amd", apu.get("gpu-detect.io/gpu.vendors"));
+        assertFalse(apu.keySet().stream().anyMatch(k -> k.startsWith("akash.network/")), apu.toString());
     }
 
     @Test

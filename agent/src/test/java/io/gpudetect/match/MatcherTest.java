@@ -81,6 +81,16 @@ class MatcherTest {
     }
 
     @Test
+    void aCardOfUnknownInterfaceServesOnlyRequestsThatAskForNone() {
+        List<NodeOffer> nodes = List.of(node("n", cards(2, "h100", 80, null), 2, 0));
+        GpuChoice sxm = new GpuChoice(Vendor.NVIDIA, "h100", 80, false, "sxm", null);
+        MatchResult r = Matcher.match(new Demand("t", List.of(placement("a", 1, 2, sxm),
+                placement("b", 1, 2, model("h100")))), "t", nodes);
+        assertEquals("interface unknown: h100 80Gi, sxm asked", verdict(r, 0, "n").reason());
+        assertTrue(verdict(r, 1, "n").canServe());
+    }
+
+    @Test
     void migCardsServeSlicesOnly() {
         OfferedGpu mig = new OfferedGpu(Vendor.NVIDIA, "a100", 40, "sxm4", true, List.of("1g.5gb", "1g.5gb", "3g.20gb"));
         NodeOffer n = NodeOffer.of("m", List.of(mig), Map.of(), Map.of("mig-1g.5gb", 1), null);

@@ -140,6 +140,7 @@ class ChartDefaultsTest {
         assertEquals("/host/driver-root", Pods.env(CHART).get("GPU_DETECT_DRIVER_ROOT").getValue());
         assertEquals("60s", Pods.arg(CHART, "interval").orElseThrow());
         assertEquals("5m", Pods.arg(CHART, "heartbeat").orElseThrow());
+        assertEquals("10s", Pods.arg(CHART, "min-trigger-interval").orElseThrow());
         assertEquals("metadata.namespace", Pods.env(CHART).get("POD_NAMESPACE").getValueFrom().getFieldRef().getFieldPath());
         assertEquals("off", Pods.arg(CHART, "nfd-output").orElseThrow());
         assertEquals("ghcr.io/gpu-detect/gpu-detect:0.1.0", agent.getImage());

@@ -14,6 +14,9 @@ import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.util.List;
@@ -36,6 +39,7 @@ class ChartValuesTest {
               akashOperator: present
             interval: 5m
             heartbeat: 15m
+            minTriggerInterval: 30s
             driverRoot: /run/nvidia/driver
             http:
               port: 9400
@@ -69,6 +73,7 @@ class ChartValuesTest {
         assertEquals("nvidia,amd,gpu-detect", Pods.env(CUSTOM).get("GPU_DETECT_PROFILES").getValue());
         assertEquals("5m", Pods.arg(CUSTOM, "interval").orElseThrow());
         assertEquals("15m", Pods.arg(CUSTOM, "heartbeat").orElseThrow());
+        assertEquals("30s", Pods.arg(CUSTOM, "min-trigger-interval").orElseThrow());
         assertEquals("9400", Pods.arg(CUSTOM, "port").orElseThrow());
         assertEquals("present", Pods.arg(CUSTOM, "akash-operator").orElseThrow());
         assertEquals(9400, Pods.agent(CUSTOM).getPorts().get(0).getContainerPort());
@@ -184,6 +189,47 @@ class ChartValuesTest {
         assertEquals(4321L, pod.getSecurityContext().getRunAsGroup(), "the group the folder is given to");
         assertNull(Pods.agent(chart).getSecurityContext().getRunAsGroup(), "the agent runs with the pod's group");
         assertTrue(Pods.pod(Chart.render("nfd: {output: nodefeature}\n")).getInitContainers().isEmpty());
+    }
+
+    @Test
+    void networkPolicyAdmitsOnlyTheNamedScraperToTheAgentsPort() {
+        RenderedChart chart = Chart.render("""
+                http: {port: 9400}
+                networkPolicy:
+                  enabled: true
+                  namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: monitoring}}
+                  podSelector: {matchLabels: {app.kubernetes.io/name: prometheus}}
+                  extraFrom:
+                    - ipBlock: {cidr: 10.0.0.5/32}
+                """);
+        NetworkPolicy policy = chart.the(NetworkPolicy.class, "gpu-detect");
+        assertEquals(Chart.NAMESPACE, policy.getMetadata().getNamespace());
+        assertEquals(Pods.daemonSet(chart).getSpec().getSelector().getMatchLabels(),
+                policy.getSpec().getPodSelector().getMatchLabels(), "selects exactly the agent's pods");
+        assertEquals(List.of("Ingress"), policy.getSpec().getPolicyTypes(), "egress (the API server) stays open");
+        assertEquals(1, policy.getSpec().getIngress().size());
+        NetworkPolicyIngressRule rule = policy.getSpec().getIngress().get(0);
+        assertEquals(List.of("9400/TCP"), rule.getPorts().stream()
+                .map(p -> p.getPort().getIntVal() + "/" + p.getProtocol()).toList());
+        assertEquals(2, rule.getFrom().size());
+        NetworkPolicyPeer scraper = rule.getFrom().get(0);
+        assertEquals(Map.of("kubernetes.io/metadata.name", "monitoring"), scraper.getNamespaceSelector().getMatchLabels());
+        assertEquals(Map.of("app.kubernetes.io/name", "prometheus"), scraper.getPodSelector().getMatchLabels(),
+                "one peer: the prometheus pods of the monitoring namespace, not either alone");
+        assertEquals("10.0.0.5/32", rule.getFrom().get(1).getIpBlock().getCidr());
+
+        NetworkPolicyPeer podsOnly = Chart.render("""
+                networkPolicy: {enabled: true, podSelector: {matchLabels: {app: scraper}}}
+                """).the(NetworkPolicy.class, "gpu-detect").getSpec().getIngress().get(0).getFrom().get(0);
+        assertNull(podsOnly.getNamespaceSelector(), "a pod selector alone means the release's own namespace");
+        assertEquals(Map.of("app", "scraper"), podsOnly.getPodSelector().getMatchLabels());
+    }
+
+    @Test
+    void networkPolicyIsOffByDefaultAndRefusesToRenderWithoutAPeer() {
+        assertTrue(Chart.render("{}\n").all(NetworkPolicy.class).isEmpty());
+        var none = assertThrows(IllegalStateException.class, () -> Chart.render("networkPolicy: {enabled: true}\n"));
+        assertTrue(none.getMessage().contains("networkPolicy.enabled: name who may reach the agent's port"), none.getMessage());
     }
 
     @Test

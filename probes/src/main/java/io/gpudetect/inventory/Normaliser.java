@@ -35,14 +35,18 @@ public final class Normaliser {
             "1af4", "1234", "1013", "1b36", "15ad", "1a03", "80ee", "1414", "102b");
     private static final Set<String> EMULATED_DEVICES = Set.of("19e5:1711");
 
-    /** OAM modules: Instinct MI250/MI300 series are only sold in that form. */
-    private static final Pattern OAM_MODELS = Pattern.compile("^mi(2[05]0x?|3\\d\\dx?|3\\d\\da)$");
+    /**
+     * OAM modules: the Instinct MI250, MI250X and MI3x0X are sold in no other form. Not the MI300A, an APU in
+     * a socket, nor a bare "mi300", which could be either.
+     */
+    private static final Pattern OAM_MODELS = Pattern.compile("^mi(2[05]0x?|3\\d\\dx)$");
+
+    /** A name that states the form: "A100-SXM4-80GB", "Tesla V100-SXM2-16GB", "H100 PCIe", "A100-PCIE-40GB". */
+    private static final Pattern SXM_IN_NAME = Pattern.compile("(?i)(?:^|[^a-z])sxm\\d*(?:[^a-z]|$)");
+    private static final Pattern PCIE_IN_NAME = Pattern.compile("(?i)(?:^|[^a-z])pcie(?:[^a-z]|$)");
 
     /** The chip code that starts an NVIDIA pci.ids entry: {@code TU102}, {@code GH100}. */
     private static final Pattern NVIDIA_CHIP = Pattern.compile("^(GK|GM|GP|GV|TU|GA|AD|GH|GB)\\d{3}");
-
-    /** Makers of PCIe cards: for others (ARM, Apple, Qualcomm) a GPU without a stated interface is not assumed PCIe. */
-    private static final Set<Vendor> DISCRETE_VENDORS = Set.of(Vendor.NVIDIA, Vendor.AMD, Vendor.INTEL, Vendor.MOORE_THREADS);
 
     /** A memory size in a product name: "80GB", "16 GB", "-16GB". */
     private static final Pattern SIZE_IN_NAME = Pattern.compile("(?i)(?:^|[\\s-])(\\d{1,3})\\s?GB\\b");
@@ -145,18 +149,7 @@ public final class Normaliser {
         }
 
         if (gpu.interfaceType() == null) {
-            String lowerName = name == null ? "" : name.toLowerCase(Locale.ROOT);
-            if (akash.isPresent() && akash.get().interfaceType() != null) {
-                b.as("akash-gpus").interfaceType(akash.get().interfaceType()).as("derived");
-            } else if (Boolean.TRUE.equals(gpu.sharedMemory())) {
-                b.interfaceType("integrated");
-            } else if (lowerName.contains("sxm")) {
-                b.interfaceType("sxm");
-            } else if (model != null && vendor == Vendor.AMD && OAM_MODELS.matcher(model).matches()) {
-                b.interfaceType("oam");
-            } else if (!emulated && DISCRETE_VENDORS.contains(vendor)) {
-                b.interfaceType("pcie");
-            }
+            interfaceFromEvidence(gpu, vendor, vendorId, model, akash, b);
         }
 
         if (gpu.computeCapability() == null && vendor == Vendor.NVIDIA) {
@@ -189,6 +182,52 @@ public final class Normaliser {
                     .ifPresent(arch -> b.as("pci.ids").architecture(arch).as("derived"));
         }
         return b.build();
+    }
+
+    /**
+     * The interface where something says it, else none: the Akash table by PCI ids, shared memory (an integrated
+     * GPU), a name that states SXM or PCIe as the tool printed it or as pci.ids lists the device ("GH100 [H100
+     * SXM5 80GB]", NVIDIA only: AMD's entries never state the form), or a product line sold only as OAM
+     * modules. Nothing else: an H100 is sold as SXM, PCIe and NVL boards under one product name ("NVIDIA H100
+     * 80GB HBM3" is an SXM5 module), and every form, SXM included, sits on the PCI bus, so neither a name nor
+     * a PCI function tells a card from a module.
+     */
+    private void interfaceFromEvidence(Gpu gpu, Vendor vendor, String vendorId, String model,
+                                       Optional<AkashGpus.Entry> akash, Gpu.Builder b) {
+        if (akash.isPresent() && akash.get().interfaceType() != null) {
+            b.as("akash-gpus").interfaceType(akash.get().interfaceType()).as("derived");
+            return;
+        }
+        if (Boolean.TRUE.equals(gpu.sharedMemory())) {
+            b.interfaceType(Gpu.INTEGRATED);
+            return;
+        }
+        String stated = formInName(gpu.name());
+        if (stated != null) {
+            b.interfaceType(stated);
+            return;
+        }
+        if (vendor == Vendor.NVIDIA && gpu.pciDeviceId() != null) {
+            String listed = tables.pciIds().device(vendorId, gpu.pciDeviceId()).map(Normaliser::formInName).orElse(null);
+            if (listed != null) {
+                b.as("pci.ids").interfaceType(listed).as("derived");
+                return;
+            }
+        }
+        if (model != null && vendor == Vendor.AMD && OAM_MODELS.matcher(model).matches()) {
+            b.interfaceType("oam");
+        }
+    }
+
+    /** {@code sxm} or {@code pcie} where the name states it, else null. */
+    static String formInName(String name) {
+        if (name == null) {
+            return null;
+        }
+        if (SXM_IN_NAME.matcher(name).find()) {
+            return "sxm";
+        }
+        return PCIE_IN_NAME.matcher(name).find() ? "pcie" : null;
     }
 
     /**

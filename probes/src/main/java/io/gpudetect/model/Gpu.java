@@ -67,6 +67,19 @@ public record Gpu(
         return new Builder(source);
     }
 
+    /** The interface value of a GPU built into a processor or chipset, using the host's memory. */
+    public static final String INTEGRATED = "integrated";
+
+    /**
+     * An integrated GPU (a CPU's or chipset's graphics, an APU): listed like any GPU, but beside discrete ones it
+     * is not what a node is offered or scheduled for. Read from the interface, which the inventory sets to
+     * {@code integrated} for a shared-memory GPU that no table lists otherwise, and which records keep.
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean integrated() {
+        return INTEGRATED.equals(interfaceType);
+    }
+
     public Builder toBuilder(String source) {
         Builder b = new Builder(source);
         for (GpuField<?> field : GpuField.ALL) {

@@ -45,6 +45,55 @@ class NormaliserTest {
         assertEquals("1002", gpu.pciVendorId());
     }
 
+    @Test
+    void anInterfaceComesOnlyFromWhatSaysIt() {
+        // "NVIDIA H100 80GB HBM3" is the SXM5 module's name, but the PCIe card and the NVL board share the
+        // product: with no PCI id (the plain nvidia-smi table, nvidia-smi -L) nothing says which it is.
+        Gpu byName = NORMALISER.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
+                .name("NVIDIA H100 80GB HBM3").build());
+        assertEquals("h100", byName.model());
+        assertNull(byName.interfaceType());
+        assertNull(byName.sources().get("interface"));
+
+        Gpu sxmName = NORMALISER.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
+                .name("NVIDIA A100-SXM4-80GB").build());
+        assertEquals("sxm", sxmName.interfaceType());
+        assertEquals("derived", sxmName.sources().get("interface"));
+        assertEquals("pcie", NORMALISER.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
+                .name("Tesla P100-PCIE-16GB").build()).interfaceType());
+        assertEquals("pcie", NORMALISER.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
+                .name("NVIDIA H100 PCIe").build()).interfaceType());
+
+        // The same H100 with its PCI device id: Akash's table and pci.ids both list 2330 as the SXM5 module.
+        assertEquals("sxm", NORMALISER.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA H100 80GB HBM3")
+                .pciVendorId("10de").pciDeviceId("2330").build()).interfaceType());
+        // 2322 is in pci.ids ("GH100 [H800 PCIe]") and not in Akash's table.
+        Gpu listed = NORMALISER.normalise(Gpu.builder("nvml").name("NVIDIA H800").pciVendorId("10de")
+                .pciDeviceId("2322").build());
+        assertEquals("pcie", listed.interfaceType());
+        assertEquals("pci.ids", listed.sources().get("interface"));
+
+        // A card on the PCI bus is not thereby a PCIe card: an L40S (26b9) is in neither table's forms.
+        assertNull(NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("26b9").build())
+                .interfaceType());
+        assertNull(NORMALISER.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Radeon RX 6700 XT")
+                .pciDeviceId("73df").build()).interfaceType());
+        assertNull(NORMALISER.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Instinct MI300A")
+                .pciDeviceId("74a0").build()).interfaceType(), "an APU in a socket, not an OAM module");
+    }
+
+    @Test
+    void aNameStatesAFormOnlyAsAWord() {
+        assertEquals("sxm", Normaliser.formInName("Tesla V100-SXM2-16GB"));
+        assertEquals("sxm", Normaliser.formInName("GH100[H100 SXM5 80GB]"));
+        assertEquals("pcie", Normaliser.formInName("NVIDIA A100-PCIE-40GB"));
+        assertEquals("pcie", Normaliser.formInName("GH100 [H100 PCIe]"));
+        assertNull(Normaliser.formInName("NVIDIA H100 NVL"));
+        assertNull(Normaliser.formInName("NVIDIA GeForce RTX 4090"));
+        assertNull(Normaliser.formInName("Pciex Widget")); // not the word PCIe
+        assertNull(Normaliser.formInName(null));
+    }
+
     /** Values from NVIDIA's CUDA GPUs list (developer.nvidia.com/cuda-gpus), per product, not per chip. */
     @Test
     void computeCapabilityComesFromTheChipWhenTheToolPrintsNone() {
