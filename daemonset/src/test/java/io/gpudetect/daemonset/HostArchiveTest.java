@@ -66,6 +66,8 @@ class HostArchiveTest {
         Files.deleteIfExists(link);
         Files.createSymbolicLink(link, Path.of(HOME, "bin/gpu-detect"));
         mount("proc", "-t", "proc", "proc");
+        // A host has its /sys: a live pass that cannot read the PCI bus refuses to judge the host.
+        mount("sys", "--bind", "/sys");
     }
 
     @AfterAll
@@ -73,6 +75,7 @@ class HostArchiveTest {
         if (root != null) {
             run(List.of("umount", "-l", root.resolve("tmp/gpu-detect-test/read-only").toString()), 30);
             run(List.of("umount", "-l", root.resolve("proc").toString()), 30);
+            run(List.of("umount", "-l", root.resolve("sys").toString()), 30);
         }
     }
 
