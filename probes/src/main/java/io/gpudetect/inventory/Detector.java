@@ -84,7 +84,7 @@ public final class Detector {
                 withoutDomain.add(probe.name());
             }
             summaries.add(new Inventory.ProbeSummary(r.probe(), r.outcome(), r.gpus().size(),
-                    planned ? why.get(probe) : null));
+                    planned ? why.get(probe) : plan == null && source.consultsOnlyWhatIsNeeded() ? WITHOUT_PLAN : null));
             boolean note = plan != null && r.outcome() == ProbeResult.Outcome.FAILED && plan.coversNothingPresent(probe);
             for (Diagnostic d : r.diagnostics()) {
                 diagnostics.add(note ? asNote(d) : d);
@@ -100,6 +100,9 @@ public final class Detector {
         gpus.sort(Detector::outputOrder);
         return new Inventory(source.describe(), gpus, summaries, diagnostics, machine(source, diagnostics), gaps, failure);
     }
+
+    /** Why a live pass consulted every source: it had no bus to plan from. */
+    static final String WITHOUT_PLAN = "the PCI bus could not be read, so every source was consulted";
 
     /** The probe that reads the PCI bus on a live host, which the plan starts from; null in a list without one. */
     private Probe busProbe() {

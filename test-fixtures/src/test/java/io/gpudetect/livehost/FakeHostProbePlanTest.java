@@ -179,6 +179,27 @@ class FakeHostProbePlanTest {
     }
 
     @Test
+    void aHostWithEveryVendorRunsEachVendorsSourceForItsOwnGpusOnly() throws IOException {
+        FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu().nvml("h100")
+                .toolPrinting("rocm-smi", HOSTS.resolve("rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
+                .function("0000:00:02.0", "8086", "3e92", "0x030000", "00", "i915")
+                .function("0000:03:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
+                .function("0000:06:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
+                .function("0000:18:00.0", "10de", "2330", "0x030200", "a1", "nvidia")
+                .function("0000:21:00.0", "1a03", "2000", "0x030000", "41", "ast");
+        Run run = detect(host);
+
+        assertEquals(List.of("amd-smi static --json", "rocm-smi --showallinfo --json"), host.calls(),
+                "amd-smi fails, rocm-smi answers for both Radeons; NVML needs no tool; pci.ids names the Intel GPU");
+        assertEquals("skipped", run.outcomes().get("nvidia-smi-xml"));
+        assertEquals("skipped", run.outcomes().get("rocminfo"));
+        assertEquals("skipped", run.outcomes().get("clinfo"));
+        assertTrue(run.complete(), run.gaps().toString());
+        assertEquals(List.of("intel uhd630", "amd radeonvii", "amd radeonvii", "nvidia h100",
+                "aspeed aspeed-graphics-family"), run.models());
+    }
+
+    @Test
     void clinfoRunsOnlyForAGpuThatNothingElseNames() throws IOException {
         FakeHost named = new FakeHost(dir.resolve("named")).everyToolFailingWithoutItsGpu()
                 .function("0000:00:02.0", "8086", "56a0", "0x030000", "08", "i915");
@@ -208,6 +229,12 @@ class FakeHostProbePlanTest {
         String last = lines[lines.length - 1];
         assertTrue(last.startsWith("gpu-detect: cannot see the PCI bus (/sys/bus/pci/devices: "), last);
         assertTrue(last.contains("is the host's /sys mounted?"), last);
+        StringWriter json = new StringWriter();
+        GpuDetectCommand.run(new String[] {"--host-root", missing.toString(), "--output", "json"}, new PrintWriter(json),
+                new PrintWriter(new StringWriter()), Map.of("PATH", host.pathVariable()));
+        Run run = new Run(1, JSON.readTree(json.toString()), "");
+        assertEquals("the PCI bus could not be read, so every source was consulted", run.why("clinfo"));
+        assertFalse(run.complete());
         assertFalse(out.toString().contains("No GPUs found"), "never 'no GPUs' from a host that was not seen: " + out);
     }
 
