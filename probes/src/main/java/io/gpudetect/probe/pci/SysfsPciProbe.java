@@ -13,8 +13,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The PCI bus as the kernel shows it: every display function under {@code /sys/bus/pci/devices}, whether
@@ -36,8 +38,8 @@ public final class SysfsPciProbe implements Probe {
      * node labeller report as the driver version ({@code /sys/class/drm/cardN/device/driver/module/version}).
      */
     static final String AMDGPU_VERSION = "/sys/module/amdgpu/version";
-    private static final java.util.regex.Pattern MODE = java.util.regex.Pattern.compile("[A-Za-z0-9]{1,16}");
-    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("[0-9A-Za-z][-0-9A-Za-z._+~]{0,63}");
+    private static final Pattern MODE = Pattern.compile("[A-Za-z0-9]{1,16}");
+    private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z][-0-9A-Za-z._+~]{0,63}");
 
     @Override
     public String name() {
@@ -178,7 +180,7 @@ public final class SysfsPciProbe implements Probe {
                     + abbreviate(text) + "'"));
             return null;
         }
-        return v.toLowerCase(java.util.Locale.ROOT);
+        return v.toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -201,7 +203,7 @@ public final class SysfsPciProbe implements Probe {
                         + abbreviate(text.get()) + "'"));
                 return List.of();
             }
-            modes.add(v.toLowerCase(java.util.Locale.ROOT));
+            modes.add(v.toLowerCase(Locale.ROOT));
         }
         return modes;
     }
@@ -305,7 +307,7 @@ public final class SysfsPciProbe implements Probe {
         if (text.isEmpty()) {
             return null;
         }
-        String v = text.get().strip().toLowerCase(java.util.Locale.ROOT);
+        String v = text.get().strip().toLowerCase(Locale.ROOT);
         if (!v.matches("0x[0-9a-f]{1," + digits + "}")) {
             diagnostics.add(Diagnostic.warning(NAME, path, 1,
                     "expected 0x and up to " + digits + " hex digits, found '" + abbreviate(text.get()) + "'"));
