@@ -29,11 +29,17 @@ public final class OwnedLabels {
 
     /**
      * The prefixes our profiles write under. A key the annotation lists outside them (a hand-edited or
-     * garbled annotation naming {@code kubernetes.io/hostname}) is never removed: the agent cannot have
-     * written it.
+     * garbled annotation naming {@code kubernetes.io/hostname}, or {@code amd.com/gpu}, which AMD's users set by
+     * hand) is never removed: the agent cannot have written it.
      */
-    static final List<String> PREFIXES = List.of(GpuDetectProfile.PREFIX + "/", NvidiaProfile.PREFIX + "/",
-            AmdProfile.PREFIX + "/", AkashProfile.PREFIX + "/");
+    static final List<String> PREFIXES = prefixes();
+
+    private static List<String> prefixes() {
+        List<String> prefixes = new java.util.ArrayList<>(List.of(GpuDetectProfile.PREFIX + "/", NvidiaProfile.PREFIX + "/"));
+        prefixes.addAll(AmdProfile.KEY_PREFIXES);
+        prefixes.add(AkashProfile.PREFIX + "/");
+        return List.copyOf(prefixes);
+    }
 
     private OwnedLabels() {
     }

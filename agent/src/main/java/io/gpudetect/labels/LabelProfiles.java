@@ -92,7 +92,7 @@ public final class LabelProfiles {
      */
     public boolean mayRemove(String key) {
         return key.startsWith(ownPrefix + "/") || key.startsWith(GpuDetectProfile.PREFIX + "/")
-                || key.startsWith(NvidiaProfile.PREFIX + "/") || key.startsWith(AmdProfile.PREFIX + "/")
+                || key.startsWith(NvidiaProfile.PREFIX + "/") || AmdProfile.KEY_PREFIXES.stream().anyMatch(key::startsWith)
                 || key.startsWith(AkashProfile.PREFIX + "/") || key.equals(AkashProfile.PREFIX);
     }
 

@@ -10,6 +10,7 @@ import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -137,7 +138,22 @@ final class InventoryWriter {
             g.endObject();
         }
         g.endArray();
+        field(g, "memoryMode", p.memoryMode());
+        strings(g, "modes", p.modes());
+        strings(g, "memoryModes", p.memoryModes());
         g.endObject();
+    }
+
+    /** A list of strings; nothing for an unknown (null) list, {@code []} for an empty one. */
+    private static void strings(DocumentSink g, String name, List<String> values) throws IOException {
+        if (values != null) {
+            g.name(name);
+            g.startArray();
+            for (String v : values) {
+                g.string(v);
+            }
+            g.endArray();
+        }
     }
 
     private static void health(DocumentSink g, Health h) throws IOException {

@@ -50,14 +50,17 @@ class LabelSyncPropertyTest {
     private static final List<String> FOREIGN_KEYS = List.of("kubernetes.io/hostname", "example.com/zone",
             "feature.node.kubernetes.io/pci-10de.present", "nvidia.com/gpu.product", "nvidia.com/gpu.count",
             "nvidia.com/gpu.present", "nvidia.com/gpu.memory", "nvidia.com/mig.capable", "amd.com/gpu.vram",
+            "amd.com/gpu", "beta.amd.com/gpu.vram.32G", "beta.amd.com/cpu",
             "gpu-detect.io/gpu.count", "gpu-detect.io/gpu.model", "akash.network/gpu", "akash.network",
             "akash.network/capabilities.gpu.vendor.nvidia.model.a100", "gpu-detect.io/gpu.vendor.nvidia.count");
     private static final List<String> FOREIGN_VALUES = List.of("true", "1", "7", "Tesla-T4", "handmade", "16G", "a", "");
     private static final List<String> GARBAGE_ANNOTATIONS = List.of("", ",,,", " , ,", "not a key!!",
             "kubernetes.io/hostname,example.com/zone", "example.com/zone", "gpu-detect.io/", "/,//,a/b/c",
-            "x".repeat(400), "nvidia.com/gpu.product, nvidia.com/gpu.count", "\u00e9t\u00e9/\u00e9t\u00e9");
+            "x".repeat(400), "nvidia.com/gpu.product, nvidia.com/gpu.count", "\u00e9t\u00e9/\u00e9t\u00e9",
+            "amd.com/gpu,beta.amd.com/cpu,beta.amd.com/gpu.vram.32G");
 
-    private static final List<String> OUR_PREFIXES = List.of("gpu-detect.io/", "nvidia.com/", "amd.com/", "akash.network/");
+    private static final List<String> OUR_PREFIXES = List.of("gpu-detect.io/", "nvidia.com/", "amd.com/gpu.",
+            "beta.amd.com/gpu.", "akash.network/");
     /** The one key a profile writes without a prefix: Akash's mark of a node it manages. */
     private static final String AKASH_MARKER = "akash.network";
 

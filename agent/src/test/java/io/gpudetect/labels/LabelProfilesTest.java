@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.testing.Fixtures;
 import java.nio.file.Path;
@@ -137,6 +139,14 @@ class LabelProfilesTest {
                         "amd.com/gpu.vram", "32G",
                         "amd.com/gpu.device-id", "738c",
                         "amd.com/gpu.driver-version", "6.3.6",
+                        "amd.com/gpu.compute-partitioning-supported", "false",
+                        "amd.com/gpu.memory-partitioning-supported", "false",
+                        "beta.amd.com/gpu.product-name", "AMD_Instinct_MI100",
+                        "beta.amd.com/gpu.product-name.AMD_Instinct_MI100", "4",
+                        "beta.amd.com/gpu.vram", "32G",
+                        "beta.amd.com/gpu.vram.32G", "4",
+                        "beta.amd.com/gpu.device-id", "738c",
+                        "beta.amd.com/gpu.device-id.738c", "4",
                         "akash.network", "true",
                         "akash.network/capabilities.gpu.vendor.amd.model.mi100", "4",
                         "akash.network/capabilities.gpu.vendor.amd.model.mi100.ram.32Gi", "4",
@@ -322,9 +332,19 @@ class LabelProfilesTest {
         Gpu mi300x = amd("AMD Instinct MI300X OAM", "74a1", 196592L, "gfx942", 304);
         Gpu mi210 = amd("AMD Instinct MI210", "740f", 65520L, "gfx90a", 104);
         Inventory single = new Inventory("test", List.of(mi300x, mi300x), List.of(), List.of());
+        SortedMap<String, String> both = new AmdProfile().labels(single);
         assertEquals(map("amd.com/gpu.product-name", "AMD_Instinct_MI300X_OAM", "amd.com/gpu.vram", "192G",
                 "amd.com/gpu.family", "AI", "amd.com/gpu.device-id", "74a1", "amd.com/gpu.cu-count", "304",
-                "amd.com/gpu.simd-count", "1216", "amd.com/gpu.driver-version", "6.8.5"), new AmdProfile().labels(single));
+                "amd.com/gpu.simd-count", "1216", "amd.com/gpu.driver-version", "6.8.5",
+                "amd.com/gpu.compute-partitioning-supported", "false", "amd.com/gpu.memory-partitioning-supported", "false"),
+                new TreeMap<>(both.headMap("b")));
+        assertEquals(map("beta.amd.com/gpu.product-name", "AMD_Instinct_MI300X_OAM",
+                "beta.amd.com/gpu.product-name.AMD_Instinct_MI300X_OAM", "2", "beta.amd.com/gpu.vram", "192G",
+                "beta.amd.com/gpu.vram.192G", "2", "beta.amd.com/gpu.family", "AI", "beta.amd.com/gpu.family.AI", "2",
+                "beta.amd.com/gpu.device-id", "74a1", "beta.amd.com/gpu.device-id.74a1", "2", "beta.amd.com/gpu.cu-count", "304",
+                "beta.amd.com/gpu.cu-count.304", "2", "beta.amd.com/gpu.simd-count", "1216",
+                "beta.amd.com/gpu.simd-count.1216", "2"), new TreeMap<>(both.tailMap("b")),
+                "the labeller's beta form: the value and the count; no beta driver-version, as the labeller");
         Inventory mixed = new Inventory("test", List.of(mi300x, mi210, mi300x), List.of(), List.of());
         SortedMap<String, String> labels = new AmdProfile().labels(mixed);
         assertEquals("2", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI300X_OAM"));
@@ -336,9 +356,64 @@ class LabelProfilesTest {
         assertEquals("AI", labels.get("amd.com/gpu.family"), "CDNA 2 and 3 are both the kernel's family AI");
         assertEquals("2", labels.get("amd.com/gpu.simd-count.1216"));
         assertEquals("1", labels.get("amd.com/gpu.simd-count.416"), "MI210: 104 CUs of 4 SIMDs, as the labeller's own test");
+        assertEquals("2", labels.get("beta.amd.com/gpu.vram.192G"));
+        assertEquals("1", labels.get("beta.amd.com/gpu.vram.64G"));
+        assertFalse(labels.containsKey("beta.amd.com/gpu.vram"), "on a mixed node the beta form holds only the counts");
+        assertEquals("AI", labels.get("beta.amd.com/gpu.family"));
+        assertEquals("3", labels.get("beta.amd.com/gpu.family.AI"));
         assertNull(new AmdProfile().labels(new Inventory("test",
                 List.of(amd("Unknown", "7777", 1024L, "gfx9999", 10)), List.of(), List.of())).get("amd.com/gpu.family"),
                 "an architecture the kernel table does not list gets no family and no simd-count");
+    }
+
+    @Test
+    void amdProductNameIsTheBoardsFruNameFirstCleanedAsTheLabellerCleansIt() {
+        Gpu fru = Gpu.builder("test").vendor(Vendor.AMD).name("AMD Instinct MI300X").boardName("AMD Instinct MI300X OAM")
+                .pciDeviceId("74a1").build();
+        Gpu noFru = Gpu.builder("test").vendor(Vendor.AMD).name("AMD Radeon(TM) Graphics").boardName(" ").build();
+        SortedMap<String, String> labels = new AmdProfile().labels(new Inventory("test", List.of(fru, noFru), List.of(), List.of()));
+        assertEquals("1", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI300X_OAM"), labels.toString());
+        assertEquals("1", labels.get("amd.com/gpu.product-name.AMD_RadeonTM_Graphics"),
+                "parentheses dropped, not replaced; a blank FRU name falls back to the marketing name: " + labels);
+        String slashed = new AmdProfile().labels(new Inventory("test", List.of(Gpu.builder("test").vendor(Vendor.AMD)
+                .name("Navi 22 [Radeon RX 6700/6700 XT / 6800M]").build()), List.of(), List.of())).get("amd.com/gpu.product-name");
+        assertEquals("Navi_22__Radeon_RX_6700_6700_XT___6800M", slashed,
+                "a character no label may hold becomes _ (the labeller's label would be refused)");
+    }
+
+    @Test
+    void amdPartitionKeysFollowTheLabeller() {
+        Partitioning spx = new Partitioning("spx", false, null, List.of(), "nps1", List.of("spx", "dpx", "qpx", "cpx"),
+                List.of("nps1", "nps4"));
+        Partitioning cpx = new Partitioning("cpx", true, null, List.of(), "nps4", List.of("spx", "cpx"), List.of());
+        Partitioning modeOnly = new Partitioning("cpx", true, null, List.of());
+        SortedMap<String, String> same = partitionLabels(card("0000:05:00.0", spx), card("0000:27:00.0", spx));
+        assertEquals(Map.of("amd.com/gpu.compute-memory-partition", "spx_nps1",
+                "amd.com/gpu.compute-partitioning-supported", "true", "amd.com/gpu.memory-partitioning-supported", "true"), same);
+        SortedMap<String, String> differ = partitionLabels(card("0000:27:00.0", spx), card("0000:05:00.0", cpx));
+        assertEquals(Map.of("amd.com/gpu.compute-partitioning-supported", "true",
+                "amd.com/gpu.memory-partitioning-supported", "false"), differ,
+                "two pairs: no compute-memory-partition; the card at the lowest address (cpx, no memory modes) decides");
+        assertEquals(Map.of("amd.com/gpu.compute-memory-partition", "cpx_nps4",
+                "amd.com/gpu.compute-partitioning-supported", "true", "amd.com/gpu.memory-partitioning-supported", "false"),
+                partitionLabels(card("0000:05:00.0", cpx), card("0000:27:00.0", modeOnly)),
+                "a card without its memory mode is not counted, as the labeller skips a card missing either file");
+        assertEquals(Map.of("amd.com/gpu.compute-partitioning-supported", "false",
+                "amd.com/gpu.memory-partitioning-supported", "false"), partitionLabels(card("0000:05:00.0", null)));
+        Gpu vfio = Gpu.builder("test").vendor(Vendor.AMD).pciAddress(PciAddress.of("0000:01:00.0")).kernelDriver("vfio-pci").build();
+        assertEquals("true", partitionLabels(vfio, card("0000:05:00.0", spx)).get("amd.com/gpu.compute-partitioning-supported"),
+                "a card amdgpu does not drive is not in the labeller's list");
+    }
+
+    private static Gpu card(String address, Partitioning partitioning) {
+        return Gpu.builder("test").vendor(Vendor.AMD).pciAddress(PciAddress.of(address)).kernelDriver("amdgpu")
+                .partitioning(partitioning).build();
+    }
+
+    private static SortedMap<String, String> partitionLabels(Gpu... gpus) {
+        SortedMap<String, String> labels = new TreeMap<>(new AmdProfile().labels(new Inventory("test", List.of(gpus), List.of(), List.of())));
+        labels.keySet().removeIf(k -> !k.contains("partition"));
+        return labels;
     }
 
     private static Gpu amd(String name, String deviceId, long mib, String arch, int cus) {

@@ -143,11 +143,12 @@ class InventoryWriterTest {
                 .driverVersion("550.54.15").runtimeVersion("12.4").pciAddress(PciAddress.of("00000000:3B:00.0"))
                 .pciVendorId("10de").pciDeviceId("2330").pciSubsystemVendorId("10de").pciSubsystemDeviceId("16c1")
                 .pciRevision("a1").pciClass("0302").uuid("GPU-4a7b\"c\\d").serial("1652\t0230\n41").boardPartNumber("true")
+                .boardName("AMD Instinct MI300X OAM: #1")
                 .interfaceType("sxm").architecture("Hopper").computeCapability("9.0").computeUnits(132)
                 .kernelDriver("nvidia").powerLimitWatts(700.5)
                 .partitioning(new Partitioning("mig", true, false, List.of(
                         new Partition("1g.10gb", 1, 0, 9856L, 16, "MIG-\u00e9\u0001"),
-                        new Partition(null, 2, null, null, null, null))))
+                        new Partition(null, 2, null, null, null, null)), "nps1", List.of("spx", "null"), List.of()))
                 .health(new Health(Health.Status.DEGRADED, 3L, List.of("3 uncorrected ECC errors",
                         "retired pages \"pending\"\n", "")))
                 .as("derived").emulated(false)
@@ -159,7 +160,7 @@ class InventoryWriterTest {
         gpus.add(everyField());
         // Nothing set: only the (empty) sources map is written.
         gpus.add(new Gpu(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null));
+                null, null, null, null, null, null, null, null, null, null, null, null, null));
         // A builder without a source name records null sources; empty strings are not null.
         gpus.add(Gpu.builder(null).name("").model("").emulated(true).build());
         // Empty partitioning and health, extreme numbers.

@@ -107,6 +107,33 @@ class AdmissionPolicyTest {
                 "our own key beside the operator's");
     }
 
+    /**
+     * The amd profile writes AMD's node labeller keys under two prefixes, amd.com/gpu. and beta.amd.com/gpu.: with it
+     * on the agent may add, change and withdraw those, and still nothing else under either domain.
+     */
+    @Test
+    void withTheAmdProfileTheLabellersTwoPrefixesAndNothingElse() {
+        ValidatingAdmissionPolicy amd = Chart.render("admissionPolicy: {requireApi: false}\n"
+                + "labels: {profiles: [gpu-detect, amd]}\n").the(ValidatingAdmissionPolicy.class, "gpu-detect-own-node");
+        assertEquals("[\"gpu-detect.io/\",\"amd.com/gpu.\",\"beta.amd.com/gpu.\"]", variables(amd).get("labelPrefixes"));
+        Map<String, String> before = Map.of("amd.com/gpu", "true", "beta.amd.com/gpu.vram.64G", "1",
+                "beta.amd.com/gpu.vram", "64G", "amd.com/gpu.vram", "64G");
+        Map<String, String> after = Map.of("amd.com/gpu", "true", "amd.com/gpu.vram", "192G",
+                "beta.amd.com/gpu.vram", "192G", "beta.amd.com/gpu.vram.192G", "8",
+                "beta.amd.com/gpu.family.AI", "8", "amd.com/gpu.compute-partitioning-supported", "true");
+        assertTrue(PolicyEvaluator.evaluate(amd, agentOn("n"), node("n", after, Map.of()), node("n", before, Map.of()))
+                .allowed(), "add, change and withdraw both forms");
+        assertFalse(PolicyEvaluator.evaluate(amd, agentOn("n"), node("n", Map.of("amd.com/gpu", "false"), Map.of()),
+                node("n", Map.of("amd.com/gpu", "true"), Map.of())).allowed(), "a user's amd.com/gpu is not the agent's");
+        assertFalse(PolicyEvaluator.evaluate(amd, agentOn("n"), node("n", Map.of(), Map.of()),
+                node("n", Map.of("amd.com/gpu", "true"), Map.of())).allowed(), "nor may it remove it");
+        assertFalse(PolicyEvaluator.evaluate(amd, agentOn("n"), node("n", Map.of("beta.amd.com/cpu", "true"), Map.of()),
+                node("n", Map.of(), Map.of())).allowed(), "other beta.amd.com keys");
+        assertFalse(PolicyEvaluator.evaluate(NODE_POLICY, agentOn("n"),
+                node("n", Map.of("beta.amd.com/gpu.family.AI", "1"), Map.of()), node("n", Map.of(), Map.of())).allowed(),
+                "not with the amd profile off");
+    }
+
     @Test
     void agentMayWriteOnlyItsOwnAnnotationsAndNeverTheSpec() {
         Map<String, Object> old = node("n", Map.of(), Map.of("node.alpha.kubernetes.io/ttl", "0"));

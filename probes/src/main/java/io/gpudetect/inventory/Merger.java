@@ -1,6 +1,8 @@
 package io.gpudetect.inventory;
 
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuField;
+import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.ProbeResult;
@@ -226,6 +228,35 @@ public final class Merger {
         for (Gpu g : group) {
             b.fillFrom(g);
         }
+        // A tool that prints only the partition mode (amd-smi) leaves the memory mode and the modes a card can be
+        // switched to, which sysfs reads, to the next observation that has them.
+        Partitioning partitioning = null;
+        String partitioningSource = null;
+        for (Gpu g : group) {
+            if (g.partitioning() != null) {
+                if (partitioning == null) {
+                    partitioning = g.partitioning();
+                    partitioningSource = g.sources().getOrDefault(GpuField.PARTITIONING.name(), "unknown");
+                } else {
+                    partitioning = completed(partitioning, g.partitioning());
+                }
+            }
+        }
+        if (partitioning != null) {
+            b.as(partitioningSource).partitioning(partitioning);
+        }
         return b.build();
+    }
+
+    /** {@code first} with the memory mode and mode lists it lacks taken from {@code other}, when both name one mode. */
+    private static Partitioning completed(Partitioning first, Partitioning other) {
+        if (first.kind() != null && other.kind() != null && !first.kind().equalsIgnoreCase(other.kind())
+                || first.memoryMode() != null && first.modes() != null && first.memoryModes() != null) {
+            return first;
+        }
+        return new Partitioning(first.kind(), first.enabled(), first.pendingEnabled(), first.instances(),
+                first.memoryMode() != null ? first.memoryMode() : other.memoryMode(),
+                first.modes() != null ? first.modes() : other.modes(),
+                first.memoryModes() != null ? first.memoryModes() : other.memoryModes());
     }
 }

@@ -42,6 +42,13 @@ public record Gpu(
         String uuid,
         String serial,
         String boardPartNumber,
+        /**
+         * The board's product name as its FRU EEPROM holds it (amdgpu's sysfs {@code product_name}, amd-smi's
+         * board {@code product_name}): the board maker's name for this card, which can differ from the chip's
+         * marketing name in {@code name} ({@code AMD Instinct MI300X OAM} against {@code AMD Instinct MI300X}).
+         * Only boards with a FRU chip (server cards) have one.
+         */
+        String boardName,
         /** {@code pcie}, {@code sxm}, {@code oam} or {@code integrated}. */
         @JsonProperty("interface") String interfaceType,
         /** Architecture or family: {@code Hopper}, {@code gfx942}, {@code Xe-HPG}. */
@@ -143,6 +150,7 @@ public record Gpu(
         public Builder uuid(String v) { return set(GpuField.UUID, v); }
         public Builder serial(String v) { return set(GpuField.SERIAL, v); }
         public Builder boardPartNumber(String v) { return set(GpuField.BOARD_PART_NUMBER, v); }
+        public Builder boardName(String v) { return set(GpuField.BOARD_NAME, v); }
         public Builder interfaceType(String v) { return set(GpuField.INTERFACE, v); }
         public Builder architecture(String v) { return set(GpuField.ARCHITECTURE, v); }
         public Builder computeCapability(String v) { return set(GpuField.COMPUTE_CAPABILITY, v); }
@@ -176,7 +184,7 @@ public record Gpu(
                     get(GpuField.RUNTIME_VERSION), get(GpuField.PCI_ADDRESS), get(GpuField.PCI_VENDOR_ID),
                     get(GpuField.PCI_DEVICE_ID), get(GpuField.PCI_SUBSYSTEM_VENDOR_ID),
                     get(GpuField.PCI_SUBSYSTEM_DEVICE_ID), get(GpuField.PCI_REVISION), get(GpuField.PCI_CLASS), get(GpuField.UUID),
-                    get(GpuField.SERIAL), get(GpuField.BOARD_PART_NUMBER), get(GpuField.INTERFACE),
+                    get(GpuField.SERIAL), get(GpuField.BOARD_PART_NUMBER), get(GpuField.BOARD_NAME), get(GpuField.INTERFACE),
                     get(GpuField.ARCHITECTURE), get(GpuField.COMPUTE_CAPABILITY), get(GpuField.COMPUTE_UNITS),
                     get(GpuField.KERNEL_DRIVER), get(GpuField.POWER_LIMIT_WATTS), get(GpuField.PARTITIONING),
                     get(GpuField.HEALTH), get(GpuField.EMULATED), sources);

@@ -34,23 +34,25 @@ public final class GpuField<T> {
     public static final GpuField<String> SERIAL = new GpuField<>(16, "serial", String.class);
     public static final GpuField<String> BOARD_PART_NUMBER =
             new GpuField<>(17, "boardPartNumber", String.class);
-    public static final GpuField<String> INTERFACE = new GpuField<>(18, "interface", String.class);
-    public static final GpuField<String> ARCHITECTURE = new GpuField<>(19, "architecture", String.class);
+    public static final GpuField<String> BOARD_NAME = new GpuField<>(18, "boardName", String.class);
+    public static final GpuField<String> INTERFACE = new GpuField<>(19, "interface", String.class);
+    public static final GpuField<String> ARCHITECTURE = new GpuField<>(20, "architecture", String.class);
     public static final GpuField<String> COMPUTE_CAPABILITY =
-            new GpuField<>(20, "computeCapability", String.class);
-    public static final GpuField<Integer> COMPUTE_UNITS = new GpuField<>(21, "computeUnits", Integer.class);
-    public static final GpuField<String> KERNEL_DRIVER = new GpuField<>(22, "kernelDriver", String.class);
+            new GpuField<>(21, "computeCapability", String.class);
+    public static final GpuField<Integer> COMPUTE_UNITS = new GpuField<>(22, "computeUnits", Integer.class);
+    public static final GpuField<String> KERNEL_DRIVER = new GpuField<>(23, "kernelDriver", String.class);
     public static final GpuField<Double> POWER_LIMIT_WATTS =
-            new GpuField<>(23, "powerLimitWatts", Double.class);
+            new GpuField<>(24, "powerLimitWatts", Double.class);
     public static final GpuField<Partitioning> PARTITIONING =
-            new GpuField<>(24, "partitioning", Partitioning.class);
-    public static final GpuField<Health> HEALTH = new GpuField<>(25, "health", Health.class);
-    public static final GpuField<Boolean> EMULATED = new GpuField<>(26, "emulated", Boolean.class);
+            new GpuField<>(25, "partitioning", Partitioning.class);
+    public static final GpuField<Health> HEALTH = new GpuField<>(26, "health", Health.class);
+    public static final GpuField<Boolean> EMULATED = new GpuField<>(27, "emulated", Boolean.class);
 
     /** Every field, in the order of {@link Gpu}'s components (and of the JSON output). */
     public static final List<GpuField<?>> ALL = List.of(VENDOR, NAME, MODEL, MEMORY_MIB, MEMORY_GI, SHARED_MEMORY,
             DRIVER_VERSION, RUNTIME_VERSION, PCI_ADDRESS, PCI_VENDOR_ID, PCI_DEVICE_ID, PCI_SUBSYSTEM_VENDOR_ID,
-            PCI_SUBSYSTEM_DEVICE_ID, PCI_REVISION, PCI_CLASS, UUID, SERIAL, BOARD_PART_NUMBER, INTERFACE, ARCHITECTURE,
+            PCI_SUBSYSTEM_DEVICE_ID, PCI_REVISION, PCI_CLASS, UUID, SERIAL, BOARD_PART_NUMBER, BOARD_NAME, INTERFACE,
+            ARCHITECTURE,
             COMPUTE_CAPABILITY, COMPUTE_UNITS, KERNEL_DRIVER, POWER_LIMIT_WATTS, PARTITIONING, HEALTH, EMULATED);
 
     /** The fields that hold text as a tool printed it: what a broken or hostile tool could fill with anything. */
@@ -116,15 +118,16 @@ public final class GpuField<T> {
             case 15 -> gpu.uuid();
             case 16 -> gpu.serial();
             case 17 -> gpu.boardPartNumber();
-            case 18 -> gpu.interfaceType();
-            case 19 -> gpu.architecture();
-            case 20 -> gpu.computeCapability();
-            case 21 -> gpu.computeUnits();
-            case 22 -> gpu.kernelDriver();
-            case 23 -> gpu.powerLimitWatts();
-            case 24 -> gpu.partitioning();
-            case 25 -> gpu.health();
-            case 26 -> gpu.emulated();
+            case 18 -> gpu.boardName();
+            case 19 -> gpu.interfaceType();
+            case 20 -> gpu.architecture();
+            case 21 -> gpu.computeCapability();
+            case 22 -> gpu.computeUnits();
+            case 23 -> gpu.kernelDriver();
+            case 24 -> gpu.powerLimitWatts();
+            case 25 -> gpu.partitioning();
+            case 26 -> gpu.health();
+            case 27 -> gpu.emulated();
             default -> throw new IllegalStateException("no GPU field " + index);
         };
     }

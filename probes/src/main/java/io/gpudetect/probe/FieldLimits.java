@@ -143,8 +143,24 @@ public final class FieldLimits {
                     i.multiprocessors(), uuid) : i);
         }
         String kind = clean(p.kind(), MAX_VALUE_CHARS);
-        return same && Objects.equals(kind, p.kind()) ? p
-                : new Partitioning(kind, p.enabled(), p.pendingEnabled(), instances);
+        String memoryMode = clean(p.memoryMode(), MAX_VALUE_CHARS);
+        List<String> modes = bound(p.modes());
+        List<String> memoryModes = bound(p.memoryModes());
+        return same && Objects.equals(kind, p.kind()) && Objects.equals(memoryMode, p.memoryMode())
+                && Objects.equals(modes, p.modes()) && Objects.equals(memoryModes, p.memoryModes()) ? p
+                : new Partitioning(kind, p.enabled(), p.pendingEnabled(), instances, memoryMode, modes, memoryModes);
+    }
+
+    /** A list of mode names, each cleaned; null stays null. */
+    private static List<String> bound(List<String> modes) {
+        if (modes == null) {
+            return null;
+        }
+        List<String> cleaned = new ArrayList<>(modes.size());
+        for (String m : modes) {
+            cleaned.add(clean(m, MAX_VALUE_CHARS));
+        }
+        return cleaned;
     }
 
     /** The health with at most {@link #MAX_PROBLEMS} problems, each cleaned; the same object when nothing needed it. */

@@ -3,6 +3,7 @@ package io.gpudetect.inventory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.ProbeResult;
@@ -33,6 +34,23 @@ class MergerTest {
         assertEquals("2330", gpu.pciDeviceId());
         assertEquals("sysfs-pci", gpu.sources().get("pciDeviceId"));
         assertEquals("nvidia", gpu.kernelDriver());
+    }
+
+    @Test
+    void aToolThatPrintsOnlyThePartitionModeLeavesTheModeListsToSysfs() {
+        Partitioning smi = new Partitioning("cpx", true, null, List.of(), "nps1", null, null);
+        Partitioning sysfs = new Partitioning("cpx", true, null, List.of(), "nps1", List.of("spx", "cpx"), List.of("nps1", "nps4"));
+        List<Gpu> merged = Merger.merge(List.of(
+                result("amd-smi", seen("amd-smi", "0000:05:00.0").partitioning(smi).build()),
+                result("sysfs-pci", seen("sysfs-pci", "0000:05:00.0").partitioning(sysfs).build())));
+        assertEquals(sysfs, merged.get(0).partitioning());
+        assertEquals("amd-smi", merged.get(0).sources().get("partitioning"), "the mode is still the higher probe's");
+
+        Partitioning spx = new Partitioning("spx", false, null, List.of(), "nps1", List.of("spx", "cpx"), List.of());
+        List<Gpu> disagree = Merger.merge(List.of(
+                result("amd-smi", seen("amd-smi", "0000:05:00.0").partitioning(smi).build()),
+                result("sysfs-pci", seen("sysfs-pci", "0000:05:00.0").partitioning(spx).build())));
+        assertEquals(smi, disagree.get(0).partitioning(), "two modes: nothing is taken from the one that lost");
     }
 
     @Test

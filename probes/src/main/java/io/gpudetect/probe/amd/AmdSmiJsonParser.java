@@ -90,6 +90,7 @@ public final class AmdSmiJsonParser {
         JsonNode board = gpu.path("board");
         text(board, "product_serial").ifPresent(b::serial);
         text(board, "model_number").ifPresent(b::boardPartNumber);
+        text(board, "product_name").ifPresent(b::boardName);
         JsonNode vram = gpu.path("vram");
         JsonNode size = vram.has("size") ? vram.get("size") : vram.path("vram_size");
         if (!size.isMissingNode()) {
@@ -100,9 +101,13 @@ public final class AmdSmiJsonParser {
             }
             b.memoryMiB(mib);
         }
-        text(gpu.path("partition"), "compute_partition")
-                .map(p -> new Partitioning(p.toLowerCase(Locale.ROOT), !p.equalsIgnoreCase("SPX"), null, List.of()))
-                .ifPresent(b::partitioning);
+        Optional<String> compute = text(gpu.path("partition"), "compute_partition");
+        Optional<String> memory = text(gpu.path("partition"), "memory_partition");
+        if (compute.isPresent() || memory.isPresent()) {
+            String kind = compute.map(p -> p.toLowerCase(Locale.ROOT)).orElse(null);
+            b.partitioning(new Partitioning(kind, kind == null ? null : !kind.equals("spx"), null, List.of(),
+                    memory.map(m -> m.toLowerCase(Locale.ROOT)).orElse(null), null, null));
+        }
         return b.build();
     }
 

@@ -26,7 +26,7 @@ record KfdTopology(String node, Map<String, Long> properties) {
                 continue;
             }
             String[] parts = line.split("\\s+");
-            Long value = parts.length == 2 ? HexId.parseLong(parts[1]) : null;
+            Long value = parts.length == 2 ? unsigned(parts[1]) : null;
             if (value == null) {
                 diagnostics.add(Diagnostic.warning(probe, path, i + 1,
                         "expected 'name number', found '" + (line.length() > 80 ? line.substring(0, 80) + "..." : line) + "'"));
@@ -35,6 +35,18 @@ record KfdTopology(String node, Map<String, Long> properties) {
             properties.put(parts[0], value);
         }
         return new KfdTopology(node, properties);
+    }
+
+    /**
+     * A property's value: the kernel prints them as unsigned 64-bit decimals ({@code %llu}), and a card's
+     * {@code unique_id} is often above {@link Long#MAX_VALUE}; kept as the same 64 bits.
+     */
+    private static Long unsigned(String text) {
+        try {
+            return Long.parseUnsignedLong(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     boolean isGpu() {
@@ -62,6 +74,11 @@ record KfdTopology(String node, Map<String, Long> properties) {
         long simds = get("simd_count");
         long perCu = get("simd_per_cu");
         return simds > 0 && perCu > 0 ? (int) (simds / perCu) : null;
+    }
+
+    /** The card's unique id (0 when the kernel gives none); a card's compute partitions share it. */
+    long uniqueId() {
+        return get("unique_id");
     }
 
     String uuid() {

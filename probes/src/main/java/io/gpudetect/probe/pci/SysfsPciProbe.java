@@ -2,6 +2,7 @@ package io.gpudetect.probe.pci;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.HexId;
@@ -13,22 +14,33 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The PCI bus as the kernel shows it: every display function under {@code /sys/bus/pci/devices}, whether
- * or not a driver is bound, with its ids, revision and driver; amdgpu's exact VRAM
- * ({@code mem_info_vram_total}, the same file {@code /sys/class/drm/cardN/device/} links to); and AMD's kfd
- * topology (gfx target, compute units, unique id). This is the probe that still works with no vendor
- * tool and no driver. BAR sizes ({@code resource}) are apertures, not memory, and are never read.
+ * or not a driver is bound, with its ids, revision and driver; what amdgpu adds in the same folder (the one
+ * {@code /sys/class/drm/cardN/device} links to): the exact VRAM ({@code mem_info_vram_total}), the board's
+ * name from its FRU ({@code product_name}), the compute and memory partition modes; the amdgpu module's
+ * version; and AMD's kfd topology (gfx target, compute units, unique id). This is the probe that still works
+ * with no vendor tool and no driver. BAR sizes ({@code resource}) are apertures, not memory, and are never read.
  */
 public final class SysfsPciProbe implements Probe {
 
     public static final String NAME = "sysfs-pci";
     static final String PCI_DEVICES = "/sys/bus/pci/devices";
     static final String KFD = "/sys/class/kfd";
+    static final String AMDGPU = "amdgpu";
     static final String KFD_NODES = "/sys/class/kfd/kfd/topology/nodes";
+    /**
+     * The amdgpu module's version: only an out-of-tree (DKMS) build has the file, and it is what rocm-smi and AMD's
+     * node labeller report as the driver version ({@code /sys/class/drm/cardN/device/driver/module/version}).
+     */
+    static final String AMDGPU_VERSION = "/sys/module/amdgpu/version";
+    private static final Pattern MODE = Pattern.compile("[A-Za-z0-9]{1,16}");
+    private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z][-0-9A-Za-z._+~]{0,63}");
 
     @Override
     public String name() {
@@ -54,6 +66,7 @@ public final class SysfsPciProbe implements Probe {
                     "no PCI devices listed (not Linux, sysfs not mounted, or not in the bundle)"));
         }
         Map<PciAddress, Gpu.Builder> gpus = new LinkedHashMap<>();
+        List<Gpu.Builder> amdgpuCards = new ArrayList<>();
         Map<PciAddress, String> names = new LinkedHashMap<>();
         for (String function : functions) {
             Optional<PciAddress> address = PciAddress.parse(function);
@@ -66,7 +79,7 @@ public final class SysfsPciProbe implements Probe {
         }
         for (Map.Entry<PciAddress, String> e : names.entrySet()) {
             try {
-                Gpu.Builder gpu = function(source, e.getKey(), e.getValue(), names, diagnostics);
+                Gpu.Builder gpu = function(source, e.getKey(), e.getValue(), names, amdgpuCards, diagnostics);
                 if (gpu != null) {
                     gpus.put(e.getKey(), gpu);
                 }
@@ -76,11 +89,12 @@ public final class SysfsPciProbe implements Probe {
             }
         }
         readKfd(source, gpus, diagnostics);
+        readAmdgpuVersion(source, amdgpuCards, diagnostics);
         return ProbeResult.of(NAME, gpus.values().stream().map(Gpu.Builder::build).toList(), diagnostics);
     }
 
     private Gpu.Builder function(Source source, PciAddress address, String name, Map<PciAddress, String> all,
-                                 List<Diagnostic> diagnostics) throws IOException {
+                                 List<Gpu.Builder> amdgpuCards, List<Diagnostic> diagnostics) throws IOException {
         String dir = PCI_DEVICES + "/" + name;
         String classCode = hex(source, dir + "/class", 6, diagnostics);
         if (classCode == null) {
@@ -105,7 +119,12 @@ public final class SysfsPciProbe implements Probe {
         Optional<String> driver = source.readLink(dir + "/driver");
         if (driver.isPresent()) {
             String target = driver.get();
-            b.kernelDriver(target.substring(target.lastIndexOf('/') + 1));
+            String kernelDriver = target.substring(target.lastIndexOf('/') + 1);
+            b.kernelDriver(kernelDriver);
+            if (AMDGPU.equals(kernelDriver)) {
+                amdgpuCards.add(b);
+                amdgpuFacts(source, dir, b, diagnostics);
+            }
         } else {
             diagnostics.add(Diagnostic.info(NAME, dir + "/driver", null,
                     "no kernel driver is bound to " + address + "; ids come from the bus alone"));
@@ -136,7 +155,97 @@ public final class SysfsPciProbe implements Probe {
         return b;
     }
 
+    /**
+     * What amdgpu writes in the device's folder. {@code product_name} is the board's name from its FRU EEPROM;
+     * on a card without one the file is missing (newer kernels) or empty. The partition files exist on cards that
+     * can be split (MI300 and later): {@code current_compute_partition} holds {@code SPX}, {@code DPX},
+     * {@code TPX}, {@code QPX} or {@code CPX}, {@code current_memory_partition} {@code NPS1} to {@code NPS8}, and
+     * the {@code available_*} files the modes it may be switched to, comma separated, present only where a
+     * switch is possible (the kernel's amdgpu_gfx.c and amdgpu_gmc.c).
+     */
+    private static void amdgpuFacts(Source source, String dir, Gpu.Builder b, List<Diagnostic> diagnostics) throws IOException {
+        source.readFile(dir + "/product_name").map(String::strip).filter(n -> !n.isEmpty()).ifPresent(b::boardName);
+        Optional<String> compute = source.readFile(dir + "/current_compute_partition");
+        Optional<String> memory = source.readFile(dir + "/current_memory_partition");
+        if (compute.isEmpty() && memory.isEmpty()) {
+            return;
+        }
+        String kind = compute.map(c -> mode(c, dir + "/current_compute_partition", diagnostics)).orElse(null);
+        String memoryMode = memory.map(m -> mode(m, dir + "/current_memory_partition", diagnostics)).orElse(null);
+        List<String> modes = compute.isPresent() ? modes(source, dir + "/available_compute_partition", diagnostics) : null;
+        List<String> memoryModes = memory.isPresent() ? modes(source, dir + "/available_memory_partition", diagnostics) : null;
+        b.partitioning(new Partitioning(kind, kind == null ? null : !kind.equals("spx"), null, List.of(),
+                memoryMode, modes, memoryModes));
+    }
+
+    /** One partition mode, lower-case ({@code cpx}); null with a diagnostic when the file holds something else. */
+    private static String mode(String text, String path, List<Diagnostic> diagnostics) {
+        String v = text.strip();
+        if (!MODE.matcher(v).matches()) {
+            diagnostics.add(Diagnostic.warning(NAME, path, 1, "expected a partition mode (SPX, CPX, NPS1, ...), found '"
+                    + abbreviate(text) + "'"));
+            return null;
+        }
+        return v.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The modes an {@code available_*} file lists ({@code SPX, DPX, QPX, CPX}); empty when there is no file or the
+     * kernel writes {@code Not supported} in it.
+     */
+    private static List<String> modes(Source source, String path, List<Diagnostic> diagnostics) throws IOException {
+        Optional<String> text = source.readFile(path);
+        if (text.isEmpty() || text.get().strip().equalsIgnoreCase("Not supported")) {
+            return List.of();
+        }
+        List<String> modes = new ArrayList<>();
+        for (String part : text.get().split(",")) {
+            String v = part.strip();
+            if (v.isEmpty()) {
+                continue;
+            }
+            if (!MODE.matcher(v).matches() || modes.size() == 16) {
+                diagnostics.add(Diagnostic.warning(NAME, path, 1, "expected partition modes separated by commas (SPX, DPX, CPX), found '"
+                        + abbreviate(text.get()) + "'"));
+                return List.of();
+            }
+            modes.add(v.toLowerCase(Locale.ROOT));
+        }
+        return modes;
+    }
+
+    /** The amdgpu module's version, for every card amdgpu drives; nothing when the module has no version file. */
+    private static void readAmdgpuVersion(Source source, List<Gpu.Builder> amdgpu, List<Diagnostic> diagnostics) {
+        if (amdgpu.isEmpty()) {
+            return;
+        }
+        try {
+            Optional<String> text = source.readFile(AMDGPU_VERSION);
+            if (text.isEmpty()) {
+                return;
+            }
+            String version = text.get().strip();
+            if (!VERSION.matcher(version).matches()) {
+                diagnostics.add(Diagnostic.warning(NAME, AMDGPU_VERSION, 1, "expected a version (6.10.5), found '"
+                        + abbreviate(text.get()) + "'"));
+                return;
+            }
+            for (Gpu.Builder b : amdgpu) {
+                b.driverVersion(version);
+            }
+        } catch (IOException e) {
+            diagnostics.add(Diagnostic.warning(NAME, AMDGPU_VERSION, null, "cannot read: " + e.getMessage()));
+        }
+    }
+
+    /**
+     * Each kfd GPU node joins the display function at its address. A card split into compute partitions (MI300 in
+     * CPX mode) has one node per partition, all with the card's unique id, the first at the card's own address
+     * and the others at functions 1 to 7 of the same slot, where no PCI function exists; those count towards the
+     * card at function 0, whose compute units are the sum over its nodes.
+     */
     private void readKfd(Source source, Map<PciAddress, Gpu.Builder> gpus, List<Diagnostic> diagnostics) {
+        Map<PciAddress, List<KfdTopology>> nodesByCard = new LinkedHashMap<>();
         try {
             // Listing /sys/class/kfd first makes a recording keep the kfd -> devices/virtual/kfd/kfd link.
             if (source.list(KFD).isEmpty()) {
@@ -153,19 +262,48 @@ public final class SysfsPciProbe implements Probe {
                     continue;
                 }
                 PciAddress address = topology.address();
-                Gpu.Builder b = address == null ? null : gpus.get(address);
-                if (b == null) {
+                PciAddress card = address;
+                if (address != null && !gpus.containsKey(address) && address.function() != 0) {
+                    card = new PciAddress(address.domain(), address.bus(), address.device(), 0);
+                }
+                if (card == null || !gpus.containsKey(card)) {
                     diagnostics.add(Diagnostic.warning(NAME, path, null, "kfd GPU node " + node + " at "
                             + (address == null ? "no PCI address" : address) + " matches no display function on the PCI bus"));
                     continue;
                 }
-                b.architecture(topology.architecture()).computeUnits(topology.computeUnits()).uuid(topology.uuid());
-                if (topology.isApu()) {
-                    b.sharedMemory(true);
-                }
+                nodesByCard.computeIfAbsent(card, k -> new ArrayList<>()).add(topology);
             }
         } catch (IOException e) {
             diagnostics.add(Diagnostic.warning(NAME, KFD_NODES, null, "cannot read the kfd topology: " + e.getMessage()));
+        }
+        for (Map.Entry<PciAddress, List<KfdTopology>> e : nodesByCard.entrySet()) {
+            Gpu.Builder b = gpus.get(e.getKey());
+            KfdTopology own = null;
+            for (KfdTopology t : e.getValue()) {
+                if (e.getKey().equals(t.address())) {
+                    own = t;
+                }
+            }
+            if (own == null) {
+                diagnostics.add(Diagnostic.warning(NAME, KFD_NODES, null, "kfd GPU nodes at other functions of "
+                        + e.getKey() + " but none at the card itself; read as its compute partitions"));
+                own = e.getValue().get(0);
+            }
+            Integer computeUnits = 0;
+            boolean apu = false;
+            for (KfdTopology t : e.getValue()) {
+                if (t != own && t.uniqueId() != own.uniqueId()) {
+                    diagnostics.add(Diagnostic.warning(NAME, KFD_NODES + "/" + t.node(), null, "kfd GPU node " + t.node()
+                            + " at " + t.address() + " matches no display function on the PCI bus"));
+                    continue;
+                }
+                computeUnits = computeUnits == null || t.computeUnits() == null ? null : computeUnits + t.computeUnits();
+                apu |= t.isApu();
+            }
+            b.architecture(own.architecture()).computeUnits(computeUnits).uuid(own.uuid());
+            if (apu) {
+                b.sharedMemory(true);
+            }
         }
     }
 
@@ -175,7 +313,7 @@ public final class SysfsPciProbe implements Probe {
         if (text.isEmpty()) {
             return null;
         }
-        String v = text.get().strip().toLowerCase(java.util.Locale.ROOT);
+        String v = text.get().strip().toLowerCase(Locale.ROOT);
         if (!v.matches("0x[0-9a-f]{1," + digits + "}")) {
             diagnostics.add(Diagnostic.warning(NAME, path, 1,
                     "expected 0x and up to " + digits + " hex digits, found '" + abbreviate(text.get()) + "'"));

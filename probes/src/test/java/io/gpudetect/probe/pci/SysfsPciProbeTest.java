@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Partitioning;
 import io.gpudetect.probe.Fixtures;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.source.BundleSource;
@@ -145,6 +146,136 @@ class SysfsPciProbeTest {
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).contains("/sys/class/kfd/kfd/topology/nodes/0/properties:2"), warnings.get(0));
         assertEquals("gfx90a", result.gpus().get(0).architecture(), "the GPU node is still read");
+    }
+
+    /** An MI300X with what amdgpu adds to its folder, the DKMS module's version, and its kfd node. */
+    private Path mi300xHost(Path root, String compute, String memory) throws IOException {
+        Path gpu = function(root, "pci0000:00/0000:00:01.1", "0000:05:00.0", "0x120000", "0x1002", "0x74a1", "0x00", "amdgpu");
+        Files.writeString(gpu.resolve("product_name"), "AMD Instinct MI300X OAM\n");
+        Files.writeString(gpu.resolve("current_compute_partition"), compute + "\n");
+        Files.writeString(gpu.resolve("available_compute_partition"), "SPX, DPX, QPX, CPX\n");
+        Files.writeString(gpu.resolve("current_memory_partition"), memory + "\n");
+        Files.createDirectories(root.resolve("sys/module/amdgpu"));
+        Files.writeString(root.resolve("sys/module/amdgpu/version"), "6.10.5\n");
+        return gpu;
+    }
+
+    /** kfd nodes as the kernel lists them: one per properties text, numbered from 0. */
+    private static void kfdNodes(Path root, String... properties) throws IOException {
+        Path nodes = root.resolve("sys/devices/virtual/kfd/kfd/topology/nodes");
+        for (int i = 0; i < properties.length; i++) {
+            Files.createDirectories(nodes.resolve(String.valueOf(i)));
+            Files.writeString(nodes.resolve(i + "/properties"), properties[i]);
+        }
+        Files.createDirectories(root.resolve("sys/class/kfd"));
+        Files.createSymbolicLink(root.resolve("sys/class/kfd/kfd"), Path.of("../../devices/virtual/kfd/kfd"));
+    }
+
+    /** A kfd GPU node of an MI300X (values of ROCm/k8s-device-plugin testdata/topo-mi300-cpx, a real capture). */
+    private static String mi300xNode(int simds, int function, String uniqueId) {
+        return "cpu_cores_count 0\nsimd_count " + simds + "\nsimd_per_cu 4\nlocation_id " + (1280 + function)
+                + "\ndomain 0\ngfx_target_version 90402\nunique_id " + uniqueId + "\nnum_xcc " + simds / 152 + "\n";
+    }
+
+    @Test
+    void readsTheBoardsFruNamePartitionModesAndTheModulesVersion() throws IOException {
+        Path root = tmp.resolve("host");
+        mi300xHost(root, "SPX", "NPS1");
+        kfdNodes(root, "cpu_cores_count 96\nsimd_count 0\n", mi300xNode(1216, 0, "16404946649897475633"));
+
+        ProbeResult result = new SysfsPciProbe().probe(live(root));
+
+        assertEquals(ProbeResult.Outcome.OK, result.outcome(), result.diagnostics().toString());
+        Gpu gpu = result.gpus().get(0);
+        assertEquals("AMD Instinct MI300X OAM", gpu.boardName());
+        assertEquals("6.10.5", gpu.driverVersion());
+        assertEquals(new Partitioning("spx", false, null, List.of(), "nps1", List.of("spx", "dpx", "qpx", "cpx"), List.of()),
+                gpu.partitioning(), "no available_memory_partition: the memory mode cannot be switched");
+        assertEquals(304, gpu.computeUnits());
+        assertEquals("GPU-e3aa140f9a5f9e31", gpu.uuid(), "a unique id above 2^63, as real MI300X cards have");
+    }
+
+    @Test
+    void aRecordingKeepsWhatAmdgpuAddsAndTheModulesVersion() throws Exception {
+        Path host = tmp.resolve("host");
+        mi300xHost(host, "CPX", "NPS4");
+        Path bundle = tmp.resolve("bundle");
+        RecordingSource recording = new RecordingSource(live(host), bundle);
+
+        ProbeResult live = new SysfsPciProbe().probe(recording);
+        List<String> problems = recording.finish("test", "test");
+        ProbeResult replayed = new SysfsPciProbe().probe(BundleSource.open(bundle));
+
+        assertTrue(problems.isEmpty(), problems.toString());
+        assertEquals(live, replayed);
+        assertEquals("cpx", replayed.gpus().get(0).partitioning().kind());
+        assertTrue(Files.isRegularFile(bundle.resolve("sys/module/amdgpu/version")));
+        assertTrue(Files.isRegularFile(bundle.resolve("sys/devices/pci0000:00/0000:00:01.1/0000:05:00.0/product_name")));
+    }
+
+    @Test
+    void aCardWithoutFruOrPartitionsHasNeither() throws IOException {
+        Path root = tmp.resolve("host");
+        Path gpu = function(root, "pci0000:00/0000:00:01.0", "0000:03:00.0", "0x030000", "0x1002", "0x73df", "0xc1", "amdgpu");
+        Files.writeString(gpu.resolve("product_name"), "\n");
+        Path other = function(root, "pci0000:00/0000:00:02.0", "0000:04:00.0", "0x120000", "0x1002", "0x74a1", "0x00", "vfio-pci");
+        Files.writeString(other.resolve("product_name"), "AMD Instinct MI300X OAM\n");
+
+        ProbeResult result = new SysfsPciProbe().probe(live(root));
+
+        Gpu radeon = result.gpus().get(0);
+        assertNull(radeon.boardName(), "kernels before 6.x leave the file empty on cards without a FRU");
+        assertNull(radeon.partitioning());
+        assertNull(radeon.driverVersion(), "an in-kernel amdgpu has no version file");
+        assertNull(result.gpus().get(1).boardName(), "only amdgpu writes these files; another driver's folder is not read for them");
+    }
+
+    @Test
+    void aCardSplitIntoComputePartitionsIsOneCardWithAllItsComputeUnits() throws IOException {
+        Path root = tmp.resolve("host");
+        mi300xHost(root, "CPX", "NPS1");
+        String id = "16404946649897475633";
+        // CPX: eight kfd nodes, at functions 0 to 7 of the card's slot, 38 compute units each; the real capture
+        // lists them as nodes 2 to 9 after two CPU nodes, and a directory listing sorts 10 before 2.
+        String[] nodes = new String[11];
+        nodes[0] = "cpu_cores_count 96\nsimd_count 0\n";
+        nodes[1] = nodes[0];
+        for (int f = 0; f < 8; f++) {
+            nodes[2 + f] = mi300xNode(152, f, id);
+        }
+        nodes[10] = mi300xNode(152, 1, "2472748907779728154");
+        kfdNodes(root, nodes);
+
+        ProbeResult result = new SysfsPciProbe().probe(live(root));
+
+        assertEquals(1, result.gpus().size());
+        assertEquals(304, result.gpus().get(0).computeUnits(), "8 partitions of 38");
+        assertEquals("gfx942", result.gpus().get(0).architecture());
+        var warnings = Fixtures.lines(result.diagnostics(), Diagnostic.Severity.WARNING);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("kfd GPU node 10 at 0000:05:00.1 matches no display function"), warnings.get(0));
+    }
+
+    @Test
+    void partitionFilesHoldingSomethingElseAreWarningsNamingTheFile() throws IOException {
+        Path root = tmp.resolve("host");
+        Path gpu = mi300xHost(root, "spx mode", "NPS1");
+        Files.writeString(gpu.resolve("available_compute_partition"), "Not supported\n");
+        Files.writeString(gpu.resolve("available_memory_partition"), "NPS1, NPS 4\n");
+
+        ProbeResult result = new SysfsPciProbe().probe(live(root));
+
+        Partitioning p = result.gpus().get(0).partitioning();
+        assertNull(p.kind());
+        assertNull(p.enabled());
+        assertEquals("nps1", p.memoryMode());
+        assertEquals(List.of(), p.modes(), "the kernel writes 'Not supported' where no mode can be chosen");
+        assertEquals(List.of(), p.memoryModes());
+        var warnings = Fixtures.lines(result.diagnostics(), Diagnostic.Severity.WARNING);
+        assertEquals(2, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("0000:05:00.0/current_compute_partition:1") && warnings.get(0).contains("'spx mode'"),
+                warnings.get(0));
+        assertTrue(warnings.get(1).contains("0000:05:00.0/available_memory_partition:1"), warnings.get(1));
     }
 
     @Test
