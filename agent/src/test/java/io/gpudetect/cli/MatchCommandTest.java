@@ -86,8 +86,9 @@ class MatchCommandTest {
         Files.writeString(sdl, Files.readString(sdl).replace("units: 2", "units: 0.5"));
         Run bad = run("match", sdl.toString(), "--records", records.toString());
         assertEquals(2, bad.exit());
-        assertEquals(sdl + ":7: profiles.compute.gpu.resources.gpu.units: a fractional value '0.5'; expected a whole "
-                + "number (the number of GPUs each replica needs)\n", bad.err().replace("gpu-detect match: ", ""));
+        assertEquals(sdl + ":7: profiles.compute.gpu.resources.gpu.units: '0.5' is not a whole number of 0 or more (the "
+                + "network's parser reads the digits 0-9 alone: no sign, point, exponent or spaces); expected the number "
+                + "of GPUs each replica needs\n", bad.err().replace("gpu-detect match: ", ""));
         assertEquals("", bad.out());
 
         assertEquals(2, run("match", "--records", records.toString()).exit(), "nothing to match");
