@@ -141,6 +141,9 @@ public final class Matcher {
 
         NodeVerdict verdict(GpuRequest request) {
             String node = offer.node();
+            if (offer.unavailable() != null) {
+                return new NodeVerdict(node, false, 0, null, offer.unavailable());
+            }
             if (offer.recordMissing()) {
                 return new NodeVerdict(node, false, 0, null, "no capacity record for this node");
             }
