@@ -155,8 +155,8 @@ public final class SdlReader {
                     + "if units == 0\"); set units, or remove attributes");
         }
         if (units > MAX_UNIT_GPU) {
-            throw error(gpuPath + ".units", gpu.get("units"), units + " GPUs per replica; the network accepts at most "
-                    + MAX_UNIT_GPU);
+            throw error(gpuPath + ".units", gpu.get("units"), gpu.get("units").text() + " GPUs per replica; the network "
+                    + "accepts at most " + MAX_UNIT_GPU);
         }
         return units == 0 ? GpuRequest.none()
                 : new GpuRequest((int) units, attributes.choices(), attributes.unbiddable());
