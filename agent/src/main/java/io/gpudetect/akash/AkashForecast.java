@@ -13,8 +13,12 @@ public record AkashForecast(String input, String table, boolean everyCardBidOn, 
         nodes = List.copyOf(nodes);
     }
 
-    public static AkashForecast of(String input, AkashGpuTable table, List<NodeInput> nodes) {
-        List<NodeForecast> out = nodes.stream().map(n -> OperatorRules.forecast(n, table)).toList();
+    /**
+     * @param config the inventory operator's configuration, for its node exclusions; null when not given
+     */
+    public static AkashForecast of(String input, AkashGpuTable table, List<NodeInput> nodes,
+                                   InventoryOperatorConfig config) {
+        List<NodeForecast> out = nodes.stream().map(n -> OperatorRules.forecast(n, table, config)).toList();
         return new AkashForecast(input, table.origin(), out.stream().allMatch(NodeForecast::everyCardBidOn), out);
     }
 }

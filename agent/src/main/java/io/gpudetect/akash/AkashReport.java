@@ -29,7 +29,10 @@ public final class AkashReport {
             out.append("\nnode ").append(n.node()).append(": ");
             out.append(n.cards().isEmpty() ? "no GPUs" : n.cards().size() + (n.cards().size() == 1 ? " card: " : " cards: ")
                     + OperatorRules.summary(n.cards())).append('\n');
-            out.append("  labels the operator writes:\n");
+            if (n.excluded() != null) {
+                out.append("  left out: ").append(n.excluded()).append('\n');
+            }
+            out.append(n.labels().isEmpty() ? "  labels the operator writes: none\n" : "  labels the operator writes:\n");
             for (Map.Entry<String, String> l : n.labels().entrySet()) {
                 out.append("    ").append(l.getKey()).append('=').append(l.getValue()).append('\n');
             }

@@ -13,10 +13,12 @@ import java.util.TreeMap;
  * @param labels   every label the operator writes on the node, keys sorted, as {@code generateLabels} makes them
  * @param problems node-wide reasons some cards are not bid on (fewer allocatable units than cards, ...)
  * @param notChecked checks the input could not support, each with why
+ * @param excluded  why the operator leaves the whole node out (not Ready, cordoned, or excluded by its
+ *                  configuration), word for word; null when it does not, or when that is not known
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeForecast(String node, SortedMap<String, String> labels, List<CardVerdict> cards,
-                           List<String> problems, List<String> notChecked) {
+                           List<String> problems, List<String> notChecked, String excluded) {
 
     public NodeForecast {
         labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));

@@ -1,5 +1,6 @@
 package io.gpudetect.akash;
 
+import io.gpudetect.match.KubeNode;
 import io.gpudetect.model.Gpu;
 import java.util.Collections;
 import java.util.List;
@@ -13,10 +14,12 @@ import java.util.TreeMap;
  * @param drm         its DRM cards, or why they are not known
  * @param allocatable the node's GPU extended resources ({@code nvidia.com/gpu: 8}); null when not known
  * @param allocatableNotKnown why {@code allocatable} is null
+ * @param state       its Node object's Ready condition and cordon; null when no Node object was read
+ * @param stateNotKnown why {@code state} is null, or says nothing of readiness
  * @param source      what the facts were read from, for messages
  */
 public record NodeInput(String node, List<Gpu> gpus, DrmCards drm, Map<String, Long> allocatable,
-                        String allocatableNotKnown, String source) {
+                        String allocatableNotKnown, KubeNode state, String stateNotKnown, String source) {
 
     public NodeInput {
         gpus = List.copyOf(gpus);

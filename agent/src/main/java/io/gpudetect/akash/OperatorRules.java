@@ -1,5 +1,6 @@
 package io.gpudetect.akash;
 
+import io.gpudetect.match.KubeNode;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.PciAddress;
 import java.util.ArrayList;
@@ -22,6 +23,8 @@ import java.util.stream.Collectors;
  *   <li>it writes {@code akash.network=true}, {@code nvidia.com/gpu.present=true} for a vendor named
  *       {@code nvidia}, and per card the model key, {@code .ram.<memory_size>} and
  *       {@code .interface.<interface>} with {@code sxm*} folded to {@code sxm}, each a count ({@code generateLabels});</li>
+ *   <li>it writes nothing, and leaves the node out of the inventory, when the node is not Ready, is cordoned or
+ *       matches a rule of its configuration's {@code exclude.nodes} ({@code generateLabels});</li>
  *   <li>the bid engine offers at most the node's allocatable {@code nvidia.com/gpu} or {@code amd.com/gpu} minus
  *       what pods hold ({@code tryAdjustGPU}), and a deployment can only be built for those two vendors
  *       ({@code cluster/kube/builder/workload.go}).</li>
@@ -40,7 +43,10 @@ public final class OperatorRules {
     private OperatorRules() {
     }
 
-    public static NodeForecast forecast(NodeInput node, AkashGpuTable table) {
+    /**
+     * @param config the inventory operator's configuration, for its node exclusions; null when not given
+     */
+    public static NodeForecast forecast(NodeInput node, AkashGpuTable table, InventoryOperatorConfig config) {
         SortedMap<String, String> labels = new TreeMap<>();
         labels.put(MARKER, "true");
         List<String> notChecked = new ArrayList<>();
@@ -176,9 +182,37 @@ public final class OperatorRules {
         if (labels.keySet().stream().anyMatch(k -> k.startsWith(CAPABILITY_GPU + ".vendor.nvidia."))) {
             labels.put(NVIDIA_PRESENT, "true");
         }
-        notChecked.add("node state: the operator writes no key at all on a node that is not Ready, is cordoned or is "
-                + "excluded in its configuration; not judged here");
-        return new NodeForecast(node.node(), labels, List.copyOf(verdicts.values()), problems, notChecked);
+        String excluded = excluded(node, config, notChecked);
+        if (excluded != null) {
+            labels.clear();
+            verdicts.replaceAll((g, v) -> {
+                List<String> reasons = new ArrayList<>(v.reasons());
+                reasons.add(0, excluded);
+                return new CardVerdict(v.pciAddress(), v.name(), v.pciId(), CardVerdict.Verdict.dropped, 0, reasons,
+                        v.tableEntry());
+            });
+        }
+        return new NodeForecast(node.node(), labels, List.copyOf(verdicts.values()), problems, notChecked, excluded);
+    }
+
+    /**
+     * {@code generateLabels}: a node that is not Ready, is cordoned or matches a rule of {@code exclude.nodes} gets no
+     * label at all (those the operator wrote before are removed) and is left out of the inventory the provider bids
+     * from. Returns why, word for word, or null; what the input cannot tell goes in {@code notChecked}.
+     */
+    private static String excluded(NodeInput node, InventoryOperatorConfig config, List<String> notChecked) {
+        if (node.state() == null || !node.state().stateKnown()) {
+            notChecked.add("node state: " + node.stateNotKnown() + "; the operator writes no key at all on a node "
+                    + "that is not Ready or is cordoned");
+        }
+        if (config == null) {
+            notChecked.add("node exclusion: the inventory operator's exclude.nodes rules were not given "
+                    + "(--akash-inventory-config FILE)");
+        }
+        KubeNode state = node.state() == null ? KubeNode.named(node.node()) : node.state();
+        String why = state.unavailable(config == null ? null : config.exclusionRule(node.node()));
+        return why == null ? null : "node " + why + ": the operator writes no key on it and leaves it out of the "
+                + "inventory, so the provider bids with none of its cards";
     }
 
     private static CardVerdict dropped(CardVerdict v, String reason) {

@@ -2,6 +2,7 @@ package io.gpudetect.akash;
 
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.InvalidInputException;
+import io.gpudetect.match.KubeNode;
 import io.gpudetect.match.RecordSet;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.PciAddress;
@@ -16,7 +17,8 @@ import java.util.TreeMap;
  * Nodes as their {@code GpuCapacity} records describe them, for the operator's rules: each GPU with its PCI ids,
  * and the node's allocatable GPU resources as the record names them ({@code nvidia.com/gpu}). A record without
  * an {@code allocatable} field leaves the allocatable units unknown; one with an empty map says there are none.
- * Records do not say which cards have a DRM node. {@code Node} objects without a record are listed without GPUs.
+ * Records do not say which cards have a DRM node. {@code Node} objects without a record are listed without GPUs;
+ * each node's Ready condition and cordon come from its {@code Node} object, when one was read.
  */
 public final class RecordNodes {
 
@@ -36,14 +38,19 @@ public final class RecordNodes {
                 }
                 allocatable = spec.allocatable();
             }
-            nodes.put(located.node(), new NodeInput(located.node(), gpus,
+            String node = located.node();
+            nodes.put(node, new NodeInput(node, gpus,
                     new DrmCards.NotKnown("a GpuCapacity record does not say which cards have a DRM node; run "
                             + "gpu-detect akash on the node itself"),
-                    allocatable, "the record has no allocatable field", store.describe()));
+                    allocatable, "the record has no allocatable field", set.listsNode(node) ? set.node(node) : null,
+                    set.listsNode(node) ? "its Node object has no status" : "no Node object named " + node
+                            + " was read beside the records (kubectl get gpucapacities,nodes -o yaml lists both)",
+                    store.describe()));
         }
-        for (String n : set.nodes()) {
-            nodes.putIfAbsent(n, new NodeInput(n, List.of(), new DrmCards.NotKnown("the node has no GpuCapacity record"),
-                    null, "the node has no GpuCapacity record", store.describe()));
+        for (KubeNode n : set.nodes()) {
+            nodes.putIfAbsent(n.name(), new NodeInput(n.name(), List.of(),
+                    new DrmCards.NotKnown("the node has no GpuCapacity record"), null,
+                    "the node has no GpuCapacity record", n, "its Node object has no status", store.describe()));
         }
         return List.copyOf(nodes.values());
     }

@@ -5,6 +5,7 @@ import io.gpudetect.akash.AkashForecast;
 import io.gpudetect.akash.AkashGpuTable;
 import io.gpudetect.akash.AkashReport;
 import io.gpudetect.akash.DrmCards;
+import io.gpudetect.akash.InventoryOperatorConfig;
 import io.gpudetect.akash.NodeInput;
 import io.gpudetect.akash.RecordNodes;
 import io.gpudetect.inventory.Detector;
@@ -57,6 +58,12 @@ public final class AkashCommand implements Callable<Integer> {
                     + "--provider-configs-url (read at <URL>/devices/gpus); default: the copy shipped with gpu-detect.")
     String akashTable;
 
+    @Option(names = "--akash-inventory-config", paramLabel = "FILE",
+            description = "The inventory operator's configuration (its config.yaml, or the ConfigMap holding it: "
+                    + "inventory-configmap or operator-inventory in akash-services), for the nodes its exclude.nodes "
+                    + "rules leave out.")
+    Path inventoryConfig;
+
     @Mixin
     DetectionOptions detection;
 
@@ -74,16 +81,17 @@ public final class AkashCommand implements Callable<Integer> {
             if (given > 1) {
                 throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
             }
+            InventoryOperatorConfig config = inventoryConfig == null ? null : InventoryOperatorConfig.load(inventoryConfig);
             if (records != null) {
                 CapacityRecordOffers.RecordStore store = CapacityRecordOffers.file(records);
-                forecast = AkashForecast.of(store.describe(), table, RecordNodes.read(store));
+                forecast = AkashForecast.of(store.describe(), table, RecordNodes.read(store), config);
             } else if (cluster.chosen()) {
                 try (KubernetesClient client = cluster.connect()) {
                     CapacityRecordOffers.RecordStore store = CapacityRecordOffers.cluster(client);
-                    forecast = AkashForecast.of(store.describe(), table, RecordNodes.read(store));
+                    forecast = AkashForecast.of(store.describe(), table, RecordNodes.read(store), config);
                 }
             } else {
-                forecast = fromHost(table);
+                forecast = fromHost(table, config);
             }
         } catch (InvalidInputException e) {
             err.println("gpu-detect akash: " + e.getMessage());
@@ -95,7 +103,7 @@ public final class AkashCommand implements Callable<Integer> {
     }
 
     /** This host or a bundle: detection plus the DRM cards, read through the same source. */
-    private AkashForecast fromHost(AkashGpuTable table) throws InvalidInputException {
+    private AkashForecast fromHost(AkashGpuTable table, InventoryOperatorConfig config) throws InvalidInputException {
         Source source;
         try {
             source = detection.source();
@@ -107,7 +115,9 @@ public final class AkashCommand implements Callable<Integer> {
         String node = OfferOptions.nodeName(source, detection.replay);
         NodeInput input = new NodeInput(node, inventory.realGpus(), drm, null,
                 "a host on its own does not know its node's allocatable nvidia.com/gpu or amd.com/gpu; "
-                        + "use --records or --cluster", source.describe());
-        return AkashForecast.of(inventory.source(), table, List.of(input));
+                        + "use --records or --cluster", null,
+                "a host on its own does not know its Node's Ready condition or cordon; use --records or --cluster",
+                source.describe());
+        return AkashForecast.of(inventory.source(), table, List.of(input), config);
     }
 }

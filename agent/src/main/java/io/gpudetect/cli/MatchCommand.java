@@ -45,7 +45,7 @@ public final class MatchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "0..1", paramLabel = "SDL", description = "An Akash SDL file (deploy.yaml, version 2.0, 2.1 or 2.2).")
+    @Parameters(arity = "0..1", paramLabel = "SDL", description = "An Akash SDL file (deploy.yaml, version 2.0 or 2.1; later versions are read as 2.1, as the network does).")
     Path sdl;
 
     @Option(names = "--gpu", paramLabel = "REQUEST",
@@ -82,6 +82,7 @@ public final class MatchCommand implements Callable<Integer> {
             throw new InvalidInputException(null, null, null, "nothing to match: give an SDL file or --gpu REQUEST");
         }
         List<Placement> placements = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         String origin = "--gpu";
         if (sdl != null) {
             String text;
@@ -90,12 +91,14 @@ public final class MatchCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw new InvalidInputException(sdl.toString(), null, null, "cannot read: " + e.getMessage());
             }
-            placements.addAll(SdlReader.read(text, sdl.toString()).placements());
+            Demand fromFile = SdlReader.read(text, sdl.toString());
+            placements.addAll(fromFile.placements());
+            warnings.addAll(fromFile.warnings());
             origin = sdl.toString() + (gpus.isEmpty() ? "" : " and --gpu");
         }
         for (int i = 0; i < gpus.size(); i++) {
             placements.add(CapabilityRequest.parse(gpus.get(i), i));
         }
-        return new Demand(origin, placements);
+        return new Demand(origin, placements, warnings);
     }
 }

@@ -1,11 +1,14 @@
 package io.gpudetect.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpudetect.akash.InventoryOperatorConfig;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.match.InventoryOffers;
+import io.gpudetect.match.KubeNode;
+import io.gpudetect.match.NodeOffer;
 import io.gpudetect.match.OfferSource;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
@@ -16,6 +19,8 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.function.Function;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -35,6 +40,11 @@ public final class OfferOptions implements AutoCloseable {
     @Mixin
     DetectionOptions detection;
 
+    @Option(names = "--akash-inventory-config", paramLabel = "FILE",
+            description = "Akash's inventory operator configuration (its config.yaml, or the ConfigMap holding it): "
+                    + "nodes its exclude.nodes rules leave out take no replica.")
+    Path inventoryConfig;
+
     private KubernetesClient client;
 
     /** Where to read offers from; a usage problem (both --records and --replay) is invalid input. */
@@ -43,12 +53,16 @@ public final class OfferOptions implements AutoCloseable {
         if (given > 1) {
             throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
         }
+        Function<String, String> exclusionRules = node -> null;
+        if (inventoryConfig != null) {
+            exclusionRules = InventoryOperatorConfig.load(inventoryConfig)::exclusionRule;
+        }
         if (records != null) {
-            return new CapacityRecordOffers(CapacityRecordOffers.file(records));
+            return new CapacityRecordOffers(CapacityRecordOffers.file(records), exclusionRules);
         }
         if (cluster.chosen()) {
             client = cluster.connect();
-            return new CapacityRecordOffers(CapacityRecordOffers.cluster(client));
+            return new CapacityRecordOffers(CapacityRecordOffers.cluster(client), exclusionRules);
         }
         Source source;
         try {
@@ -57,10 +71,22 @@ public final class OfferOptions implements AutoCloseable {
             throw new InvalidInputException(null, "--replay", null, e.getMessage());
         }
         Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source);
-        if (source instanceof BundleSource bundle) {
-            return new InventoryOffers(nodeName(source, detection.replay), inventory, recordedAt(bundle.manifest().recordedAt()));
-        }
-        return new InventoryOffers(nodeName(source, null), inventory, Instant.now());
+        InventoryOffers host = source instanceof BundleSource bundle
+                ? new InventoryOffers(nodeName(source, detection.replay), inventory, recordedAt(bundle.manifest().recordedAt()))
+                : new InventoryOffers(nodeName(source, null), inventory, Instant.now());
+        Function<String, String> rules = exclusionRules;
+        return new OfferSource() {
+            @Override
+            public List<NodeOffer> offers() {
+                NodeOffer offer = host.offer();
+                return List.of(offer.judged(KubeNode.named(offer.node()), rules.apply(offer.node())));
+            }
+
+            @Override
+            public String describe() {
+                return host.describe();
+            }
+        };
     }
 
     /** The node a detection source stands for: a bundle's recorded host (else its folder's name), or this host. */

@@ -1,6 +1,7 @@
 package io.gpudetect.match;
 
 import io.gpudetect.model.Vendor;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,7 @@ public final class CapabilityRequest {
     private static final Pattern PAIR = Pattern.compile("\\s*([a-z]+)\\s*(>=|=)\\s*(.*?)\\s*");
     private static final Pattern MIG = Pattern.compile("\\d+g\\.\\d+gb(\\+[a-z0-9.]+)?");
     private static final Pattern WHOLE = Pattern.compile("\\d{1,6}");
+    private static final Pattern QUANTITY = Pattern.compile("(\\d+(?:\\.\\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei)?");
 
     private CapabilityRequest() {
     }
@@ -73,7 +75,7 @@ public final class CapabilityRequest {
         Vendor vendor = vendor(values.get("vendor"), name);
         Integer ramGi = null;
         if (values.containsKey("vram")) {
-            Long gi = SdlReader.parseGi(values.get("vram").replace("gi", "Gi").replace("mi", "Mi").replace("ti", "Ti"));
+            Long gi = parseGi(values.get("vram").replace("gi", "Gi").replace("mi", "Mi").replace("ti", "Ti"));
             if (gi == null) {
                 throw error(name, "vram '" + values.get("vram") + "' is not a size in whole Gi; expected e.g. 24Gi");
             }
@@ -106,6 +108,25 @@ public final class CapabilityRequest {
             }
         }
         return new Placement(name, PLACEMENT, name, replicas, new GpuRequest(units, choices));
+    }
+
+    /** Whole Gi of a binary quantity ({@code 80Gi}, {@code 81920Mi}, {@code 1Ti}), or null when it is none. */
+    static Long parseGi(String text) {
+        Matcher m = QUANTITY.matcher(text.strip());
+        if (!m.matches()) {
+            return null;
+        }
+        BigDecimal n = new BigDecimal(m.group(1));
+        String suffix = m.group(2) == null ? "" : m.group(2);
+        int power = "KiMiGiTiPiEi".indexOf(suffix) / 2 + 1;
+        BigDecimal bytes = n.multiply(BigDecimal.valueOf(1024).pow(suffix.isEmpty() ? 0 : power));
+        BigDecimal gi = bytes.divide(BigDecimal.valueOf(1024L * 1024 * 1024));
+        try {
+            long whole = gi.longValueExact();
+            return whole > 0 && whole < Integer.MAX_VALUE ? whole : null;
+        } catch (ArithmeticException notWhole) {
+            return null;
+        }
     }
 
     private static Vendor vendor(String value, String name) throws InvalidInputException {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The one adapter from {@code GpuCapacity} records to {@link NodeOffer}s. Records are read as the typed
@@ -38,7 +39,8 @@ import java.util.TreeMap;
  *   lastGoodPass: "2026-05-01T10:00:00Z"
  * </pre>
  * Nodes listed beside the records (a cluster's, or {@code Node} objects in a kubectl list) without a record of their
- * own are reported as missing. A record with an {@code allocatable} map offers no units of a kind it lacks; one
+ * own are reported as missing; one that is not Ready, is cordoned or is left out by Akash's inventory operator
+ * takes no replica ({@link KubeNode}). A record with an {@code allocatable} map offers no units of a kind it lacks; one
  * without (hand-written) offers every card it lists.
  */
 public final class CapacityRecordOffers implements OfferSource {
@@ -99,9 +101,19 @@ public final class CapacityRecordOffers implements OfferSource {
     private static final Set<String> KNOWN_VENDORS = Set.of("nvidia", "amd", "intel");
 
     private final RecordStore store;
+    private final Function<String, String> exclusionRules;
 
     public CapacityRecordOffers(RecordStore store) {
+        this(store, node -> null);
+    }
+
+    /**
+     * @param exclusionRules the rule of Akash's inventory operator configuration ({@code exclude.nodes}) that leaves
+     *                       out a node, by node name; null for a node no rule leaves out
+     */
+    public CapacityRecordOffers(RecordStore store, Function<String, String> exclusionRules) {
         this.store = store;
+        this.exclusionRules = exclusionRules;
     }
 
     @Override
@@ -120,10 +132,14 @@ public final class CapacityRecordOffers implements OfferSource {
                         "a second record for node " + offer.node() + "; expected one per node");
             }
         }
-        for (String node : set.nodes()) {
-            byNode.putIfAbsent(node, NodeOffer.missing(node));
+        for (KubeNode node : set.nodes()) {
+            byNode.putIfAbsent(node.name(), NodeOffer.missing(node.name()));
         }
-        return List.copyOf(byNode.values());
+        List<NodeOffer> offers = new ArrayList<>();
+        for (NodeOffer offer : byNode.values()) {
+            offers.add(offer.judged(set.node(offer.node()), exclusionRules.apply(offer.node())));
+        }
+        return List.copyOf(offers);
     }
 
     /** One record as a node offer. */

@@ -10,7 +10,8 @@ import java.util.List;
  * {@code --gpu} request. Null fields do not filter.
  *
  * @param vendor       who made it
- * @param model        Akash model slug, compared case-insensitively; null for any model of the vendor
+ * @param model        Akash model slug, compared exactly as the provider does ({@code H100} is not {@code h100});
+ *                     null for any model of the vendor; empty for an SDL entry without a model, which no card has
  * @param ramGi        VRAM in Gi as Akash counts it (the card's marketed size)
  * @param ramAtLeast   false: the card's size must equal {@code ramGi} (Akash's rule); true: at least it ({@code vram>=})
  * @param interfaceType {@code pcie} or {@code sxm} ({@code sxm} covers SXM2 to SXM5)
@@ -20,10 +21,13 @@ import java.util.List;
 public record GpuChoice(Vendor vendor, String model, Integer ramGi, boolean ramAtLeast, String interfaceType,
                         String migProfile) {
 
-    /** {@code nvidia a100/80Gi/sxm}, {@code nvidia *} for any model; what a person reads in the output. */
+    /**
+     * {@code nvidia a100/80Gi/sxm}, {@code nvidia *} for any model, {@code nvidia (no model)} for an entry without
+     * one; what a person reads in the output.
+     */
     public String describe() {
         List<String> parts = new ArrayList<>();
-        parts.add(model == null ? "*" : model);
+        parts.add(model == null ? "*" : model.isEmpty() ? "(no model)" : model);
         if (ramGi != null) {
             parts.add((ramAtLeast ? ">=" : "") + ramGi + "Gi");
         }

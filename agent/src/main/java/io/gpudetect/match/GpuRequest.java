@@ -1,16 +1,26 @@
 package io.gpudetect.match;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
  * What one replica asks for: {@code units} GPUs, all from one node, each of them any one of {@code choices}
  * (the SDL's entries are alternatives). {@code units} 0 asks for no GPU (a CPU-only profile).
+ *
+ * @param unbiddable why no provider bids on this request whatever its nodes have (a GPU attribute key the
+ *                   provider cannot read fails the whole request); null when it can be bid on
  */
-public record GpuRequest(int units, List<GpuChoice> choices) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record GpuRequest(int units, List<GpuChoice> choices, String unbiddable) {
 
     public GpuRequest {
         choices = List.copyOf(choices);
+    }
+
+    /** A request a provider can read. */
+    public GpuRequest(int units, List<GpuChoice> choices) {
+        this(units, choices, null);
     }
 
     public static GpuRequest none() {

@@ -40,7 +40,7 @@ public final class InvalidInputException extends Exception {
     }
 
     /** {@code deploy.yaml:23: profiles.compute.web.resources.gpu.units: expected ...}, parts left out when unknown. */
-    private static String format(String file, String path, Integer line, String problem) {
+    static String format(String file, String path, Integer line, String problem) {
         StringBuilder s = new StringBuilder();
         if (file != null) {
             s.append(file);

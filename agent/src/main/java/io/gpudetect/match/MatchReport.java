@@ -25,6 +25,12 @@ public final class MatchReport {
     public static String table(MatchResult result) {
         StringBuilder out = new StringBuilder();
         out.append("Matching ").append(result.demand()).append(" against ").append(result.offers()).append("\n\n");
+        for (String w : result.warnings()) {
+            out.append("warning: ").append(w).append('\n');
+        }
+        if (!result.warnings().isEmpty()) {
+            out.append('\n');
+        }
         for (PlacementMatch p : result.placements()) {
             out.append(title(p)).append(": ").append(p.replicas()).append(p.replicas() == 1 ? " replica" : " replicas")
                     .append(" of ").append(p.request()).append(": ").append(outcome(p)).append('\n');

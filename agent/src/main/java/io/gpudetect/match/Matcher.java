@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 /**
  * Matches a {@link Demand} against nodes the way an Akash provider bids (provider
  * {@code cluster/kube/operators/clients/inventory/inventory.go}, {@code tryAdjustGPU}): all units of one replica come
- * from one node; a GPU counts if its vendor and model slug equal one of the request's entries (any model for a
+ * from one node; a GPU counts if its vendor and model slug equal one of the request's entries, exactly as the
+ * provider compares them ({@code ExistsOrWildcard}: {@code H100} is not {@code h100}; any model for a
  * vendor without entries), with {@code ram} equal to its size in Gi and {@code interface} equal to its interface,
  * when given; the node must have that many units of the kind free. Each replica is placed on its own, so a node
  * may take several replicas when it has the units.
@@ -62,7 +63,7 @@ public final class Matcher {
             results.add(new PlacementMatch(p.service(), p.placement(), p.profile(), p.replicas(), p.gpu().describe(),
                     p.gpu().units(), p.gpu().choices(), placementFits, placed, placedOn, verdicts));
         }
-        return new MatchResult(demand.origin(), offersFrom, fits, results);
+        return new MatchResult(demand.origin(), offersFrom, fits, results, demand.warnings());
     }
 
     /** Places the replicas one by one, taking their units from the states; returns the node of each placed one. */
@@ -140,8 +141,14 @@ public final class Matcher {
 
         NodeVerdict verdict(GpuRequest request) {
             String node = offer.node();
+            if (offer.unavailable() != null) {
+                return new NodeVerdict(node, false, 0, null, offer.unavailable());
+            }
             if (offer.recordMissing()) {
                 return new NodeVerdict(node, false, 0, null, "no capacity record for this node");
+            }
+            if (request.unbiddable() != null) {
+                return new NodeVerdict(node, false, 0, null, request.unbiddable());
             }
             Map<String, Map<Integer, Integer>> matching = matching(request);
             String bestKind = null;
@@ -214,8 +221,9 @@ public final class Matcher {
                     return "no " + request.choices().stream().map(c -> c.vendor().id()).distinct()
                             .collect(Collectors.joining(" or ")) + " GPU: " + has;
                 case MODEL:
-                    return "no such model: asked " + request.choices().stream().map(c -> c.vendor().id() + " " + c.model())
-                            .distinct().collect(Collectors.joining(" or ")) + ", " + has;
+                    return "no such model: asked " + request.choices().stream().map(c -> c.vendor().id() + " "
+                            + (c.model().isEmpty() ? "(no model)" : c.model())).distinct()
+                            .collect(Collectors.joining(" or ")) + ", " + has + caseHint(request);
                 case RAM:
                     if (gpu.memoryGi() == null) {
                         return "VRAM unknown: " + gpu.describe() + ", " + choice.ramGi() + "Gi asked";
@@ -240,6 +248,19 @@ public final class Matcher {
                             ? " has " + (gpu.profiles().isEmpty() ? "no named slices" : String.join(", ", gpu.profiles()))
                             : " has MIG off");
             }
+        }
+
+        /** A model asked in another case than a card's: Akash compares names exactly, so say how to write it. */
+        private String caseHint(GpuRequest request) {
+            for (GpuChoice c : request.choices()) {
+                for (OfferedGpu g : offer.gpus()) {
+                    if (c.model() != null && g.model() != null && !c.model().equals(g.model())
+                            && c.model().equalsIgnoreCase(g.model())) {
+                        return " (Akash compares model names exactly: write " + g.model() + ", not " + c.model() + ")";
+                    }
+                }
+            }
+            return "";
         }
 
         /** {@code 2 x nvidia rtx4090 24Gi pcie, 1 x amd mi300x 192Gi oam}. */
@@ -271,7 +292,7 @@ public final class Matcher {
         if (c.vendor() != g.vendor()) {
             return Stage.VENDOR;
         }
-        if (c.model() != null && (g.model() == null || !c.model().equalsIgnoreCase(g.model()))) {
+        if (c.model() != null && !c.model().equals(g.model())) {
             return Stage.MODEL;
         }
         if (c.ramGi() != null && (g.memoryGi() == null

@@ -15,10 +15,13 @@ import java.util.TreeMap;
  *
  * @param lastGoodPass when the node's agent last finished a complete pass; null when unknown or never
  * @param recordMissing true for a node known to the cluster with no capacity record (it offers nothing)
+ * @param unavailable   why the node takes no new work, word for word ({@code not Ready (Ready is False:
+ *                      KubeletNotReady)}, {@code cordoned (spec.unschedulable)}, excluded by Akash's inventory
+ *                      operator); null when it takes work or when that is not known
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer> allocatable,
-                        Map<String, Integer> inUse, Instant lastGoodPass, boolean recordMissing) {
+                        Map<String, Integer> inUse, Instant lastGoodPass, boolean recordMissing, String unavailable) {
 
     public NodeOffer {
         gpus = List.copyOf(gpus);
@@ -29,12 +32,31 @@ public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer>
     /** A node with a record. */
     public static NodeOffer of(String node, List<OfferedGpu> gpus, Map<String, Integer> allocatable,
                                Map<String, Integer> inUse, Instant lastGoodPass) {
-        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, false);
+        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, false, null);
     }
 
     /** A node the cluster has, with no capacity record: its agent never ran or cannot write. */
     public static NodeOffer missing(String node) {
-        return new NodeOffer(node, List.of(), Map.of(), Map.of(), null, true);
+        return new NodeOffer(node, List.of(), Map.of(), Map.of(), null, true, null);
+    }
+
+    /** This offer from a node that takes no new work, for {@code reason}. */
+    public NodeOffer unavailable(String reason) {
+        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, reason);
+    }
+
+    /**
+     * This offer as its Node object and Akash's inventory operator configuration judge it: unavailable, with the
+     * reason word for word, when the node is not Ready, is cordoned, or {@code exclusionRule} (a rule of the
+     * operator's {@code exclude.nodes} that matches it; null for none) leaves it out.
+     */
+    public NodeOffer judged(KubeNode state, String exclusionRule) {
+        String why = state.unavailable(exclusionRule);
+        if (why == null) {
+            return this;
+        }
+        return unavailable("node " + why + (state.unavailable() == null ? ": Akash's provider does not bid with it"
+                : ": it takes no new pods, and Akash's provider does not bid with it"));
     }
 
     /** The unit kind a GPU or slice is allocated as: the vendor id, or {@code mig-<profile>}. */

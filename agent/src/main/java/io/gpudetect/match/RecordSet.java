@@ -26,9 +26,10 @@ import java.util.Map;
  * gpucapacities,nodes -o yaml}), or {@code ---} separated documents.
  *
  * @param records the records, each with where it was read
- * @param nodes   the names of the Nodes listed beside the records (a cluster's, or a kubectl list's)
+ * @param nodes   the Nodes listed beside the records (a cluster's, or a kubectl list's), with their Ready condition
+ *                and cordon
  */
-public record RecordSet(List<Located> records, List<String> nodes) {
+public record RecordSet(List<Located> records, List<KubeNode> nodes) {
 
     /** A record and where it came from: {@code [3]} and its line in a file, the record's name in a cluster. */
     public record Located(GpuCapacity record, String where, Integer line) {
@@ -48,9 +49,9 @@ public record RecordSet(List<Located> records, List<String> nodes) {
         for (GpuCapacity r : client.resources(GpuCapacity.class).list().getItems()) {
             records.add(new Located(r, "[" + r.getMetadata().getName() + "]", null));
         }
-        List<String> nodes = new ArrayList<>();
+        List<KubeNode> nodes = new ArrayList<>();
         for (Node n : client.nodes().list().getItems()) {
-            nodes.add(n.getMetadata().getName());
+            nodes.add(KubeNode.of(n));
         }
         return new RecordSet(records, nodes);
     }
@@ -58,6 +59,16 @@ public record RecordSet(List<Located> records, List<String> nodes) {
     /** The records in the documents of a file named {@code source}, read leniently (see the class comment). */
     public static RecordSet fromDocuments(List<YamlNode> documents, String source) throws InvalidInputException {
         return new LenientReader(source).read(documents);
+    }
+
+    /** The Node named {@code name}, or one known by name only when none was listed. */
+    public KubeNode node(String name) {
+        return nodes.stream().filter(n -> n.name().equals(name)).findFirst().orElse(KubeNode.named(name));
+    }
+
+    /** True when a Node object named {@code name} was listed. */
+    public boolean listsNode(String name) {
+        return nodes.stream().anyMatch(n -> n.name().equals(name));
     }
 
     /** The time of a record's last good pass; null when it never had one. */
@@ -97,7 +108,7 @@ public record RecordSet(List<Located> records, List<String> nodes) {
                 }
             }
             List<Located> records = new ArrayList<>();
-            List<String> nodes = new ArrayList<>();
+            List<KubeNode> nodes = new ArrayList<>();
             for (int i = 0; i < objects.size(); i++) {
                 YamlNode object = objects.get(i);
                 String where = "[" + i + "]";
@@ -108,7 +119,7 @@ public record RecordSet(List<Located> records, List<String> nodes) {
                 if ("Node".equals(kind)) {
                     String name = text(path(object, "metadata", "name"));
                     if (name != null) {
-                        nodes.add(name);
+                        nodes.add(node(name, object));
                     }
                 } else if (kind == null || kind.equals("GpuCapacity")) {
                     records.add(new Located(record(object, where), where, object.line()));
@@ -116,6 +127,27 @@ public record RecordSet(List<Located> records, List<String> nodes) {
                 // Other objects a kubectl list may carry are no concern of ours.
             }
             return new RecordSet(records, nodes);
+        }
+
+        /**
+         * A Node object as kubectl writes it: {@code spec.unschedulable} and the first {@code Ready} condition in
+         * {@code status.conditions}; one written without a status says nothing of readiness.
+         */
+        private static KubeNode node(String name, YamlNode object) {
+            boolean cordoned = "true".equalsIgnoreCase(text(path(object, "spec", "unschedulable")));
+            YamlNode status = object.get("status");
+            if (status == null || status.isNull()) {
+                return new KubeNode(name, KubeNode.Readiness.NOT_KNOWN, null, cordoned);
+            }
+            YamlNode conditions = status.get("conditions");
+            if (conditions != null && conditions.isSequence()) {
+                for (YamlNode c : conditions.items()) {
+                    if ("Ready".equals(text(c.get("type")))) {
+                        return KubeNode.ready(name, text(c.get("status")), text(c.get("reason")), cordoned);
+                    }
+                }
+            }
+            return new KubeNode(name, KubeNode.Readiness.NO_CONDITION, null, cordoned);
         }
 
         private GpuCapacity record(YamlNode object, String where) throws InvalidInputException {

@@ -1,30 +1,41 @@
 package io.gpudetect.match;
 
 import io.gpudetect.model.Vendor;
+import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Reads the GPU part of an Akash SDL ({@code deploy.yaml}, versions 2.0 to 2.2) into a {@link Demand}, with the
- * SDK's rules (chain-sdk {@code go/sdl/gpu.go} and its JSON schema): {@code units} is a whole number, {@code units > 0}
- * needs {@code attributes.vendor} with at least one vendor, attributes need {@code units > 0}, {@code interface} is
- * {@code pcie} or {@code sxm}, {@code ram} is a binary quantity ({@code 80Gi}; the SDK rejects {@code 80G}).
- * Where we differ on purpose (vendor {@code amd}) is written in {@code docs/match.md}.
+ * Reads the GPU part of an Akash SDL ({@code deploy.yaml}) into a {@link Demand} as the network reads it: Akash's
+ * Go parser (akash-network/node {@code sdl/} at {@code 11b52e52}, the same GPU code as chain-sdk {@code go/sdl}),
+ * the deployment validation every SDL then passes (on chain too), and what a provider reads from the attribute
+ * keys the deployment carries ({@link GpuAttributeKeys}). Where the Go parser takes what the SDK's JSON schema
+ * refuses ({@code vendor: {}}, an entry without a model, {@code ram: 1500Mi}), the SDL is read, not refused; each
+ * rule, with the Go file it comes from, is in {@code docs/match.md}, and so are the few places we differ on purpose
+ * (vendor {@code amd}, {@code attributes.interconnect}).
  *
- * <p>Only what matching needs is checked; CPU, memory, storage, services and pricing are left to the SDK.
+ * <p>Only what matching needs is read; CPU, memory, storage, services and pricing are left to the SDK, so nothing
+ * in them makes an SDL invalid here.
  */
 public final class SdlReader {
 
-    private static final Set<String> VERSIONS = Set.of("2.0", "2.1", "2.2");
-    private static final Pattern WHOLE = Pattern.compile("\\+?(\\d+)");
-    private static final Pattern QUANTITY = Pattern.compile("(\\d+(?:\\.\\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei)?");
+    /** The most GPUs one replica may ask for: chain-sdk {@code go/node/deployment/v1beta4/validation_config.go}. */
+    static final int MAX_UNIT_GPU = 24;
+    /** The most GPUs one placement group may ask for in all (per replica times replicas, summed): the same file. */
+    static final long MAX_GROUP_GPU = MAX_UNIT_GPU * 50L;
+
     private static final Set<String> GPU_FIELDS = Set.of("units", "attributes");
+    private static final Set<String> READ_VENDORS = Set.of("nvidia", "amd");
 
     private final String file;
+    private final List<String> warnings = new ArrayList<>();
+
+    /** A GPU request's attributes as the provider reads them. */
+    private record Attributes(List<GpuChoice> choices, String unbiddable) {
+    }
 
     private SdlReader(String file) {
         this.file = file;
@@ -44,13 +55,16 @@ public final class SdlReader {
                     + root.describe());
         }
         YamlNode version = required(root, "version", "", "the SDL version, \"2.0\" or \"2.1\"");
-        if (!version.isScalar() || !VERSIONS.contains(version.text())) {
-            throw error("version", version, "expected \"2.0\" or \"2.1\" (or \"2.2\"), found " + version.describe());
+        try {
+            GoScalars.sdlVersion(version.isScalar() ? version.text() : "");
+        } catch (GoScalars.Refused e) {
+            throw error("version", version, version.isScalar() ? e.getMessage()
+                    : "expected a version such as \"2.0\" or \"2.1\", found " + version.describe());
         }
         YamlNode profiles = mapping(required(root, "profiles", "", "a mapping with compute and placement"), "profiles");
         YamlNode compute = mapping(required(profiles, "compute", "profiles", "a mapping of compute profiles"),
                 "profiles.compute");
-        Map<String, GpuRequest> requests = new java.util.LinkedHashMap<>();
+        Map<String, GpuRequest> requests = new LinkedHashMap<>();
         for (Map.Entry<String, YamlNode> profile : compute.fields().entrySet()) {
             String path = "profiles.compute." + profile.getKey();
             requests.put(profile.getKey(), profileGpu(profile.getValue(), path));
@@ -58,6 +72,7 @@ public final class SdlReader {
         YamlNode deployment = mapping(required(root, "deployment", "", "a mapping of services to placements"),
                 "deployment");
         List<Placement> placements = new ArrayList<>();
+        Map<String, Long> gpusPerGroup = new LinkedHashMap<>();
         for (Map.Entry<String, YamlNode> service : deployment.fields().entrySet()) {
             String servicePath = "deployment." + service.getKey();
             for (Map.Entry<String, YamlNode> where : mapping(service.getValue(), servicePath).fields().entrySet()) {
@@ -68,13 +83,35 @@ public final class SdlReader {
                     throw error(path + ".profile", profile, "expected one of the compute profiles "
                             + requests.keySet() + ", found " + profile.describe());
                 }
-                int count = wholeNumber(required(placement, "count", path, "the number of replicas"), path + ".count",
-                        "the number of replicas");
-                placements.add(new Placement(service.getKey(), where.getKey(), profile.text(), count,
-                        requests.get(profile.text())));
+                long count = count(placement.get("count"), path + ".count");
+                GpuRequest gpu = requests.get(profile.text());
+                long groupGpus = gpusPerGroup.merge(where.getKey(), gpu.units() * count, Long::sum);
+                if (groupGpus > MAX_GROUP_GPU) {
+                    throw error(path + ".count", placement.get("count") == null ? placement : placement.get("count"),
+                            "placement group " + where.getKey() + " asks for " + groupGpus + " GPUs in all (GPUs per "
+                                    + "replica times count, over its services); the network accepts at most "
+                                    + MAX_GROUP_GPU);
+                }
+                placements.add(new Placement(service.getKey(), where.getKey(), profile.text(),
+                        (int) Math.min(count, Integer.MAX_VALUE), gpu));
             }
         }
-        return new Demand(file, placements);
+        return new Demand(file, placements, warnings);
+    }
+
+    /** {@code count}, as yaml.v3 decodes a {@code uint32}: absent or nothing is 0 replicas. */
+    private long count(YamlNode node, String path) throws InvalidInputException {
+        if (node == null || node.isNull()) {
+            return 0;
+        }
+        if (!node.isScalar()) {
+            throw error(path, node, "expected a whole number (the number of replicas), found " + node.describe());
+        }
+        try {
+            return GoScalars.yamlUint32(node.text(), node.quoted());
+        } catch (GoScalars.Refused e) {
+            throw error(path, node, e.getMessage() + "; expected the number of replicas");
+        }
     }
 
     private GpuRequest profileGpu(YamlNode profile, String path) throws InvalidInputException {
@@ -83,10 +120,17 @@ public final class SdlReader {
             return GpuRequest.none();
         }
         YamlNode gpu = mapping(resources, path + ".resources").get("gpu");
-        if (gpu == null) {
+        String gpuPath = path + ".resources.gpu";
+        if (gpu == null || gpu.isNull()) {
             return GpuRequest.none();
         }
-        String gpuPath = path + ".resources.gpu";
+        if (gpu.isScalar()) {
+            // v2ResourceGPU.UnmarshalYAML walks a mapping's keys; a scalar has none, so it is units 0.
+            warnings.add(InvalidInputException.format(file, gpuPath, gpu.line(), "gpu: " + gpu.describe()
+                    + " asks for no GPU: the network's parser reads units and attributes only from a mapping, so this "
+                    + "profile is deployed without a GPU; write units and attributes under gpu"));
+            return GpuRequest.none();
+        }
         if (!gpu.isMapping()) {
             throw error(gpuPath, gpu, "expected a mapping with units (and attributes when units > 0), found "
                     + gpu.describe());
@@ -97,48 +141,85 @@ public final class SdlReader {
                         + "and attributes");
             }
         }
-        YamlNode unitsNode = gpu.get("units");
-        if (unitsNode == null) {
-            throw error(gpuPath + ".units", gpu, "missing; expected the number of GPUs each replica needs (0 or more)");
-        }
-        int units = wholeNumber(unitsNode, gpuPath + ".units", "the number of GPUs each replica needs");
-        YamlNode attributes = gpu.get("attributes");
-        if (units == 0) {
-            // The network's parser (node sdl/gpu.go, v2ResourceGPU) checks attributes only when units > 0 and
-            // accepts them beside units: 0, which asks for no GPU; the SDK schema refuses them.
-            if (attributes != null && !attributes.isNull()) {
-                choices(attributes, gpuPath + ".attributes");
-            }
-            return GpuRequest.none();
-        }
-        if (attributes == null || attributes.isNull()) {
-            throw error(gpuPath + ".attributes", attributes == null ? gpu : attributes,
+        long units = units(gpu.get("units"), gpuPath + ".units");
+        YamlNode attributesNode = gpu.get("attributes");
+        boolean hasAttributes = attributesNode != null && !attributesNode.isNull();
+        Attributes attributes = hasAttributes ? attributes(attributesNode, gpuPath + ".attributes") : null;
+        if (units > 0 && !hasAttributes) {
+            throw error(gpuPath + ".attributes", attributesNode == null ? gpu : attributesNode,
                     "missing; units > 0 needs attributes.vendor naming the GPU vendor (nvidia)");
         }
-        return new GpuRequest(units, choices(attributes, gpuPath + ".attributes"));
+        if (units == 0 && hasAttributes) {
+            throw error(gpuPath + ".attributes", attributesNode, "attributes with units 0: the network refuses a GPU "
+                    + "request that names GPUs but asks for none (\"invalid GPU state. attributes cannot be present "
+                    + "if units == 0\"); set units, or remove attributes");
+        }
+        if (units > MAX_UNIT_GPU) {
+            throw error(gpuPath + ".units", gpu.get("units"), gpu.get("units").text() + " GPUs per replica; the network "
+                    + "accepts at most " + MAX_UNIT_GPU);
+        }
+        return units == 0 ? GpuRequest.none()
+                : new GpuRequest((int) units, attributes.choices(), attributes.unbiddable());
     }
 
-    private List<GpuChoice> choices(YamlNode attributes, String path) throws InvalidInputException {
+    /** {@code units}: absent or nothing is 0, as yaml.v3 leaves a null value at zero. */
+    private long units(YamlNode node, String path) throws InvalidInputException {
+        if (node == null || node.isNull()) {
+            return 0;
+        }
+        if (!node.isScalar()) {
+            throw error(path, node, "expected a whole number (the number of GPUs each replica needs), found "
+                    + node.describe());
+        }
+        try {
+            BigInteger n = GoScalars.gpuUnits(node.text());
+            return n.bitLength() > 62 ? Long.MAX_VALUE : n.longValue();
+        } catch (GoScalars.Refused e) {
+            throw error(path, node, e.getMessage() + "; expected the number of GPUs each replica needs");
+        }
+    }
+
+    private Attributes attributes(YamlNode attributes, String path) throws InvalidInputException {
+        if (attributes.isScalar()) {
+            // v2GPUAttributes.UnmarshalYAML finds no vendor key in a scalar.
+            throw error(path + ".vendor", attributes, "at least one vendor must be set; expected vendor.nvidia (a list "
+                    + "of models, or empty for any model), found " + attributes.describe());
+        }
         mapping(attributes, path);
         for (Map.Entry<String, YamlNode> e : attributes.fields().entrySet()) {
-            // interconnect (GPU fabric groups, chain-sdk 2026) does not change which GPUs fit, so it is accepted and unused.
+            // interconnect (GPU fabric groups, chain-sdk branch feat/rdma-multinode) does not change which GPUs fit.
             if (!e.getKey().equals("vendor") && !e.getKey().equals("interconnect")) {
                 throw error(path + "." + e.getKey(), e.getValue(), "unsupported GPU attribute; expected vendor");
             }
         }
         YamlNode vendors = attributes.get("vendor");
-        if (vendors == null || vendors.isNull() || (vendors.isMapping() && vendors.fields().isEmpty())) {
+        if (vendors == null || vendors.isNull()) {
             throw error(path + ".vendor", vendors == null ? attributes : vendors,
                     "at least one vendor must be set; expected vendor.nvidia (a list of models, or empty for any model)");
         }
         mapping(vendors, path + ".vendor");
-        List<GpuChoice> choices = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        List<String> keyPaths = new ArrayList<>();
+        List<YamlNode> keyNodes = new ArrayList<>();
         for (Map.Entry<String, YamlNode> v : vendors.fields().entrySet()) {
             String vendorPath = path + ".vendor." + v.getKey();
-            Vendor vendor = vendor(v.getKey(), v.getValue(), vendorPath);
             YamlNode list = v.getValue();
+            if (!READ_VENDORS.contains(v.getKey())) {
+                // gpuVendor is decoded without strict fields: a key other than nvidia is skipped.
+                warnings.add(InvalidInputException.format(file, vendorPath, list.line(), "vendor '" + v.getKey()
+                        + "' is not read: the network's parser reads nvidia only (amd is read here, as providers serve "
+                        + "it), so this vendor is ignored"));
+                continue;
+            }
+            if (v.getKey().equals("amd")) {
+                warnings.add(InvalidInputException.format(file, vendorPath, list.line(), "vendor amd is matched here "
+                        + "as AMD, as providers serve amd.com/gpu; Akash's Go parser (the akash CLI) skips this key, "
+                        + "so a deployment made with it does not ask for these AMD GPUs"));
+            }
             if (list.isNull() || (list.isSequence() && list.items().isEmpty())) {
-                choices.add(new GpuChoice(vendor, null, null, false, null, null));
+                keys.add(GpuAttributeKeys.key(v.getKey(), "*", null, null));
+                keyPaths.add(vendorPath);
+                keyNodes.add(list);
                 continue;
             }
             if (!list.isSequence()) {
@@ -146,23 +227,46 @@ public final class SdlReader {
                         + "found " + list.describe());
             }
             for (int i = 0; i < list.items().size(); i++) {
-                choices.add(entry(vendor, list.items().get(i), vendorPath + "[" + i + "]"));
+                YamlNode entry = list.items().get(i);
+                if (entry.isNull()) {
+                    continue; // yaml.v3 leaves a null item out of the list
+                }
+                keys.add(entryKey(v.getKey(), entry, vendorPath + "[" + i + "]"));
+                keyPaths.add(vendorPath + "[" + i + "]");
+                keyNodes.add(entry);
             }
         }
-        return choices;
+        if (keys.isEmpty()) {
+            // No nvidia model (vendor: {}, nvidia without models, only vendors it skips): any NVIDIA GPU.
+            keys.add(GpuAttributeKeys.key("nvidia", "*", null, null));
+            keyPaths.add(path + ".vendor");
+            keyNodes.add(vendors);
+        }
+        List<GpuChoice> choices = new ArrayList<>();
+        String unbiddable = null;
+        for (int i = 0; i < keys.size(); i++) {
+            String refusal = GpuAttributeKeys.refusal(keys.get(i));
+            if (refusal != null) {
+                throw error(keyPaths.get(i), keyNodes.get(i), refusal);
+            }
+            int first = keys.indexOf(keys.get(i));
+            if (first < i) {
+                throw error(keyPaths.get(i), keyNodes.get(i), "the same GPU as " + keyPaths.get(first) + " (attribute "
+                        + "key '" + keys.get(i) + "'); the network refuses a key given twice (\"attributes cannot have "
+                        + "duplicate keys\")");
+            }
+            GpuAttributeKeys.Reading reading = GpuAttributeKeys.read(keys.get(i));
+            if (reading.choice() != null) {
+                choices.add(reading.choice());
+            } else if (unbiddable == null) {
+                unbiddable = reading.unreadable();
+            }
+        }
+        return new Attributes(choices, unbiddable);
     }
 
-    private Vendor vendor(String name, YamlNode value, String path) throws InvalidInputException {
-        if (name.equals("nvidia")) {
-            return Vendor.NVIDIA;
-        }
-        if (name.equals("amd")) {
-            return Vendor.AMD;
-        }
-        throw error(path, value, "unknown GPU vendor '" + name + "'; expected nvidia (or amd, which providers serve)");
-    }
-
-    private GpuChoice entry(Vendor vendor, YamlNode entry, String path) throws InvalidInputException {
+    /** One entry of a vendor's list as its attribute key; fields other than model, ram and interface are skipped. */
+    private String entryKey(String vendor, YamlNode entry, String path) throws InvalidInputException {
         if (!entry.isMapping()) {
             throw error(path, entry, "expected a mapping with model (and optional ram, interface), found "
                     + entry.describe());
@@ -170,68 +274,32 @@ public final class SdlReader {
         // Other fields of an entry (a misspelt "vram") are ignored, as the network's parser decodes the entry into
         // v2GPUNvidia with yaml.v3's non-strict Decode (node sdl/gpu.go); the SDK schema refuses them.
         YamlNode model = entry.get("model");
-        if (model == null || !model.isScalar() || model.text().isBlank()) {
-            throw error(path + ".model", model == null ? entry : model, "expected a model name such as a100, found "
-                    + (model == null ? "nothing" : model.describe()));
+        if (model != null && !model.isNull() && !model.isScalar()) {
+            throw error(path + ".model", model, "expected a model name such as a100, found " + model.describe());
         }
-        Integer ramGi = null;
+        String modelName = model == null || model.isNull() ? "" : model.text();
+        Long ramGi = null;
         YamlNode ram = entry.get("ram");
-        if (ram != null) {
-            ramGi = ramGi(ram, path + ".ram");
+        if (ram != null && !ram.isNull()) {
+            if (!ram.isScalar()) {
+                throw error(path + ".ram", ram, "expected a memory size such as 80Gi, found " + ram.describe());
+            }
+            try {
+                ramGi = GoScalars.memoryGi(ram.text());
+            } catch (GoScalars.Refused e) {
+                throw error(path + ".ram", ram, e.getMessage());
+            }
         }
         String iface = null;
         YamlNode interfaceNode = entry.get("interface");
-        if (interfaceNode != null) {
+        if (interfaceNode != null && !interfaceNode.isNull()) {
             if (!interfaceNode.isScalar() || !(interfaceNode.text().equals("pcie") || interfaceNode.text().equals("sxm"))) {
                 throw error(path + ".interface", interfaceNode, "invalid GPU interface " + interfaceNode.describe()
                         + "; expected pcie or sxm (sxm covers SXM2 to SXM5)");
             }
             iface = interfaceNode.text();
         }
-        return new GpuChoice(vendor, model.text().strip(), ramGi, false, iface, null);
-    }
-
-    /** A memory quantity as Akash writes GPU RAM ({@code 80Gi}, {@code 40960Mi}), in whole Gi. */
-    private int ramGi(YamlNode ram, String path) throws InvalidInputException {
-        Long gi = ram.isScalar() ? parseGi(ram.text()) : null;
-        if (gi == null) {
-            throw error(path, ram, "expected a memory quantity in whole Gi such as 24Gi or 80Gi (binary suffixes "
-                    + "Ki Mi Gi Ti; the SDK rejects 80G), found " + ram.describe());
-        }
-        return gi.intValue();
-    }
-
-    /** Whole Gi of a binary quantity ({@code 80Gi}, {@code 81920Mi}, {@code 1Ti}), or null when it is none. */
-    static Long parseGi(String text) {
-        Matcher m = QUANTITY.matcher(text.strip());
-        if (!m.matches()) {
-            return null;
-        }
-        java.math.BigDecimal n = new java.math.BigDecimal(m.group(1));
-        String suffix = m.group(2) == null ? "" : m.group(2);
-        int power = "KiMiGiTiPiEi".indexOf(suffix) / 2 + 1;
-        java.math.BigDecimal bytes = n.multiply(java.math.BigDecimal.valueOf(1024).pow(suffix.isEmpty() ? 0 : power));
-        java.math.BigDecimal gi = bytes.divide(java.math.BigDecimal.valueOf(1024L * 1024 * 1024));
-        try {
-            long whole = gi.longValueExact();
-            return whole > 0 && whole < Integer.MAX_VALUE ? whole : null;
-        } catch (ArithmeticException notWhole) {
-            return null;
-        }
-    }
-
-    private int wholeNumber(YamlNode node, String path, String what) throws InvalidInputException {
-        if (node.isScalar()) {
-            Matcher m = WHOLE.matcher(node.text().strip());
-            if (m.matches() && m.group(1).length() < 10) {
-                return Integer.parseInt(m.group(1));
-            }
-            if (node.text().strip().matches("[-+]?\\d*\\.\\d+([eE][-+]?\\d+)?")) {
-                throw error(path, node, "a fractional value " + node.describe() + "; expected a whole number (" + what
-                        + ")");
-            }
-        }
-        throw error(path, node, "expected a whole number (" + what + "), found " + node.describe());
+        return GpuAttributeKeys.key(vendor, modelName, ramGi, iface);
     }
 
     private YamlNode required(YamlNode parent, String key, String parentPath, String what) throws InvalidInputException {

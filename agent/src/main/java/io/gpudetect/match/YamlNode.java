@@ -18,8 +18,9 @@ import java.util.Map;
  *
  * @param kind     mapping, sequence or scalar; a YAML {@code ~}, {@code null} or empty value is {@link Kind#NULL}
  * @param text     a scalar's text as written (without quotes); null for the other kinds
- * @param quoted   true when the scalar was a string (quoted, or not a number/boolean), so that {@code "1"} and {@code 1}
- *                 can be told apart where that matters
+ * @param quoted   true when the scalar was written quoted or as a block ({@code "1"}, {@code '1'}, {@code |}, {@code >}),
+ *                 which yaml.v3 always reads as a string, so that {@code "1"} and {@code 1} can be told apart where that
+ *                 matters
  * @param fields   a mapping's entries in document order
  * @param items    a sequence's items
  * @param line     1-based line where the value is named: its key's line in a mapping (a block value starts on a
@@ -78,7 +79,7 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
             if (first == null) {
                 return new YamlNode(Kind.NULL, null, false, null, null, 1);
             }
-            return read(parser, file, "", parser.currentTokenLocation().getLineNr());
+            return read(parser, text, file, "", parser.currentTokenLocation().getLineNr());
         } catch (JsonProcessingException e) {
             JsonLocation loc = e.getLocation();
             throw new InvalidInputException(file, null, loc == null || loc.getLineNr() < 1 ? null : loc.getLineNr(),
@@ -97,7 +98,7 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
         try (JsonParser parser = new YAMLFactory().createParser(text)) {
             List<YamlNode> documents = new ArrayList<>();
             while (parser.nextToken() != null) {
-                YamlNode doc = read(parser, file, "", parser.currentTokenLocation().getLineNr());
+                YamlNode doc = read(parser, text, file, "", parser.currentTokenLocation().getLineNr());
                 if (!doc.isNull()) {
                     documents.add(doc);
                 }
@@ -112,7 +113,7 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
         }
     }
 
-    private static YamlNode read(JsonParser p, String file, String path, int line)
+    private static YamlNode read(JsonParser p, String text, String file, String path, int line)
             throws IOException, InvalidInputException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.START_OBJECT) {
@@ -126,7 +127,7 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
                             "key given twice in one mapping (first on line " + fields.get(name).line() + ")");
                 }
                 p.nextToken();
-                fields.put(name, read(p, file, childPath, keyLine));
+                fields.put(name, read(p, text, file, childPath, keyLine));
             }
             return new YamlNode(Kind.MAPPING, null, false, fields, null, line);
         }
@@ -134,14 +135,18 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
             List<YamlNode> items = new ArrayList<>();
             int i = 0;
             while (p.nextToken() != JsonToken.END_ARRAY) {
-                items.add(read(p, file, path + "[" + i++ + "]", p.currentTokenLocation().getLineNr()));
+                items.add(read(p, text, file, path + "[" + i++ + "]", p.currentTokenLocation().getLineNr()));
             }
             return new YamlNode(Kind.SEQUENCE, null, false, null, items, line);
         }
         if (t == JsonToken.VALUE_NULL) {
             return new YamlNode(Kind.NULL, null, false, null, null, line);
         }
-        return new YamlNode(Kind.SCALAR, p.getText(), t == JsonToken.VALUE_STRING, null, null, line);
+        // A quoted or block scalar starts with its indicator, where the parser puts the token (JSON strings too).
+        long at = p.currentTokenLocation().getCharOffset();
+        boolean quoted = t == JsonToken.VALUE_STRING && at >= 0 && at < text.length()
+                && "\"'|>".indexOf(text.charAt((int) at)) >= 0;
+        return new YamlNode(Kind.SCALAR, p.getText(), quoted, null, null, line);
     }
 
     private static String firstLine(String message) {

@@ -274,6 +274,87 @@ class AkashCommandTest {
         assertTrue(r.out().contains("a GpuCapacity record does not say which cards have a DRM node"));
     }
 
+    /**
+     * {@code generateLabels} (provider {@code operator/inventory/node-discovery.go}): a node whose first Ready condition
+     * is not True (or that has none), that is cordoned, or that a rule of {@code exclude.nodes} matches anywhere in its
+     * name gets no label at all, and the provider bids with none of its cards. One T4 per node, read from a kubectl
+     * list of records and Nodes.
+     */
+    @Test
+    void aNodeTheOperatorLeavesOutGetsNoLabelAndNoBid() throws IOException {
+        StringBuilder list = new StringBuilder("apiVersion: v1\nkind: List\nitems:\n");
+        for (String node : List.of("ready", "cordoned", "not-ready", "no-condition", "old-gpu-3", "no-node-object")) {
+            list.append("""
+                    - kind: GpuCapacity
+                      metadata: {name: %s}
+                      spec:
+                        gpus:
+                        - {vendor: nvidia, model: t4, memoryGi: 16, interface: pcie, pciAddress: "0000:00:1e.0", pciVendorId: 10de, pciDeviceId: 1eb8}
+                        allocatable: {nvidia.com/gpu: 1}
+                    """.formatted(node));
+        }
+        list.append("""
+                - {kind: Node, metadata: {name: ready}, status: {conditions: [{type: MemoryPressure, status: "False"}, {type: Ready, status: "True"}]}}
+                - {kind: Node, metadata: {name: cordoned}, spec: {unschedulable: true}, status: {conditions: [{type: Ready, status: "True"}]}}
+                - {kind: Node, metadata: {name: not-ready}, status: {conditions: [{type: Ready, status: "False", reason: KubeletNotReady}]}}
+                - {kind: Node, metadata: {name: no-condition}, status: {}}
+                - {kind: Node, metadata: {name: old-gpu-3}, status: {conditions: [{type: Ready, status: "True"}]}}
+                """);
+        Path records = dir.resolve("records.yaml");
+        Files.writeString(records, list.toString());
+        Path config = dir.resolve("config.yaml");
+        Files.writeString(config, "version: v1\ncluster_storage: [default]\nexclude:\n  nodes: [\"gpu-\\\\d$\"]\n"
+                + "  node_storage: []\n");
+
+        Run r = run("akash", "--records", records.toString(), "--akash-inventory-config", config.toString(), "-o", "json");
+
+        assertEquals(1, r.exit(), r.err());
+        Map<String, JsonNode> nodes = new TreeMap<>();
+        json(r).get("nodes").forEach(n -> nodes.put(n.get("node").asText(), n));
+        String leftOut = ": the operator writes no key on it and leaves it out of the inventory, so the provider bids "
+                + "with none of its cards";
+        Map<String, String> expected = Map.of(
+                "cordoned", "node cordoned (spec.unschedulable)" + leftOut,
+                "not-ready", "node not Ready (Ready is False: KubeletNotReady)" + leftOut,
+                "no-condition", "node not Ready (no Ready condition)" + leftOut,
+                "old-gpu-3", "node excluded by the Akash inventory operator's exclude.nodes rule 'gpu-\\d$'" + leftOut);
+        expected.forEach((name, why) -> {
+            JsonNode n = nodes.get(name);
+            assertEquals(why, n.get("excluded").asText(), name);
+            assertEquals(Map.of(), labels(n), name);
+            assertEquals("dropped", n.get("cards").get(0).get("verdict").asText(), name);
+            assertEquals(why, reasons(n.get("cards").get(0)).get(0), name);
+        });
+        // gpus.json: "1eb8": {"name": "t4", "interface": "PCIe", "memory_size": "16Gi"}
+        for (String name : List.of("ready", "no-node-object")) {
+            assertFalse(nodes.get(name).has("excluded"), name);
+            assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true", KEY + "nvidia.model.t4", "1",
+                    KEY + "nvidia.model.t4.ram.16Gi", "1", KEY + "nvidia.model.t4.interface.pcie", "1"),
+                    labels(nodes.get(name)), name);
+        }
+        List<String> notChecked = new ArrayList<>();
+        nodes.get("no-node-object").get("notChecked").forEach(c -> notChecked.add(c.asText()));
+        assertTrue(notChecked.contains("node state: no Node object named no-node-object was read beside the records "
+                + "(kubectl get gpucapacities,nodes -o yaml lists both); the operator writes no key at all on a node "
+                + "that is not Ready or is cordoned"), notChecked.toString());
+        assertFalse(r.out().contains("node exclusion:"), "the exclusion rules were given");
+
+        Run table = run("akash", "--records", records.toString(), "--akash-inventory-config", config.toString());
+        assertTrue(table.out().contains("node cordoned: 1 card: 1 dropped\n  left out: node cordoned "
+                + "(spec.unschedulable)" + leftOut + "\n  labels the operator writes: none\n"), table.out());
+
+        Run withoutRules = run("akash", "--records", records.toString(), "-o", "json");
+        JsonNode excludedByName = null;
+        for (JsonNode n : json(withoutRules).get("nodes")) {
+            if (n.get("node").asText().equals("old-gpu-3")) {
+                excludedByName = n;
+            }
+        }
+        assertFalse(excludedByName.has("excluded"), "no rule was given");
+        assertTrue(excludedByName.get("notChecked").toString().contains("node exclusion: the inventory operator's "
+                + "exclude.nodes rules were not given (--akash-inventory-config FILE)"), excludedByName.toString());
+    }
+
     @Test
     void aBrokenTableIsInvalidInputNamingFileAndLine() throws IOException {
         Path file = dir.resolve("gpus.json");

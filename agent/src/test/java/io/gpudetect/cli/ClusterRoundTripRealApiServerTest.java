@@ -58,7 +58,8 @@ class ClusterRoundTripRealApiServerTest {
             admin.nodes().withName(h.node()).delete();
             Node node = admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(h.node()).endMetadata()
                     .build()).create();
-            NodeBuilder withStatus = new NodeBuilder(node).withNewStatus().endStatus();
+            NodeBuilder withStatus = new NodeBuilder(node).withNewStatus().addNewCondition().withType("Ready")
+                    .withStatus("True").withReason("KubeletReady").endCondition().endStatus();
             h.allocatable().forEach((k, v) -> withStatus.editStatus().addToAllocatable(k, new Quantity(v))
                     .addToCapacity(k, new Quantity(v)).endStatus());
             admin.nodes().resource(withStatus.build()).updateStatus();

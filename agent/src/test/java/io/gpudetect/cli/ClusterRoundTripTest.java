@@ -76,7 +76,7 @@ class ClusterRoundTripTest {
         client = api.client(Duration.ofSeconds(5), new RetryAfterHint());
         for (Host h : HOSTS) {
             NodeBuilder node = new NodeBuilder().withNewMetadata().withName(h.node()).endMetadata().withNewStatus()
-                    .endStatus();
+                    .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus();
             h.allocatable().forEach((k, v) -> node.editStatus().addToAllocatable(k, new Quantity(v)).endStatus());
             client.nodes().resource(node.build()).create();
             pod(h.node() + "-running", h.node(), "Running", h.running());

@@ -3,6 +3,7 @@ package io.gpudetect.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -81,13 +82,39 @@ class MatchCommandTest {
         assertTrue(r.out().endsWith("Does not fit: --gpu[0] (1 of 1 replicas without a node).\n"), r.out());
     }
 
+    /** A warning is printed before the result and listed in JSON; it does not change the exit status. */
+    @Test
+    void warningsArePrintedAndListed() throws IOException {
+        Files.writeString(sdl, Files.readString(sdl).replace("""
+                        gpu:
+                          units: 2
+                          attributes:
+                            vendor:
+                              nvidia:
+                                - model: rtx4090
+                                  ram: 24Gi
+                """, "            gpu: 2\n"));
+        String warning = sdl + ":6: profiles.compute.gpu.resources.gpu: gpu: '2' asks for no GPU: the network's parser "
+                + "reads units and attributes only from a mapping, so this profile is deployed without a GPU; write "
+                + "units and attributes under gpu";
+        Run table = run("match", sdl.toString(), "--records", records.toString());
+        assertEquals(0, table.exit(), table.err());
+        assertTrue(table.out().contains("\n\nwarning: " + warning + "\n\napp/dc (profile gpu): 1 replica of no GPU: "
+                + "fits (no GPU asked)"), table.out());
+        Run json = run("match", sdl.toString(), "--records", records.toString(), "-o", "json");
+        assertEquals(warning, new ObjectMapper().readTree(json.out()).get("warnings").get(0).asText(), json.out());
+        assertTrue(!run("match", "--gpu", "vendor=nvidia", "--records", records.toString(), "-o", "json").out()
+                .contains("warnings"), "no warnings, no field");
+    }
+
     @Test
     void invalidInputIsTwo() throws IOException {
         Files.writeString(sdl, Files.readString(sdl).replace("units: 2", "units: 0.5"));
         Run bad = run("match", sdl.toString(), "--records", records.toString());
         assertEquals(2, bad.exit());
-        assertEquals(sdl + ":7: profiles.compute.gpu.resources.gpu.units: a fractional value '0.5'; expected a whole "
-                + "number (the number of GPUs each replica needs)\n", bad.err().replace("gpu-detect match: ", ""));
+        assertEquals(sdl + ":7: profiles.compute.gpu.resources.gpu.units: '0.5' is not a whole number of 0 or more (the "
+                + "network's parser reads the digits 0-9 alone: no sign, point, exponent or spaces); expected the number "
+                + "of GPUs each replica needs\n", bad.err().replace("gpu-detect match: ", ""));
         assertEquals("", bad.out());
 
         assertEquals(2, run("match", "--records", records.toString()).exit(), "nothing to match");

@@ -50,4 +50,14 @@ class CapabilityRequestTest {
         assertEquals("--gpu[0]", e.path());
         assertTrue(e.problem().contains(words), e.getMessage());
     }
+
+    @Test
+    void vramIsAWholeBinaryQuantity() {
+        assertEquals(80L, CapabilityRequest.parseGi("80Gi"));
+        assertEquals(40L, CapabilityRequest.parseGi("40960Mi"));
+        assertEquals(1024L, CapabilityRequest.parseGi("1Ti"));
+        assertEquals(null, CapabilityRequest.parseGi("80G"));
+        assertEquals(null, CapabilityRequest.parseGi("80GB"));
+        assertEquals(null, CapabilityRequest.parseGi("0.5Gi"));
+    }
 }

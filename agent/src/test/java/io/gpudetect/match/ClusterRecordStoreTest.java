@@ -34,7 +34,8 @@ class ClusterRecordStoreTest {
                 status: {lastGoodPass: "2026-05-01T11:59:00Z"}
                 """, GenericKubernetesResource.class);
         client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(GpuCapacity.class)).resource(record).create();
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-1").endMetadata().build()).create();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-1").endMetadata().withNewStatus()
+                .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build()).create();
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("cpu-1").endMetadata().build()).create();
 
         CapacityRecordOffers offers = new CapacityRecordOffers(CapacityRecordOffers.cluster(client));

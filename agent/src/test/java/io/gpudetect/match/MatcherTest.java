@@ -46,7 +46,7 @@ class MatcherTest {
     void replicasSpreadOverNodesAndANodeTakesSeveral() {
         List<NodeOffer> nodes = List.of(node("a", cards(4, "a100", 80, "sxm"), 4, 0),
                 node("b", cards(1, "a100", 80, "sxm"), 1, 0));
-        MatchResult r = Matcher.match(new Demand("t", List.of(placement("p", 3, 2, model("A100")))), "t", nodes);
+        MatchResult r = Matcher.match(new Demand("t", List.of(placement("p", 3, 2, model("a100")))), "t", nodes);
         assertEquals(List.of("a", "a"), r.placements().get(0).assigned());
         assertEquals(2, r.placements().get(0).placed());
         assertFalse(r.fits());
