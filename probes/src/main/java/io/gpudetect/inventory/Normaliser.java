@@ -22,9 +22,13 @@ import java.util.regex.Pattern;
  */
 public final class Normaliser {
 
-    /** What tools print when they cannot name a card: "Graphics Device", "Device 2684", "10de:2684". */
-    private static final Pattern PLACEHOLDER_NAME = Pattern.compile(
-            "(?i)^(nvidia\\s+)?(graphics device|device [0-9a-f]{4}|unknown|n/a|\\[n/a]|[0-9a-fx:\\s\\[\\]]+)$");
+    /**
+     * What tools print when they cannot name a card: "Graphics Device", "Device 2684", "10de:2684", "0x1002",
+     * "[1002:73df]". An id is written with "0x", as vendor:device, or as four hex digits led by a digit (device
+     * ids of GPUs are), so that product names made of hex letters and digits ("NVIDIA A40", "A100") stay names.
+     */
+    private static final Pattern PLACEHOLDER_NAME = Pattern.compile("(?i)^(nvidia\\s+)?(graphics device|device [0-9a-f]{4}"
+            + "|unknown|n/a|\\[n/a]|\\[?(0x[0-9a-f]{1,4}|[0-9a-f]{4}:[0-9a-f]{4}|[0-9][0-9a-f]{3})]?)$");
 
     /** A product name rather than a chip code name: names a line and is not a pci.ids list in brackets. */
     private static final Pattern AMD_MARKETING_NAME = Pattern.compile(

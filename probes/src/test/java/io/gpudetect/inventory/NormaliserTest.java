@@ -26,6 +26,20 @@ class NormaliserTest {
     }
 
     @Test
+    void aNameMadeOfHexLettersAndDigitsIsAProductNotAnId() {
+        Gpu a40 = NORMALISER.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA A40")
+                .pciVendorId("10de").pciDeviceId("2235").memoryMiB(46068L).build());
+        assertEquals("NVIDIA A40", a40.name());
+        assertEquals("nvidia-smi-q", a40.sources().get("name"));
+        assertEquals("a40", a40.model());
+        for (String id : new String[] {"10de:2235", "[10de:2235]", "0x2235", "2235"}) {
+            Gpu named = NORMALISER.normalise(Gpu.builder("lspci").name(id).pciVendorId("10de").pciDeviceId("2235").build());
+            assertEquals("A40", named.name(), id);
+            assertEquals("pci.ids", named.sources().get("name"), id);
+        }
+    }
+
+    @Test
     void akashsTableGivesSlugSizeAndInterfaceWhenItKnowsTheCard() {
         Gpu gpu = NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("20b0").build());
         assertEquals("a100", gpu.model());
