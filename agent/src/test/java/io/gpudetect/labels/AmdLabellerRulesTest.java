@@ -43,7 +43,7 @@ class AmdLabellerRulesTest {
 
     /** The kernel's family for the graphics ids these recordings hold. */
     private static final Map<String, String> KERNEL_FAMILY = Map.of(
-            "gfx900", "AI", "gfx906", "AI", "gfx908", "AI", "gfx1030", "NV", "gfx1031", "NV");
+            "gfx900", "AI", "gfx906", "AI", "gfx908", "AI", "gfx90a", "AI", "gfx942", "AI", "gfx1030", "NV", "gfx1031", "NV");
 
     static Stream<Path> amdHosts() throws IOException {
         try (Stream<Path> s = Files.list(Fixtures.root().resolve("hosts"))) {
