@@ -62,7 +62,10 @@ public final class LspciParser {
         }
         List<Gpu> gpus = new ArrayList<>();
         for (Function f : functions) {
-            if (!PciClass.isGpuCandidate(f.classCode, f.className, f.vendorId)) {
+            // Without -nn the vendor is known only by name, which decides whether an accelerator is a GPU.
+            String vendorId = f.vendorId != null ? f.vendorId
+                    : PciClass.vendorIdFromName(f.vendorName != null ? f.vendorName : f.description);
+            if (!PciClass.isGpuCandidate(f.classCode, f.className, vendorId)) {
                 continue;
             }
             gpus.add(toGpu(f, functions));
