@@ -17,23 +17,27 @@ import java.util.regex.Pattern;
  */
 public final class PastedText {
 
-    /** The tools whose command lines people paste with the output. */
-    private static final String TOOLS = "nvidia-smi|rocm-smi|amd-smi|rocminfo|clinfo|lspci|xpu-smi|rocm_smi\\.py";
-
-    /**
-     * A command line: an optional prompt ({@code (env) }, then {@code [user@host dir]$}, {@code PS C:\\>}, anything
-     * ending in {@code $ # % >} before a space, or a notebook's {@code !}), {@code sudo}, a path, then one of the
-     * tools and its arguments.
-     */
-    private static final Pattern COMMAND = Pattern.compile("^\\s*(?:\\(\\S+\\)\\s+)?(?:\\[[^]]*]\\s?[$#%>]\\s*|PS [^>]*>\\s*|\\S*[$#%>]\\s+|!\\s*)?"
-            + "(?:sudo\\s+(?:-\\S+\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS + ")(?:\\.exe)?(?:\\s.*)?$");
-
-    /** A prompt with nothing after it: {@code user@host:~$}, {@code [root@node ~]#}, {@code PS C:\>}. */
-    private static final Pattern BARE_PROMPT = Pattern.compile("^\\s*(?:\\S*@\\S*|\\[[^]]*]|PS \\S*|\\S*:\\\\\\S*)[$#%>]\\s*$");
-
-    private static final Pattern FENCE = Pattern.compile("^\\s*(?:```|~~~)[\\w+.-]*\\s*$");
-
     private PastedText() {
+    }
+
+    /** Compiled on first use: output straight from a tool (every live pass, most bundles) needs only the scan. */
+    private static final class Patterns {
+
+        /** The tools whose command lines people paste with the output. */
+        private static final String TOOLS = "nvidia-smi|rocm-smi|amd-smi|rocminfo|clinfo|lspci|xpu-smi|rocm_smi\\.py";
+
+        /**
+         * A command line: an optional prompt ({@code (env) }, then {@code [user@host dir]$}, {@code PS C:\>}, anything
+         * ending in {@code $ # % >} before a space, or a notebook's {@code !}), {@code sudo}, a path, then one of the
+         * tools and its arguments.
+         */
+        private static final Pattern COMMAND = Pattern.compile("^\\s*(?:\\(\\S+\\)\\s+)?(?:\\[[^]]*]\\s?[$#%>]\\s*|PS [^>]*>\\s*|\\S*[$#%>]\\s+|!\\s*)?"
+                + "(?:sudo\\s+(?:-\\S+\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS + ")(?:\\.exe)?(?:\\s.*)?$");
+
+        /** A prompt with nothing after it: {@code user@host:~$}, {@code [root@node ~]#}, {@code PS C:\>}. */
+        private static final Pattern BARE_PROMPT = Pattern.compile("^\\s*(?:\\S*@\\S*|\\[[^]]*]|PS \\S*|\\S*:\\\\\\S*)[$#%>]\\s*$");
+
+        private static final Pattern FENCE = Pattern.compile("^\\s*(?:```|~~~)[\\w+.-]*\\s*$");
     }
 
     /** The text as the tool printed it, with a note for each kind of thing taken off (empty when none). */
@@ -64,10 +68,10 @@ public final class PastedText {
         int fences = 0;
         for (int i = 0; i < lines.length; i++) {
             String line = stripCarriageReturn(lines[i]);
-            if (FENCE.matcher(line).matches()) {
+            if (Patterns.FENCE.matcher(line).matches()) {
                 lines[i] = "";
                 fences++;
-            } else if (COMMAND.matcher(line).matches() || BARE_PROMPT.matcher(line).matches()) {
+            } else if (Patterns.COMMAND.matcher(line).matches() || Patterns.BARE_PROMPT.matcher(line).matches()) {
                 lines[i] = "";
                 commands++;
             }
@@ -115,7 +119,7 @@ public final class PastedText {
                     String line = text.substring(i, end);
                     if ((line.contains("smi") || line.contains("info") || line.contains("lspci") || line.indexOf('$') >= 0
                             || line.indexOf('@') >= 0 || line.indexOf('>') >= 0 || line.indexOf('#') >= 0)
-                            && (COMMAND.matcher(line).matches() || BARE_PROMPT.matcher(line).matches())) {
+                            && (Patterns.COMMAND.matcher(line).matches() || Patterns.BARE_PROMPT.matcher(line).matches())) {
                         return true;
                     }
                 }
