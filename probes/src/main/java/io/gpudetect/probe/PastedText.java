@@ -32,7 +32,7 @@ public final class PastedText {
          * tools and its arguments.
          */
         private static final Pattern COMMAND = Pattern.compile("^\\s*(?:\\(\\S+\\)\\s+)?(?:\\[[^]]*]\\s?[$#%>]\\s*|PS [^>]*>\\s*|\\S*[$#%>]\\s+|!\\s*)?"
-                + "(?:sudo\\s+(?:-\\S+\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS + ")(?:\\.exe)?(?:\\s.*)?$");
+                + "(?:sudo\\s+(?:-\\S+\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS + ")(?:\\.exe)?(?:[\\s|].*)?$");
 
         /** A prompt with nothing after it: {@code user@host:~$}, {@code [root@node ~]#}, {@code PS C:\>}. */
         private static final Pattern BARE_PROMPT = Pattern.compile("^\\s*(?:\\S*@\\S*|\\[[^]]*]|PS \\S*|\\S*:\\\\\\S*)[$#%>]\\s*$");

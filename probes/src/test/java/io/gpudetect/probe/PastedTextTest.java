@@ -33,10 +33,11 @@ class PastedTextTest {
                 PS C:\\Users\\me> nvidia-smi.exe -L
                 ! rocm-smi --showmeminfo vram
                 $ sudo lspci -nn | grep -i vga
+                $ lspci|grep -i "process\\|usb"
                 user@gpu-node:~$
                 """;
         PastedText.Cleaned c = PastedText.clean(pasted);
-        assertEquals("\n\nGPU[0] : Card series: Instinct MI210\n\n\n\n\n\n\n", c.text());
+        assertEquals("\n\nGPU[0] : Card series: Instinct MI210\n\n\n\n\n\n\n\n", c.text());
         assertEquals(2, c.notes().size(), c.notes().toString());
     }
 

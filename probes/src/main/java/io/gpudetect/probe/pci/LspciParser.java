@@ -186,10 +186,11 @@ public final class LspciParser {
 
     private static Gpu toGpu(Function f, List<Function> all) {
         String vendorId = f.vendorId != null ? f.vendorId : PciClass.vendorIdFromName(f.vendorName != null ? f.vendorName : f.description);
+        String product = f.vendorName == null ? PciClass.withoutVendor(f.description) : f.description;
         Gpu.Builder b = Gpu.builder(PROBE)
                 .pciAddress(f.address)
                 .pciVendorId(vendorId)
-                .pciDeviceId(f.deviceId)
+                .pciDeviceId(f.deviceId != null ? f.deviceId : PciClass.unnamedDeviceId(product))
                 .pciSubsystemVendorId(f.subsystemVendorId)
                 .pciSubsystemDeviceId(f.subsystemDeviceId)
                 .pciRevision(f.revision)
@@ -197,7 +198,7 @@ public final class LspciParser {
                 .kernelDriver(f.driver);
         Vendor vendor = vendorId != null ? Vendor.fromPciVendorId(vendorId) : Vendor.fromName(f.description);
         b.vendor(vendor);
-        b.name(PciClass.productName(f.vendorName == null ? PciClass.withoutVendor(f.description) : f.description));
+        b.name(PciClass.productName(product));
         List<String> siblingVendors = all.stream()
                 .filter(o -> o != f && o.address.domain() == f.address.domain() && o.address.bus() == f.address.bus()
                         && o.address.device() == f.address.device())
