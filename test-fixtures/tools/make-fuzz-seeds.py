@@ -20,6 +20,7 @@ TOOL_TARGETS = {
     'nvidia-smi.txt': ['fuzz/NvidiaSmiTableFuzzTestInputs/output'],
     'nvidia-smi-L.txt': ['fuzz/NvidiaSmiListFuzzTestInputs/output'],
     'amd-smi.json': ['fuzz/AmdSmiFuzzTestInputs/output'],
+    'amd-smi.txt': ['fuzz/AmdSmiTextFuzzTestInputs/output'],
     'rocm-smi.json': ['fuzz/RocmSmiJsonFuzzTestInputs/output'],
     'rocminfo.txt': ['fuzz/RocminfoFuzzTestInputs/output'],
     'rocm-smi.txt': ['fuzz/RocmSmiTableFuzzTestInputs/output'],
@@ -93,7 +94,7 @@ def main():
     head = pci[:40]
     nvidia = [l for l in pci if re.match(rb'^(10de|\t2684|\t\t10de 16f3)', l)][:20]
     write('fuzz/PciIdsFuzzTestInputs/table', 'fixture-pci.ids-excerpt', b'\n'.join(head + nvidia) + b'\n', written)
-    amd = (TABLES / 'amdgpu.ids').read_bytes().split(b'\n')[:60]
+    amd = (ROOT / 'tables' / 'amdgpu.ids').read_bytes().split(b'\n')[:60]
     write('tables/AmdGpuIdsFuzzTestInputs/table', 'fixture-amdgpu.ids-excerpt', b'\n'.join(amd) + b'\n', written)
     # Drop seeds of fixtures that no longer exist.
     for corpus, names in written.items():

@@ -5,7 +5,7 @@ import io.gpudetect.model.Gpu;
 import io.gpudetect.model.PciAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -53,7 +53,8 @@ public final class OperatorRules {
         List<String> problems = new ArrayList<>();
         List<Gpu> gpus = node.gpus().stream()
                 .sorted(Comparator.comparing(Gpu::pciAddress, PciAddress::compareNullsLast)).toList();
-        Map<Gpu, CardVerdict> verdicts = new LinkedHashMap<>();
+        // By identity: two cards of one model that no tool gave an address or serial are equal records.
+        Map<Gpu, CardVerdict> verdicts = new IdentityHashMap<>();
         Map<String, List<Gpu>> countedByVendor = new TreeMap<>();
 
         if (node.drm() instanceof DrmCards.NotKnown n) {
@@ -192,7 +193,11 @@ public final class OperatorRules {
                         v.tableEntry());
             });
         }
-        return new NodeForecast(node.node(), labels, List.copyOf(verdicts.values()), problems, notChecked, excluded);
+        List<CardVerdict> inOrder = new ArrayList<>();
+        for (Gpu g : gpus) {
+            inOrder.add(verdicts.get(g));
+        }
+        return new NodeForecast(node.node(), labels, inOrder, problems, notChecked, excluded);
     }
 
     /**

@@ -43,7 +43,15 @@ class GfdRulesTest {
             Map.entry("NVIDIA GeForce RTX 4090", "8.9"), Map.entry("Quadro P2000", "6.1"),
             Map.entry("NVIDIA RTX 4000 SFF Ada Generation", "8.9"),
             Map.entry("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "12.0"),
-            Map.entry("Tesla T4", "7.5"));
+            Map.entry("Tesla T4", "7.5"), Map.entry("NVIDIA GeForce RTX 2070", "7.5"),
+            Map.entry("NVIDIA A100-SXM4-80GB", "8.0"), Map.entry("Quadro P400", "6.1"),
+            Map.entry("NVIDIA GeForce RTX 3060", "8.6"), Map.entry("NVIDIA GeForce RTX 3080", "8.6"),
+            // Names the list does not print: a TU116 (GTX 1660) that driver 418 called "Graphics Device",
+            // and a vGPU profile of a Tesla P4 (NVML reports the physical GPU's capability to the guest).
+            Map.entry("Graphics Device", "7.5"), Map.entry("GRID P4-1Q", "6.1"));
+
+    /** pci.ids' product name of the recorded cards that a driver printed as "Graphics Device", by PCI device id. */
+    private static final Map<String, String> PCI_IDS_NAMES = Map.of("218410DE", "GeForce GTX 1660");
 
     /** Keys GFD writes from facts no recording here holds. */
     private static final Set<String> NOT_RECORDED = Set.of("nvidia.com/gpu.mode", "nvidia.com/vgpu.present");
@@ -120,7 +128,10 @@ class GfdRulesTest {
         // resource.go: one product per recorded host here.
         Element first = (Element) gpus.item(0);
         String product = text(first, "product_name");
-        l.put("nvidia.com/gpu.product", sanitise(product));
+        // A difference on purpose (docs/labels.md): where the driver could not name the card, GFD writes its
+        // placeholder and we write pci.ids' name for the device id, read here by a person.
+        String named = "Graphics Device".equals(product) ? PCI_IDS_NAMES.get(text(first, "pci_device_id")) : product;
+        l.put("nvidia.com/gpu.product", sanitise(named));
         l.put("nvidia.com/gpu.count", String.valueOf(gpus.getLength()));
         // MIG-enabled cards are labelled without sharing: replicas 0.
         l.put("nvidia.com/gpu.replicas", allMigEnabled ? "0" : "1");

@@ -11,8 +11,11 @@ import io.gpudetect.tables.Tables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -22,9 +25,13 @@ import java.util.regex.Pattern;
  */
 public final class Normaliser {
 
-    /** What tools print when they cannot name a card: "Graphics Device", "Device 2684", "10de:2684". */
-    private static final Pattern PLACEHOLDER_NAME = Pattern.compile(
-            "(?i)^(nvidia\\s+)?(graphics device|device [0-9a-f]{4}|unknown|n/a|\\[n/a]|[0-9a-fx:\\s\\[\\]]+)$");
+    /**
+     * What tools print when they cannot name a card: "Graphics Device", "Device 2684", "10de:2684", "0x1002",
+     * "[1002:73df]". An id is written with "0x", as vendor:device, or as four hex digits led by a digit (device
+     * ids of GPUs are), so that product names made of hex letters and digits ("NVIDIA A40", "A100") stay names.
+     */
+    private static final Pattern PLACEHOLDER_NAME = Pattern.compile("(?i)^(nvidia\\s+)?(graphics device|device [0-9a-f]{4}"
+            + "|unknown|n/a|\\[n/a]|\\[?(0x[0-9a-f]{1,4}|[0-9a-f]{4}:[0-9a-f]{4}|[0-9][0-9a-f]{3})]?)$");
 
     /** A product name rather than a chip code name: names a line and is not a pci.ids list in brackets. */
     private static final Pattern AMD_MARKETING_NAME = Pattern.compile(
@@ -54,6 +61,8 @@ public final class Normaliser {
     private final Tables tables;
     /** One judgement per kind of AMD card in this pass (see {@link #amdProduct}). */
     private final java.util.Map<String, AmdJudgement> amdJudgements = new java.util.HashMap<>();
+    /** Cut names judged in this pass, by name and size: eight cards of one kind are judged, and told of, once. */
+    private final Map<String, Optional<String>> cutNameModels = new java.util.HashMap<>();
 
     public Normaliser(Tables tables) {
         this.tables = tables;
@@ -125,6 +134,20 @@ public final class Normaliser {
             // Pro VII), so a tool's exact marketing name tells the model better than the table.
             model = ModelSlug.fromName(name);
             b.model(model);
+        }
+        if (model == null && akash.isEmpty() && name != null && name.strip().endsWith("...") && gpu.pciDeviceId() == null
+                && vendorId != null) {
+            String kind = name + "|" + gpu.memoryMiB();
+            Optional<String> judged = cutNameModels.get(kind);
+            if (judged == null) {
+                judged = Optional.ofNullable(cutNameModel(vendor, vendorId, name, gpu.memoryMiB(),
+                        gpu.sources() == null ? null : gpu.sources().get("name"), diagnostics));
+                cutNameModels.put(kind, judged);
+            }
+            model = judged.orElse(null);
+            if (model != null) {
+                b.as("pci.ids").model(model).as("derived");
+            }
         }
         if (model == null && akash.isPresent() && akash.get().model() != null) {
             model = akash.get().model();
@@ -231,9 +254,57 @@ public final class Normaliser {
     }
 
     /**
+     * The model of a card whose name the tool cut short ({@code NVIDIA RTX 6000 Ada Gene...}) and whose device id
+     * it did not print: the products whose pci.ids name starts with what is left, less those whose size in
+     * Akash's table differs from the card's. One product left is the model; otherwise the model stays unknown
+     * and a note says which products the cut name fits.
+     */
+    private String cutNameModel(Vendor vendor, String vendorId, String name, Long memoryMiB, String probe,
+            List<Diagnostic> diagnostics) {
+        String prefix = name.strip();
+        prefix = prefix.substring(0, prefix.length() - 3).strip();
+        if (vendor == Vendor.NVIDIA && prefix.regionMatches(true, 0, "NVIDIA ", 0, 7)) {
+            prefix = prefix.substring(7);
+        }
+        SortedMap<String, String> candidates = tables.pciIds().devicesNamedFrom(vendorId, prefix);
+        Map<String, String> models = new TreeMap<>();
+        for (Map.Entry<String, String> c : candidates.entrySet()) {
+            Optional<AkashGpus.Entry> entry = tables.akash().lookup(vendorId, c.getKey());
+            Integer productGi = entry.map(AkashGpus.Entry::memoryGi).orElse(null);
+            if (productGi != null && memoryMiB != null && !productGi.equals(MemorySize.gi(memoryMiB, productGi))) {
+                continue;
+            }
+            String slug = entry.map(AkashGpus.Entry::model).orElseGet(() -> ModelSlug.forProduct(vendor, c.getValue()));
+            if (slug != null) {
+                models.merge(slug, c.getValue(), (a, bName) -> a);
+            }
+        }
+        Integer gi = memoryMiB == null ? null : MemorySize.gi(memoryMiB, null);
+        if (models.size() == 1) {
+            Map.Entry<String, String> only = models.entrySet().iterator().next();
+            diagnostics.add(Diagnostic.info(probe, "pci.ids", "'" + name + "' is cut short; of the products whose name "
+                    + "starts so" + (gi == null ? "" : " and whose size does not rule out " + gi + " GiB") + ", only "
+                    + only.getValue() + " remains: model " + only.getKey()));
+            return only.getKey();
+        }
+        String fits;
+        if (models.isEmpty()) {
+            fits = "no product pci.ids names";
+        } else {
+            List<String> names = new ArrayList<>(models.values());
+            fits = names.size() + " products" + (gi == null ? "" : " that " + gi + " GiB does not rule out") + " ("
+                    + String.join(", ", names.subList(0, Math.min(5, names.size()))) + (names.size() > 5 ? ", ..." : "") + ")";
+        }
+        diagnostics.add(Diagnostic.info(probe, "pci.ids", "'" + name + "' is cut short and fits " + fits
+                + ": model left unknown; nvidia-smi -L or -q prints the full name"));
+        return null;
+    }
+
+    /**
      * The plain nvidia-smi table cuts long names to fit ({@code NVIDIA GeForce RTX 2080 ...}): such a name
-     * is replaced from pci.ids where the ids are known, and never yields a model, which would be wrong
-     * ({@code rtx2080} for a 2080 SUPER). The same holds for names cut or cleaned by FieldLimits.
+     * is replaced from pci.ids where the ids are known, and never gives a model by the slug rules, which would
+     * be wrong ({@code rtx2080} for a 2080 SUPER); {@link #cutNameModel} finds one only when a single product
+     * fits. The same holds for names cut or cleaned by FieldLimits.
      */
     static boolean isTruncated(String name) {
         // U+FFFD marks bytes that were not text or control characters removed (FieldLimits): a damaged

@@ -2,6 +2,7 @@ package io.gpudetect.probe;
 
 import io.gpudetect.nvml.JnaNvmlScope;
 import io.gpudetect.probe.amd.AmdSmiJsonParser;
+import io.gpudetect.probe.amd.AmdSmiTextParser;
 import io.gpudetect.probe.amd.RocmSmiJsonParser;
 import io.gpudetect.probe.amd.RocmSmiTableParser;
 import io.gpudetect.probe.amd.RocminfoParser;
@@ -62,6 +63,7 @@ public final class Probes {
                 new ToolProbe(NvidiaSmiTableParser.PROBE, NVIDIA_SMI_TABLE, Format.NVIDIA_SMI_TABLE, ProbeRole.NVIDIA_TOOL),
                 new ToolProbe(NvidiaSmiListParser.PROBE, NVIDIA_SMI_LIST, Format.NVIDIA_SMI_LIST, ProbeRole.NVIDIA_TOOL),
                 new ToolProbe(AmdSmiJsonParser.PROBE, AMD_SMI_STATIC, Format.AMD_SMI_JSON, ProbeRole.AMD_TOOL),
+                new ToolProbe(AmdSmiTextParser.PROBE, AmdSmiTextParser.COMMAND, AmdSmiTextParser.Format.AMD_SMI_TEXT, ProbeRole.AMD_TOOL),
                 new ToolProbe(RocmSmiJsonParser.PROBE, ROCM_SMI_JSON, Format.ROCM_SMI_JSON, ProbeRole.AMD_TOOL),
                 new ToolProbe(RocminfoParser.PROBE, ROCMINFO, Format.ROCMINFO, ProbeRole.AMD_TOOL, false),
                 new ToolProbe(RocmSmiTableParser.PROBE, ROCM_SMI_TABLE, Format.ROCM_SMI_TABLE, ProbeRole.AMD_TOOL),

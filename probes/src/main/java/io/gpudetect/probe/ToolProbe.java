@@ -59,6 +59,12 @@ public record ToolProbe(String name, ToolCommand command, ToolOutputParser parse
         if (done.truncated()) {
             notes.add(Diagnostic.warning(name, file, null, "output was cut off at the size limit; the rest was not read"));
         }
+        // Bundles are often made from output pasted into a report: prompts, quoting and fences come off first.
+        PastedText.Cleaned pasted = PastedText.clean(text);
+        for (String note : pasted.notes()) {
+            notes.add(Diagnostic.info(name, file, note));
+        }
+        text = pasted.text();
         ParsedOutput parsed;
         try {
             parsed = parser.parse(text, file);

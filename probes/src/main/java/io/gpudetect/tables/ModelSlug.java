@@ -18,6 +18,11 @@ public final class ModelSlug {
     /** Memory size ("80GB", "16 GB"), memory type ("HBM3", "GDDR6X") and form factor words. */
     private static final Pattern SIZE_AND_FORM = Pattern.compile(
             "\\b(\\d+\\s*(gb|gib|g)|hbm\\d*e?|gddr\\d*x?|pcie|pci-e|sxm\\d*|oam|mxm)\\b");
+    /**
+     * An Instinct model number ({@code MI250}, {@code MI300X}, {@code MI300A}): the product, whatever packaging
+     * and board words the board's name adds ({@code (MCM) OAM AC MBA}, {@code VF} for an SR-IOV function).
+     */
+    private static final Pattern INSTINCT_MODEL = Pattern.compile("\\bmi\\d{2,3}[a-z]?\\b");
     /** A bare "Radeon" is the brand; kept where nothing else names the card ("Radeon VII"). */
     private static final Pattern RADEON_BEFORE_LINE = Pattern.compile("\\bradeon\\s+(?=(rx|pro|r\\d|hd|mi|vega|instinct)\\b)");
 
@@ -105,6 +110,18 @@ public final class ModelSlug {
         }
         String n = name.toLowerCase(Locale.ROOT);
         n = TRADEMARKS.matcher(n).replaceAll(" ");
+        java.util.regex.Matcher mi = INSTINCT_MODEL.matcher(n);
+        if (mi.find()) {
+            String model = mi.group();
+            // One model number, however often it is named; "MI250X / MI250" names two and is left to the rules.
+            boolean another = false;
+            while (mi.find()) {
+                another |= !mi.group().equals(model);
+            }
+            if (!another) {
+                return model;
+            }
+        }
         n = n.replace("-", " ").replace("_", " ").replace("/", " ");
         n = RADEON_BEFORE_LINE.matcher(n).replaceAll("");
         n = n.replaceAll("\\bradeon\\s+instinct\\b", " ");

@@ -225,6 +225,55 @@ public final class PciIds {
                 .map(Map.Entry::getValue).sorted().toList();
     }
 
+    /**
+     * The devices of {@code vendorId} whose marketing name starts with {@code prefix} (case ignored), by device
+     * id, for a name a tool cut short. pci.ids writes products that share an id as {@code RTX 2000 / 2000E Ada
+     * Generation}; each is tried ({@code RTX 2000 Ada Generation}, {@code RTX 2000E Ada Generation}). A scan:
+     * called only for cut names.
+     */
+    public java.util.SortedMap<String, String> devicesNamedFrom(String vendorId, String prefix) {
+        java.util.SortedMap<String, String> found = new java.util.TreeMap<>();
+        if (vendorId == null || prefix == null || prefix.isBlank()) {
+            return found;
+        }
+        synchronized (this) {
+            parseVendor(vendorId);
+        }
+        String p = comparable(prefix);
+        for (Map.Entry<String, String> e : devices.entrySet()) {
+            if (!e.getKey().startsWith(vendorId)) {
+                continue;
+            }
+            for (String name : alternatives(bracketed(e.getValue()))) {
+                if (comparable(name).startsWith(p)) {
+                    found.put(e.getKey().substring(vendorId.length()), name);
+                    break;
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Lower case, hyphens and underscores as spaces: nvidia-smi prints "A100-SXM4-40GB" where pci.ids has "A100 SXM4 40GB". */
+    private static String comparable(String name) {
+        return name.toLowerCase(java.util.Locale.ROOT).replace('-', ' ').replace('_', ' ').replaceAll("\\s+", " ").strip();
+    }
+
+    /** {@code A 2000 / 2000E B} is {@code A 2000 B} and {@code A 2000E B}; a name without " / " is itself. */
+    static java.util.List<String> alternatives(String name) {
+        int slash = name.indexOf(" / ");
+        if (slash < 0) {
+            return java.util.List.of(name);
+        }
+        int before = name.lastIndexOf(' ', slash - 1);
+        int after = name.indexOf(' ', slash + 3);
+        String head = name.substring(0, before + 1);
+        String tail = after < 0 ? "" : name.substring(after);
+        String first = name.substring(before + 1, slash);
+        String second = name.substring(slash + 3, after < 0 ? name.length() : after);
+        return java.util.List.of(head + first + tail, head + second + tail);
+    }
+
     static String bracketed(String entry) {
         int open = entry.indexOf('[');
         int close = entry.lastIndexOf(']');

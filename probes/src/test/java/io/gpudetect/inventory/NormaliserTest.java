@@ -26,6 +26,41 @@ class NormaliserTest {
     }
 
     @Test
+    void aNameMadeOfHexLettersAndDigitsIsAProductNotAnId() {
+        Gpu a40 = NORMALISER.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA A40")
+                .pciVendorId("10de").pciDeviceId("2235").memoryMiB(46068L).build());
+        assertEquals("NVIDIA A40", a40.name());
+        assertEquals("nvidia-smi-q", a40.sources().get("name"));
+        assertEquals("a40", a40.model());
+        for (String id : new String[] {"10de:2235", "[10de:2235]", "0x2235", "2235"}) {
+            Gpu named = NORMALISER.normalise(Gpu.builder("lspci").name(id).pciVendorId("10de").pciDeviceId("2235").build());
+            assertEquals("A40", named.name(), id);
+            assertEquals("pci.ids", named.sources().get("name"), id);
+        }
+    }
+
+    @Test
+    void aCutNameGivesAModelOnlyWhenOneProductStartsSoAndFitsTheSize() {
+        java.util.List<io.gpudetect.model.Diagnostic> notes = new java.util.ArrayList<>();
+        Normaliser normaliser = new Normaliser(Tables.shipped());
+        Gpu ada = normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA).pciVendorId("10de")
+                .name("NVIDIA RTX 6000 Ada Gene...").memoryMiB(49140L).build(), notes);
+        assertEquals("rtx6000ada", ada.model());
+        assertEquals("pci.ids", ada.sources().get("model"));
+        assertEquals("NVIDIA RTX 6000 Ada Gene...", ada.name(), "the name stays as the tool printed it");
+        assertTrue(notes.get(0).message().contains("only RTX 6000 Ada Generation remains"), notes.toString());
+
+        Gpu a100 = normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA).pciVendorId("10de")
+                .name("NVIDIA A100-SXM...").memoryMiB(40536L).build(), notes);
+        assertEquals("a100", a100.model(), "A100 SXM4 40GB and 80GB are both Akash's a100");
+
+        Gpu turing = normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA).pciVendorId("10de")
+                .name("NVIDIA GeForce RTX 2080 ...").memoryMiB(8192L).build(), notes);
+        assertNull(turing.model(), "2080 and 2080 SUPER are both sold with 8 GB");
+        assertTrue(notes.get(notes.size() - 1).message().contains("GeForce RTX 2080 SUPER"), notes.toString());
+    }
+
+    @Test
     void akashsTableGivesSlugSizeAndInterfaceWhenItKnowsTheCard() {
         Gpu gpu = NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("20b0").build());
         assertEquals("a100", gpu.model());

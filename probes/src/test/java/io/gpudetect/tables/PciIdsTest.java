@@ -58,4 +58,26 @@ class PciIdsTest {
         assertTrue(ids.subsystem("10de", "2684", "1458", "40c0").isEmpty(), "a subsystem line without a name");
         assertTrue(ids.device("10de", "2685").isEmpty(), "a device line without a name");
     }
+    @Test
+    void devicesAreFoundByTheStartOfTheirNameIncludingSharedEntries() {
+        PciIds ids = PciIds.parse("""
+                #\tVersion: 2030.01.01
+                10de  NVIDIA Corporation
+                \t20b0  GA100 [A100 SXM4 40GB]
+                \t20b2  GA100 [A100 SXM4 80GB]
+                \t26b1  AD102GL [L6000 / RTX 6000 Ada Generation]
+                \t28b0  AD107GL [RTX 2000 / 2000E Ada Generation]
+                \t28b8  AD107GLM [RTX 2000 Ada Generation Laptop GPU]
+                1002  Advanced Micro Devices, Inc. [AMD/ATI]
+                \t20b0  not NVIDIA's
+                """);
+        assertEquals(java.util.Map.of("20b0", "A100 SXM4 40GB", "20b2", "A100 SXM4 80GB"), ids.devicesNamedFrom("10de", "A100-SXM"),
+                "nvidia-smi's hyphens are pci.ids' spaces");
+        assertEquals(java.util.Map.of("28b0", "RTX 2000 Ada Generation", "28b8", "RTX 2000 Ada Generation Laptop GPU"),
+                ids.devicesNamedFrom("10de", "RTX 2000 Ada Gene"));
+        assertEquals(java.util.Map.of("26b1", "RTX 6000 Ada Generation"), ids.devicesNamedFrom("10de", "rtx 6000 ada"));
+        assertTrue(ids.devicesNamedFrom("10de", "GeForce").isEmpty());
+        assertEquals(java.util.List.of("RTX 2000 Ada Generation", "RTX 2000E Ada Generation"),
+                PciIds.alternatives("RTX 2000 / 2000E Ada Generation"));
+    }
 }

@@ -53,33 +53,35 @@ public final class AmdSmiJsonParser {
                 diagnostics.add(Diagnostic.warning(PROBE, file, null, where + " is not an object; skipped"));
                 continue;
             }
-            gpus.add(gpu(where, gpu, diagnostics, file));
+            gpus.add(gpu(PROBE, where, gpu, diagnostics, file));
         }
         return new ParsedOutput(gpus, diagnostics);
     }
 
-    private static Gpu gpu(String where, JsonNode gpu, List<Diagnostic> diagnostics, String file) {
-        Gpu.Builder b = Gpu.builder(PROBE);
+    /** One GPU's object, as {@code --json} prints it or as {@link AmdSmiTextParser} rebuilds it from the text. */
+    static Gpu gpu(String probe, String where, JsonNode gpu, List<Diagnostic> diagnostics, String file) {
+        Gpu.Builder b = Gpu.builder(probe);
         JsonNode asic = gpu.path("asic");
-        String vendorId = id(asic, "vendor_id", where, diagnostics, file);
+        String vendorId = id(probe, asic, "vendor_id", where, diagnostics, file);
         b.pciVendorId(vendorId);
         b.vendor(vendorId == null ? Vendor.AMD : Vendor.fromPciVendorId(vendorId));
         b.name(text(asic, "market_name").orElse(null));
-        b.pciDeviceId(id(asic, "device_id", where, diagnostics, file));
-        b.pciSubsystemVendorId(id(asic, "subvendor_id", where, diagnostics, file));
-        b.pciSubsystemDeviceId(id(asic, "subsystem_id", where, diagnostics, file));
+        b.pciDeviceId(id(probe, asic, "device_id", where, diagnostics, file));
+        b.pciSubsystemVendorId(id(probe, asic, "subvendor_id", where, diagnostics, file));
+        b.pciSubsystemDeviceId(id(probe, asic, "subsystem_id", where, diagnostics, file));
         text(asic, "rev_id").map(HexId::revision).ifPresent(b::pciRevision);
         text(asic, "target_graphics_version").filter(v -> v.matches("gfx[0-9a-f]+")).ifPresent(b::architecture);
         JsonNode cu = asic.path("num_compute_units");
-        if (cu.canConvertToInt() && cu.asInt() > 0) {
-            b.computeUnits(cu.asInt());
+        Integer units = cu.canConvertToInt() ? Integer.valueOf(cu.asInt()) : HexId.leadingInt(cu.asText(null));
+        if (units != null && units > 0) {
+            b.computeUnits(units);
         }
         text(asic, "asic_serial").map(AmdIds::uuidFromHex).ifPresent(b::uuid);
         Optional<String> bdf = text(gpu.path("bus"), "bdf").or(() -> text(gpu, "bdf"));
         if (bdf.isPresent()) {
             Optional<PciAddress> address = PciAddress.parse(bdf.get());
             if (address.isEmpty()) {
-                diagnostics.add(Diagnostic.warning(PROBE, file, null,
+                diagnostics.add(Diagnostic.warning(probe, file, null,
                         where + ".bus.bdf '" + bdf.get() + "' is not a PCI address (expected 0000:03:00.0)"));
             }
             address.ifPresent(b::pciAddress);
@@ -92,11 +94,14 @@ public final class AmdSmiJsonParser {
         text(board, "model_number").ifPresent(b::boardPartNumber);
         text(board, "product_name").ifPresent(b::boardName);
         JsonNode vram = gpu.path("vram");
-        JsonNode size = vram.has("size") ? vram.get("size") : vram.path("vram_size");
-        if (!size.isMissingNode()) {
+        // static's vram.size (vram_size before ROCm 6.1); metric's mem_usage.total_vram where static was not run.
+        JsonNode size = vram.has("size") ? vram.get("size") : vram.has("vram_size") ? vram.get("vram_size")
+                : gpu.path("mem_usage").path("total_vram");
+        // "N/A" is amd-smi saying it cannot tell: no size, nothing wrong with the output.
+        if (!size.isMissingNode() && !(size.isTextual() && size.asText().strip().equalsIgnoreCase("n/a"))) {
             Long mib = mib(size);
             if (mib == null) {
-                diagnostics.add(Diagnostic.warning(PROBE, file, null,
+                diagnostics.add(Diagnostic.warning(probe, file, null,
                         where + ".vram.size '" + size + "' is not a size (expected {\"value\": N, \"unit\": \"MB\"} or \"N MB\")"));
             }
             b.memoryMiB(mib);
@@ -154,14 +159,14 @@ public final class AmdSmiJsonParser {
         return factor < 0 || !(value > 0) || !(mib <= MemorySize.MAX_PLAUSIBLE_MIB) ? null : Math.round(mib);
     }
 
-    private static String id(JsonNode node, String name, String where, List<Diagnostic> diagnostics, String file) {
+    private static String id(String probe, JsonNode node, String name, String where, List<Diagnostic> diagnostics, String file) {
         Optional<String> raw = text(node, name);
         if (raw.isEmpty()) {
             return null;
         }
         String id = HexId.id16(raw.get());
         if (id == null) {
-            diagnostics.add(Diagnostic.warning(PROBE, file, null,
+            diagnostics.add(Diagnostic.warning(probe, file, null,
                     where + ".asic." + name + " '" + raw.get() + "' is not a hex id (expected 0x74a1)"));
         }
         return id;

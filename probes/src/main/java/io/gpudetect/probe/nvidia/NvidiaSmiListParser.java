@@ -33,9 +33,26 @@ public final class NvidiaSmiListParser {
         Gpu.Builder current = null;
         List<Partition> migs = new ArrayList<>();
         List<String> lines = text.lines().toList();
+        // GPU indexes are unique in one run: an index seen again is the next sample of a capture that ran -L
+        // several times (or, if it names another card, a file holding several hosts, which is refused).
+        java.util.Map<String, String> firstSample = new java.util.HashMap<>();
+        boolean repeating = false;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank()) {
+                continue;
+            }
+            Matcher index = GPU_LINE.matcher(line);
+            if (index.matches()) {
+                String seenName = firstSample.putIfAbsent(index.group(1), index.group(2));
+                if (seenName != null && !seenName.equals(index.group(2))) {
+                    return new ParsedOutput(List.of(), List.of(Diagnostic.error(PROBE, file, i + 1, "GPU " + index.group(1)
+                            + " is '" + seenName + "' earlier in the file and '" + index.group(2) + "' here: the file holds "
+                            + "the output of more than one host; bundle one host's output")));
+                }
+                repeating |= seenName != null;
+            }
+            if (repeating) {
                 continue;
             }
             Optional<Gpu> lost = LostGpuLine.read(line, PROBE);
@@ -73,6 +90,10 @@ public final class NvidiaSmiListParser {
             }
         }
         finish(current, migs, gpus);
+        if (repeating) {
+            notes.add(Diagnostic.info(PROBE, file, null, "the GPU list is printed more than once (several samples in one "
+                    + "capture): each GPU is counted once, from the first"));
+        }
         if (gpus.isEmpty() && notes.stream().noneMatch(n -> n.message().contains("no devices"))) {
             notes.add(Diagnostic.error(PROBE, file, 1, "no 'GPU <n>: <name> (UUID: GPU-...)' line found; expected the output of 'nvidia-smi -L'"));
         }

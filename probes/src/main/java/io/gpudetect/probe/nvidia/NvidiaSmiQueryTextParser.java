@@ -48,6 +48,9 @@ public final class NvidiaSmiQueryTextParser {
 
         List<Gpu> gpus = new ArrayList<>();
         int titles = 0;
+        // 'nvidia-smi -q -l' prints every GPU again at each sample: a section for an address already read is a repeat.
+        java.util.Set<PciAddress> seen = new java.util.HashSet<>();
+        int repeats = 0;
         for (IndentedText.Node node : root.children()) {
             Optional<Gpu> lost = LostGpuLine.read(node.key() + (node.value() == null ? "" : " : " + node.value()), PROBE);
             if (lost.isPresent()) {
@@ -57,8 +60,18 @@ public final class NvidiaSmiQueryTextParser {
             Matcher title = GPU_TITLE.matcher(node.key());
             if (node.value() == null && title.matches()) {
                 titles++;
-                gpus.add(readGpu(node, PciAddress.parse(title.group(1)).orElse(null), driver, cuda, file, notes));
+                PciAddress address = PciAddress.parse(title.group(1)).orElse(null);
+                if (address != null && !seen.add(address)) {
+                    repeats++;
+                    continue;
+                }
+                gpus.add(readGpu(node, address, driver, cuda, file, notes));
             }
+        }
+        if (repeats > 0) {
+            notes.add(Diagnostic.info(PROBE, file, null, repeats + " GPU section" + (repeats > 1 ? "s repeat GPUs" : " repeats a GPU")
+                    + " already described (several samples in one capture, as 'nvidia-smi -q -l' prints): each GPU is "
+                    + "counted once, from its first section"));
         }
         if (titles == 0 && gpus.isEmpty()) {
             if (text.contains("No devices were found")) {

@@ -245,9 +245,17 @@ public final class NvidiaSmiTableParser {
         }
     }
 
-    /** {@code 29W /  400W} at the end of the fan/temp/perf cell: the last two tokens around the slash. */
+    /**
+     * {@code 29W /  400W} at the end of the fan/temp/perf cell: the last two tokens around the slash that has
+     * spaces on both sides ({@code N/A /  N/A} on cards that report no power holds two more).
+     */
     private static String lastTokens(String cell) {
-        int slash = cell.lastIndexOf('/');
+        int slash = cell.lastIndexOf(" / ");
+        if (slash >= 0) {
+            slash++;
+        } else {
+            slash = cell.lastIndexOf('/');
+        }
         if (slash < 0) {
             return "";
         }

@@ -37,6 +37,21 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
     private static final Pattern LEADING_NUMBER = Pattern.compile("^(\\d{1,18})(?!\\d)");
     private static final Pattern PCI_E = Pattern.compile("(?i)PCI-?E,\\s*(\\S+)");
 
+    /** What tells this card from others of the host: its PCI address, else its name without driver details. */
+    String cardKey() {
+        Optional<PciAddress> address = address();
+        if (address.isPresent()) {
+            return address.get().toString();
+        }
+        String name = fields.get(BOARD_NAME) != null && !fields.get(BOARD_NAME).isBlank() ? fields.get(BOARD_NAME) : fields.get(NAME);
+        if (name == null) {
+            return "";
+        }
+        // "AMD Radeon RX 5500 XT (navi14, LLVM 15.0.7, DRM 3.52, ...)" from Clover, "(radeonsi, navi14, ...)" from rusticl.
+        return name.replaceAll("\\s*\\(.*$", "").replaceAll("(?i)\\((r|tm)\\)", "").replaceAll("\\s+", " ")
+                .strip().toLowerCase(Locale.ROOT);
+    }
+
     boolean isGpu() {
         String type = fields.get(TYPE);
         return type != null && type.toUpperCase(Locale.ROOT).contains("GPU");

@@ -62,7 +62,10 @@ public final class LspciParser {
         }
         List<Gpu> gpus = new ArrayList<>();
         for (Function f : functions) {
-            if (!PciClass.isGpuCandidate(f.classCode, f.className, f.vendorId)) {
+            // Without -nn the vendor is known only by name, which decides whether an accelerator is a GPU.
+            String vendorId = f.vendorId != null ? f.vendorId
+                    : PciClass.vendorIdFromName(f.vendorName != null ? f.vendorName : f.description);
+            if (!PciClass.isGpuCandidate(f.classCode, f.className, vendorId)) {
                 continue;
             }
             gpus.add(toGpu(f, functions));
@@ -183,10 +186,11 @@ public final class LspciParser {
 
     private static Gpu toGpu(Function f, List<Function> all) {
         String vendorId = f.vendorId != null ? f.vendorId : PciClass.vendorIdFromName(f.vendorName != null ? f.vendorName : f.description);
+        String product = f.vendorName == null ? PciClass.withoutVendor(f.description) : f.description;
         Gpu.Builder b = Gpu.builder(PROBE)
                 .pciAddress(f.address)
                 .pciVendorId(vendorId)
-                .pciDeviceId(f.deviceId)
+                .pciDeviceId(f.deviceId != null ? f.deviceId : PciClass.unnamedDeviceId(product))
                 .pciSubsystemVendorId(f.subsystemVendorId)
                 .pciSubsystemDeviceId(f.subsystemDeviceId)
                 .pciRevision(f.revision)
@@ -194,7 +198,7 @@ public final class LspciParser {
                 .kernelDriver(f.driver);
         Vendor vendor = vendorId != null ? Vendor.fromPciVendorId(vendorId) : Vendor.fromName(f.description);
         b.vendor(vendor);
-        b.name(PciClass.productName(f.vendorName == null ? PciClass.withoutVendor(f.description) : f.description));
+        b.name(PciClass.productName(product));
         List<String> siblingVendors = all.stream()
                 .filter(o -> o != f && o.address.domain() == f.address.domain() && o.address.bus() == f.address.bus()
                         && o.address.device() == f.address.device())

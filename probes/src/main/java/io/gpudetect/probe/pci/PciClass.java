@@ -35,6 +35,7 @@ final class PciClass {
             Map.entry("innotek systemberatung gmbh", "80ee"),
             Map.entry("microsoft corporation", "1414"));
     private static final Pattern UNNAMED_DEVICE = Pattern.compile("(?i)^device ([0-9a-f]{4}):([0-9a-f]{4})");
+    private static final Pattern UNNAMED_DEVICE_ONLY = Pattern.compile("(?i)^Device ([0-9a-f]{4})(?:\\s*\\(rev [0-9a-f]{2}\\))?$");
     private static final Pattern SINGLE_PRODUCT = Pattern.compile("^.*?\\[([^\\[\\]/]+)]$");
 
     private PciClass() {
@@ -106,6 +107,18 @@ final class PciClass {
         }
         String rest = description.substring(cut).strip();
         return rest.isEmpty() ? description.strip() : rest;
+    }
+
+    /**
+     * The device id in {@code Device 74a0}, which lspci prints without {@code -nn} for a device its pci.ids does
+     * not name (the vendor named before it); null for any other description.
+     */
+    static String unnamedDeviceId(String descriptionWithoutVendor) {
+        if (descriptionWithoutVendor == null) {
+            return null;
+        }
+        Matcher m = UNNAMED_DEVICE_ONLY.matcher(descriptionWithoutVendor.strip());
+        return m.matches() ? m.group(1).toLowerCase(Locale.ROOT) : null;
     }
 
     /**

@@ -155,4 +155,58 @@ class NvidiaTextParsersTest {
         assertEquals("NVIDIA A100-SXM...", gpu.name());
         assertEquals(3, out.diagnostics().get(0).line());
     }
+    @Test
+    void tableOfACardWithoutPowerReadingsHasNoPowerCapAndNoWarning() {
+        String table = String.join("\n",
+                "| NVIDIA-SMI 470.256.02   Driver Version: 470.256.02   CUDA Version: 11.4     |",
+                "|===============================+======================+======================|",
+                "|   0  NVIDIA GeForce ...  Off  | 00000000:08:00.0 N/A |                  N/A |",
+                "| 37%   35C    P0    N/A /  N/A |      0MiB /  2000MiB |     N/A      Default |",
+                "+-------------------------------+----------------------+----------------------+", "");
+        ParsedOutput out = NvidiaSmiTableParser.parse(table, "nvidia-smi.txt");
+        assertNull(out.gpus().get(0).powerLimitWatts());
+        assertEquals(2000L, out.gpus().get(0).memoryMiB());
+        assertTrue(out.diagnostics().stream().noneMatch(d -> d.severity() == Diagnostic.Severity.WARNING), out.diagnostics().toString());
+    }
+
+    @Test
+    void tablePrintedSeveralTimesCountsEachGpuOnce() {
+        String sample = String.join("\n",
+                "Tue Jul 14 09:00:26 2026",
+                "+-----------------------------------------------------------------------------------------+",
+                "| NVIDIA-SMI 590.48.01              Driver Version: 590.48.01      CUDA Version: 13.1     |",
+                "|=========================================+========================+======================|",
+                "|   0  NVIDIA H200                    On  |   00000000:83:00.0 Off |                    0 |",
+                "| N/A   28C    P0             77W /  700W |       0MiB / 143771MiB |      0%      Default |",
+                "+-----------------------------------------+------------------------+----------------------+",
+                "|   1  NVIDIA H200                    On  |   00000000:84:00.0 Off |                    0 |",
+                "| N/A   28C    P0             77W /  700W |       0MiB / 143771MiB |      0%      Default |",
+                "+-----------------------------------------+------------------------+----------------------+", "");
+        ParsedOutput out = NvidiaSmiTableParser.parse(sample + "\n" + sample + "\n" + sample, "nvidia-smi.txt");
+        assertEquals(2, out.gpus().size(), "nvidia-smi -l 1 prints the same GPUs once per sample");
+    }
+    @Test
+    void listPrintedSeveralTimesCountsEachGpuOnceAndAListOfTwoHostsIsRefused() {
+        String sample = "GPU 0: NVIDIA H200 (UUID: GPU-00000000-0000-0000-0000-000000000000)\n"
+                + "GPU 1: NVIDIA H200 (UUID: GPU-00000000-0000-0000-0000-000000000000)\n";
+        ParsedOutput twice = NvidiaSmiListParser.parse(sample + sample, "nvidia-smi-L.txt");
+        assertEquals(2, twice.gpus().size());
+        assertTrue(twice.diagnostics().get(0).message().contains("more than once"), twice.diagnostics().toString());
+
+        ParsedOutput twoHosts = NvidiaSmiListParser.parse(sample + "GPU 0: NVIDIA L40S (UUID: GPU-11111111-2222-3333-4444-555555555555)\n",
+                "nvidia-smi-L.txt");
+        assertTrue(twoHosts.gpus().isEmpty());
+        assertEquals(Diagnostic.Severity.ERROR, twoHosts.diagnostics().get(0).severity());
+        assertEquals(Integer.valueOf(3), twoHosts.diagnostics().get(0).line());
+    }
+
+    @Test
+    void qTextWithRepeatedSamplesCountsEachGpuOnce() {
+        String sample = "\n==============NVSMI LOG==============\n\nDriver Version : 590.48.01\nAttached GPUs : 1\n"
+                + "GPU 00000000:83:00.0\n    Product Name : NVIDIA H200\n    Processes : None\n";
+        ParsedOutput out = NvidiaSmiQueryTextParser.parse(sample + sample + sample, "nvidia-smi-q.txt");
+        assertEquals(1, out.gpus().size());
+        assertTrue(out.diagnostics().stream().anyMatch(d -> d.message().startsWith("2 GPU sections repeat")), out.diagnostics().toString());
+        assertTrue(out.diagnostics().stream().noneMatch(d -> d.message().contains("Attached GPUs says")), out.diagnostics().toString());
+    }
 }

@@ -61,6 +61,26 @@ class LspciParserTest {
     }
 
     @Test
+    void anAcceleratorIsAGpuByItsVendorsNameWhenLspciPrintsNoIds() {
+        String text = String.join("\n",
+                "83:00.0 Processing accelerators: Advanced Micro Devices, Inc. [AMD/ATI] Aqua Vanjaram [Instinct MI300X] (rev 00)",
+                "00:0b.0 Processing accelerators: Intel Corporation Meteor Lake NPU (rev 04)");
+        List<Gpu> gpus = LspciParser.parse(text, "lspci.txt").gpus();
+        assertEquals(1, gpus.size(), "the MI300X; an Intel accelerator is an NPU");
+        assertEquals("Instinct MI300X", gpus.get(0).name());
+    }
+
+    @Test
+    void aDeviceLspciCouldNotNameKeepsItsId() {
+        String text = "0000:01:00.0 Processing accelerators: Advanced Micro Devices, Inc. [AMD/ATI] Device 74a0\n"
+                + "0000:01:00.1 USB controller: Advanced Micro Devices, Inc. [AMD] Device 14df\n";
+        List<Gpu> gpus = LspciParser.parse(text, "lspci.txt").gpus();
+        assertEquals(1, gpus.size());
+        assertEquals("1002", gpus.get(0).pciVendorId());
+        assertEquals("74a0", gpus.get(0).pciDeviceId(), "the id is in the text; the normaliser names it");
+    }
+
+    @Test
     void vmmRecords() {
         String text = String.join("\n",
                 "Slot:\t0000:41:00.0",
