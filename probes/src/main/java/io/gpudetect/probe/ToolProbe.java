@@ -20,6 +20,23 @@ public record ToolProbe(String name, ToolCommand command, ToolOutputParser parse
         this(name, command, parser, role, true);
     }
 
+    /**
+     * Written out, as {@code PciAddress}'s are: a pass keys its results by probe, and a record's generated
+     * {@code hashCode} links through {@code ObjectMethods}, which spins some twenty method-handle forms at every
+     * start. Measured: docs/performance.md, "Start-up and footprint tricks", row "probes hashed without ObjectMethods".
+     */
+    @Override
+    public int hashCode() {
+        return name.hashCode() * 31 + command.bundleFile().hashCode();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o instanceof ToolProbe t && name.equals(t.name) && command.bundleFile().equals(t.command.bundleFile())
+                && command.argv().equals(t.command.argv()) && parser == t.parser && role == t.role
+                && printsPciDomain == t.printsPciDomain;
+    }
+
     @Override
     public boolean runsOnLiveHost() {
         return command.runsOnLiveHost();
