@@ -1,7 +1,6 @@
 package io.gpudetect.nvml;
 
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
@@ -10,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,13 +26,10 @@ public final class NvmlLibrary {
     private static final Map<String, Object> OPTIONS = Map.of(Library.OPTION_OPEN_FLAGS, 1);
 
     private final String path;
-    private final NativeLibrary library;
     private final NvmlApi api;
-    private final Map<String, Boolean> exported = new HashMap<>();
 
-    private NvmlLibrary(String path, NativeLibrary library, NvmlApi api) {
+    private NvmlLibrary(String path, NvmlApi api) {
         this.path = path;
-        this.library = library;
         this.api = api;
     }
 
@@ -58,8 +53,8 @@ public final class NvmlLibrary {
             avoidLdconfig();
             try {
                 NativeLibrary lib = NativeLibrary.getInstance(candidate, OPTIONS);
-                NvmlLibrary nvml = new NvmlLibrary(lib.getFile() == null ? candidate : lib.getFile().getPath(), lib,
-                        Native.load(candidate, NvmlApi.class, OPTIONS));
+                NvmlLibrary nvml = new NvmlLibrary(lib.getFile() == null ? candidate : lib.getFile().getPath(),
+                        new NvmlApi(lib));
                 if (!nvml.exports("nvmlInit_v2") && !nvml.exports("nvmlInit")) {
                     notes.add(candidate + " exports neither nvmlInit_v2 nor nvmlInit: not an NVML library");
                     continue;
@@ -109,15 +104,8 @@ public final class NvmlLibrary {
     }
 
     /** True when the library exports {@code symbol}; looked up once. */
-    public synchronized boolean exports(String symbol) {
-        return exported.computeIfAbsent(symbol, s -> {
-            try {
-                library.getFunction(s);
-                return true;
-            } catch (UnsatisfiedLinkError e) {
-                return false;
-            }
-        });
+    public boolean exports(String symbol) {
+        return api.exports(symbol);
     }
 
     private String firstExported(String... symbols) {
