@@ -49,53 +49,46 @@ for launcher in "$@"; do
     fi
 done
 
-# run NAME COMMAND...: appends "NAME wall_ms cpu_ms round" to the results.
-run() {
-    name=$1
-    shift
-    t=$(date +%s%N)
-    /usr/bin/time -f '%U %S' -o "$out/nvml-startup.time" "$@" >/dev/null 2>&1
-    wall=$(( ($(date +%s%N) - t) / 1000000 ))
-    awk -v n="$name" -v w="$wall" -v r="$i" '{printf "%s %d %.0f %d\n", n, w, ($1 + $2) * 1000, r}' "$out/nvml-startup.time" \
-        >>"$out/nvml-startup.ms"
-}
-: >"$out/nvml-startup.ms"
+# The rounds, timed by Python: wall time around each run, CPU time (user + system, all threads) from wait4,
+# in microseconds where /usr/bin/time gives hundredths of a second.
 echo "nvml-startup: $rounds rounds of hello-world and $# launcher(s) ..." >&2
-i=0
-while [ "$i" -lt "$rounds" ]; do
-    for v in $(seq 0 "$#" | shuf); do
-        if [ "$v" -eq 0 ]; then
-            run hello "$java" -cp "$out" Hello
-        else
-            eval "launcher=\${$v}"
-            run "$v" "$launcher" --host-root "$host" --driver-root "$driver" --output json
-        fi
-    done
-    i=$((i + 1))
-done
-
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-hello_wall=$(awk '$1=="hello" {print $2}' "$out/nvml-startup.ms" | median)
-hello_cpu=$(awk '$1=="hello" {print $3}' "$out/nvml-startup.ms" | median)
-echo
-echo "live NVML start-up, $(date -u +%Y-%m-%dT%H:%MZ), $rounds rounds, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
-printf '%-60s %8s %8s %8s %8s %10s %10s\n' "command" "wall ms" "ratio" "CPU ms" "ratio" "wall -1st" "CPU -1st"
-printf '%-60s %8s %8s %8s %8s\n' "java Hello" "$hello_wall" "1.00" "$hello_cpu" "1.00"
-v=1
-for launcher in "$@"; do
-    wall=$(awk -v n="$v" '$1==n {print $2}' "$out/nvml-startup.ms" | median)
-    cpu=$(awk -v n="$v" '$1==n {print $3}' "$out/nvml-startup.ms" | median)
-    dwall=-
-    dcpu=-
-    if [ "$v" -gt 1 ]; then
-        # per-round differences from the first launcher: column 2 (wall) or 3 (CPU)
-        diff() { awk -v n="$v" -v c="$1" '$1==1 {f[$4]=$c} $1==n {d[$4]=$c} END {for (r in d) if (r in f) print d[r]-f[r]}' \
-            "$out/nvml-startup.ms" | median; }
-        dwall=$(diff 2)
-        dcpu=$(diff 3)
-    fi
-    printf '%-60s %8s %8s %8s %8s %10s %10s\n' "$launcher" "$wall" \
-        "$(awk -v a="$wall" -v b="$hello_wall" 'BEGIN {printf "%.2f", a / b}')" "$cpu" \
-        "$(awk -v a="$cpu" -v b="$hello_cpu" 'BEGIN {printf "%.2f", a / b}')" "$dwall" "$dcpu"
-    v=$((v + 1))
-done
+python3 - "$rounds" "$out" "$host" "$driver" "$java" "$@" <<'PYTHON'
+import os, random, statistics, subprocess, sys, time
+rounds, out, host, driver, java = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+launchers = sys.argv[6:]
+commands = [[java, "-cp", out, "Hello"]] + [[l, "--host-root", host, "--driver-root", driver, "--output", "json"]
+                                           for l in launchers]
+wall = [[] for _ in commands]
+cpu = [[] for _ in commands]
+for _ in range(rounds):
+    order = list(range(len(commands)))
+    random.shuffle(order)
+    for i in order:
+        t = time.perf_counter_ns()
+        p = subprocess.Popen(commands[i], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall[i].append((time.perf_counter_ns() - t) / 1e6)
+        cpu[i].append((usage.ru_utime + usage.ru_stime) * 1e3)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode != 0:
+            sys.exit(f"nvml-startup.sh: {' '.join(commands[i])} exited {p.returncode}")
+with open(os.path.join(out, "nvml-startup.ms"), "w") as f:
+    f.write("command round wall_ms cpu_ms\n")
+    for i, c in enumerate(commands):
+        for r in range(rounds):
+            f.write(f"{'hello' if i == 0 else i} {r} {wall[i][r]:.1f} {cpu[i][r]:.1f}\n")
+med = statistics.median
+with open("/proc/loadavg") as f:
+    load = f.read().split()[0]
+print(f"\nlive NVML start-up, {time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}, {rounds} rounds, "
+      f"{os.cpu_count()} CPUs, load {load} (at the end)")
+print(f"{'command':<56} {'wall ms':>8} {'ratio':>6} {'CPU ms':>8} {'ratio':>6} {'wall -1st':>10} {'CPU -1st':>9}")
+for i, c in enumerate(commands):
+    name = "java Hello" if i == 0 else launchers[i - 1]
+    dw = dc = "-"
+    if i > 1:
+        dw = f"{med([a - b for a, b in zip(wall[i], wall[1])]):+.1f}"
+        dc = f"{med([a - b for a, b in zip(cpu[i], cpu[1])]):+.1f}"
+    print(f"{name:<56} {med(wall[i]):8.1f} {med(wall[i]) / med(wall[0]):6.2f} {med(cpu[i]):8.1f} "
+          f"{med(cpu[i]) / med(cpu[0]):6.2f} {dw:>10} {dc:>9}")
+PYTHON

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * A loaded {@code libnvidia-ml.so.1} with Java-named calls, each answering an {@link NvmlCall}. Each call
@@ -121,9 +120,9 @@ public final class NvmlLibrary {
         return exports("nvmlErrorString") ? api.nvmlErrorString(code) : null;
     }
 
-    private <T> NvmlCall<T> answer(String symbol, int code, Supplier<T> value) {
-        return code == NvmlReturn.SUCCESS ? NvmlCall.success(symbol, value.get())
-                : NvmlCall.failure(symbol, code, errorString(code));
+    /** A call that did not return {@code NVML_SUCCESS}, with the library's words for the code. */
+    private <T> NvmlCall<T> failed(String symbol, int code) {
+        return NvmlCall.failure(symbol, code, errorString(code));
     }
 
     private <T> NvmlCall<T> missing(String... symbols) {
@@ -150,11 +149,16 @@ public final class NvmlLibrary {
         if (s == null) {
             return missing("nvmlInit_v2", "nvmlInit");
         }
-        return answer(s, s.equals("nvmlInit_v2") ? api.nvmlInit_v2() : api.nvmlInit(), () -> null);
+        int rc = s.equals("nvmlInit_v2") ? api.nvmlInit_v2() : api.nvmlInit();
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, null) : failed(s, rc);
     }
 
     public NvmlCall<Void> shutdown() {
-        return exports("nvmlShutdown") ? answer("nvmlShutdown", api.nvmlShutdown(), () -> null) : missing("nvmlShutdown");
+        if (!exports("nvmlShutdown")) {
+            return missing("nvmlShutdown");
+        }
+        int rc = api.nvmlShutdown();
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlShutdown", null) : failed("nvmlShutdown", rc);
     }
 
     public NvmlCall<String> driverVersion() {
@@ -162,7 +166,9 @@ public final class NvmlLibrary {
             return missing("nvmlSystemGetDriverVersion");
         }
         byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
-        return answer("nvmlSystemGetDriverVersion", api.nvmlSystemGetDriverVersion(b, b.length), () -> text(b));
+        int rc = api.nvmlSystemGetDriverVersion(b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetDriverVersion", text(b))
+                : failed("nvmlSystemGetDriverVersion", rc);
     }
 
     public NvmlCall<String> nvmlVersion() {
@@ -170,7 +176,9 @@ public final class NvmlLibrary {
             return missing("nvmlSystemGetNVMLVersion");
         }
         byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
-        return answer("nvmlSystemGetNVMLVersion", api.nvmlSystemGetNVMLVersion(b, b.length), () -> text(b));
+        int rc = api.nvmlSystemGetNVMLVersion(b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetNVMLVersion", text(b))
+                : failed("nvmlSystemGetNVMLVersion", rc);
     }
 
     /** The CUDA version the driver supports, as NVML encodes it: {@code 12040} for 12.4. */
@@ -181,7 +189,7 @@ public final class NvmlLibrary {
         }
         IntByReference v = new IntByReference();
         int rc = s.endsWith("_v2") ? api.nvmlSystemGetCudaDriverVersion_v2(v) : api.nvmlSystemGetCudaDriverVersion(v);
-        return answer(s, rc, v::getValue);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v.getValue()) : failed(s, rc);
     }
 
     public NvmlCall<Integer> deviceCount() {
@@ -191,7 +199,7 @@ public final class NvmlLibrary {
         }
         IntByReference n = new IntByReference();
         int rc = s.endsWith("_v2") ? api.nvmlDeviceGetCount_v2(n) : api.nvmlDeviceGetCount(n);
-        return answer(s, rc, n::getValue);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, n.getValue()) : failed(s, rc);
     }
 
     public NvmlCall<NvmlDevice> deviceHandle(int index) {
@@ -201,7 +209,7 @@ public final class NvmlLibrary {
         }
         PointerByReference ref = new PointerByReference();
         int rc = s.endsWith("_v2") ? api.nvmlDeviceGetHandleByIndex_v2(index, ref) : api.nvmlDeviceGetHandleByIndex(index, ref);
-        return answer(s, rc, () -> new NvmlDevice(ref.getValue()));
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, new NvmlDevice(ref.getValue())) : failed(s, rc);
     }
 
     // --- one device (a GPU or a MIG device) ---
@@ -211,7 +219,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetName");
         }
         byte[] b = new byte[NvmlApi.DEVICE_NAME_BUFFER_SIZE];
-        return answer("nvmlDeviceGetName", api.nvmlDeviceGetName(d, b, b.length), () -> text(b));
+        int rc = api.nvmlDeviceGetName(d, b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetName", text(b))
+                : failed("nvmlDeviceGetName", rc);
     }
 
     public NvmlCall<String> uuid(NvmlDevice d) {
@@ -219,7 +229,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetUUID");
         }
         byte[] b = new byte[NvmlApi.DEVICE_UUID_BUFFER_SIZE];
-        return answer("nvmlDeviceGetUUID", api.nvmlDeviceGetUUID(d, b, b.length), () -> text(b));
+        int rc = api.nvmlDeviceGetUUID(d, b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetUUID", text(b))
+                : failed("nvmlDeviceGetUUID", rc);
     }
 
     public NvmlCall<String> serial(NvmlDevice d) {
@@ -227,7 +239,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetSerial");
         }
         byte[] b = new byte[NvmlApi.DEVICE_SERIAL_BUFFER_SIZE];
-        return answer("nvmlDeviceGetSerial", api.nvmlDeviceGetSerial(d, b, b.length), () -> text(b));
+        int rc = api.nvmlDeviceGetSerial(d, b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetSerial", text(b))
+                : failed("nvmlDeviceGetSerial", rc);
     }
 
     public NvmlCall<String> boardPartNumber(NvmlDevice d) {
@@ -235,7 +249,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetBoardPartNumber");
         }
         byte[] b = new byte[NvmlApi.DEVICE_PART_NUMBER_BUFFER_SIZE];
-        return answer("nvmlDeviceGetBoardPartNumber", api.nvmlDeviceGetBoardPartNumber(d, b, b.length), () -> text(b));
+        int rc = api.nvmlDeviceGetBoardPartNumber(d, b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetBoardPartNumber", text(b))
+                : failed("nvmlDeviceGetBoardPartNumber", rc);
     }
 
     public NvmlCall<NvmlSnapshot.Pci> pciInfo(NvmlDevice d) {
@@ -247,8 +263,10 @@ public final class NvmlLibrary {
         int rc = s.endsWith("_v3") ? api.nvmlDeviceGetPciInfo_v3(d, p)
                 : s.endsWith("_v2") ? api.nvmlDeviceGetPciInfo_v2(d, p) : api.nvmlDeviceGetPciInfo(d, p);
         boolean v1 = s.equals("nvmlDeviceGetPciInfo");
-        return answer(s, rc, () -> new NvmlSnapshot.Pci(text(v1 ? p.busIdLegacy : p.busId),
-                Integer.toUnsignedLong(p.domain), p.bus, p.device, hex(p.pciDeviceId), hex(p.pciSubSystemId)));
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success(s, new NvmlSnapshot.Pci(text(v1 ? p.busIdLegacy : p.busId),
+                        Integer.toUnsignedLong(p.domain), p.bus, p.device, hex(p.pciDeviceId), hex(p.pciSubSystemId)))
+                : failed(s, rc);
     }
 
     /**
@@ -261,14 +279,19 @@ public final class NvmlLibrary {
             int rc = api.nvmlDeviceGetMemoryInfo_v2(d, m);
             if (rc == NvmlReturn.SUCCESS || !exports("nvmlDeviceGetMemoryInfo")
                     || (rc != NvmlReturn.ERROR_NOT_SUPPORTED && rc != 25 /* ARGUMENT_VERSION_MISMATCH */)) {
-                return answer("nvmlDeviceGetMemoryInfo_v2", rc, () -> new NvmlSnapshot.Memory(m.total, m.reserved));
+                return rc == NvmlReturn.SUCCESS
+                        ? NvmlCall.success("nvmlDeviceGetMemoryInfo_v2", new NvmlSnapshot.Memory(m.total, m.reserved))
+                        : failed("nvmlDeviceGetMemoryInfo_v2", rc);
             }
         }
         if (!exports("nvmlDeviceGetMemoryInfo")) {
             return missing("nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetMemoryInfo");
         }
         NvmlMemory m = new NvmlMemory();
-        return answer("nvmlDeviceGetMemoryInfo", api.nvmlDeviceGetMemoryInfo(d, m), () -> new NvmlSnapshot.Memory(m.total, null));
+        int rc = api.nvmlDeviceGetMemoryInfo(d, m);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetMemoryInfo", new NvmlSnapshot.Memory(m.total, null))
+                : failed("nvmlDeviceGetMemoryInfo", rc);
     }
 
     public NvmlCall<NvmlSnapshot.ComputeCapability> computeCapability(NvmlDevice d) {
@@ -277,8 +300,11 @@ public final class NvmlLibrary {
         }
         IntByReference major = new IntByReference();
         IntByReference minor = new IntByReference();
-        return answer("nvmlDeviceGetCudaComputeCapability", api.nvmlDeviceGetCudaComputeCapability(d, major, minor),
-                () -> new NvmlSnapshot.ComputeCapability(major.getValue(), minor.getValue()));
+        int rc = api.nvmlDeviceGetCudaComputeCapability(d, major, minor);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetCudaComputeCapability",
+                        new NvmlSnapshot.ComputeCapability(major.getValue(), minor.getValue()))
+                : failed("nvmlDeviceGetCudaComputeCapability", rc);
     }
 
     public NvmlCall<Long> architecture(NvmlDevice d) {
@@ -286,7 +312,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetArchitecture");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetArchitecture", api.nvmlDeviceGetArchitecture(d, v), () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetArchitecture(d, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetArchitecture", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetArchitecture", rc);
     }
 
     public NvmlCall<Long> brand(NvmlDevice d) {
@@ -294,7 +323,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetBrand");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetBrand", api.nvmlDeviceGetBrand(d, v), () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetBrand(d, v);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetBrand", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetBrand", rc);
     }
 
     public NvmlCall<Long> powerManagementLimitMilliwatts(NvmlDevice d) {
@@ -302,8 +333,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetPowerManagementLimit");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetPowerManagementLimit", api.nvmlDeviceGetPowerManagementLimit(d, v),
-                () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetPowerManagementLimit(d, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetPowerManagementLimit", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetPowerManagementLimit", rc);
     }
 
     public NvmlCall<NvmlSnapshot.Modes> eccMode(NvmlDevice d) {
@@ -312,8 +345,11 @@ public final class NvmlLibrary {
         }
         IntByReference current = new IntByReference();
         IntByReference pending = new IntByReference();
-        return answer("nvmlDeviceGetEccMode", api.nvmlDeviceGetEccMode(d, current, pending),
-                () -> new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0));
+        int rc = api.nvmlDeviceGetEccMode(d, current, pending);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetEccMode",
+                        new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0))
+                : failed("nvmlDeviceGetEccMode", rc);
     }
 
     /** Uncorrected ECC errors over the GPU's lifetime ({@code NVML_AGGREGATE_ECC}). */
@@ -322,8 +358,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetTotalEccErrors");
         }
         LongByReference n = new LongByReference();
-        return answer("nvmlDeviceGetTotalEccErrors", api.nvmlDeviceGetTotalEccErrors(d,
-                NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.AGGREGATE_ECC, n), n::getValue);
+        int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.AGGREGATE_ECC, n);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n.getValue())
+                : failed("nvmlDeviceGetTotalEccErrors", rc);
     }
 
     public NvmlCall<NvmlSnapshot.Modes> migMode(NvmlDevice d) {
@@ -332,8 +369,11 @@ public final class NvmlLibrary {
         }
         IntByReference current = new IntByReference();
         IntByReference pending = new IntByReference();
-        return answer("nvmlDeviceGetMigMode", api.nvmlDeviceGetMigMode(d, current, pending),
-                () -> new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0));
+        int rc = api.nvmlDeviceGetMigMode(d, current, pending);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetMigMode",
+                        new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0))
+                : failed("nvmlDeviceGetMigMode", rc);
     }
 
     public NvmlCall<Integer> maxMigDeviceCount(NvmlDevice d) {
@@ -341,7 +381,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetMaxMigDeviceCount");
         }
         IntByReference n = new IntByReference();
-        return answer("nvmlDeviceGetMaxMigDeviceCount", api.nvmlDeviceGetMaxMigDeviceCount(d, n), n::getValue);
+        int rc = api.nvmlDeviceGetMaxMigDeviceCount(d, n);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetMaxMigDeviceCount", n.getValue())
+                : failed("nvmlDeviceGetMaxMigDeviceCount", rc);
     }
 
     public NvmlCall<NvmlDevice> migDeviceHandle(NvmlDevice d, int index) {
@@ -349,8 +391,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetMigDeviceHandleByIndex");
         }
         PointerByReference ref = new PointerByReference();
-        return answer("nvmlDeviceGetMigDeviceHandleByIndex", api.nvmlDeviceGetMigDeviceHandleByIndex(d, index, ref),
-                () -> new NvmlDevice(ref.getValue()));
+        int rc = api.nvmlDeviceGetMigDeviceHandleByIndex(d, index, ref);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetMigDeviceHandleByIndex", new NvmlDevice(ref.getValue()))
+                : failed("nvmlDeviceGetMigDeviceHandleByIndex", rc);
     }
 
     public NvmlCall<Long> gpuInstanceId(NvmlDevice mig) {
@@ -358,7 +402,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetGpuInstanceId");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetGpuInstanceId", api.nvmlDeviceGetGpuInstanceId(mig, v), () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetGpuInstanceId(mig, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetGpuInstanceId", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetGpuInstanceId", rc);
     }
 
     public NvmlCall<Long> computeInstanceId(NvmlDevice mig) {
@@ -366,8 +413,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetComputeInstanceId");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetComputeInstanceId", api.nvmlDeviceGetComputeInstanceId(mig, v),
-                () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetComputeInstanceId(mig, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetComputeInstanceId", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetComputeInstanceId", rc);
     }
 
     public NvmlCall<Long> multiprocessorCount(NvmlDevice d) {
@@ -375,7 +424,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetAttributes_v2");
         }
         NvmlDeviceAttributes a = new NvmlDeviceAttributes();
-        return answer("nvmlDeviceGetAttributes_v2", api.nvmlDeviceGetAttributes_v2(d, a),
-                () -> Integer.toUnsignedLong(a.multiprocessorCount));
+        int rc = api.nvmlDeviceGetAttributes_v2(d, a);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetAttributes_v2", Integer.toUnsignedLong(a.multiprocessorCount))
+                : failed("nvmlDeviceGetAttributes_v2", rc);
     }
 }
