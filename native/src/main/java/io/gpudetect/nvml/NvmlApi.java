@@ -5,6 +5,7 @@ import com.sun.jna.NativeLibrary;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -69,6 +70,15 @@ final class NvmlApi {
 
     private int call(String symbol, Object... args) {
         return function(symbol).invokeInt(args);
+    }
+
+    /** A C string from a fixed-size buffer: up to the first NUL, or the whole buffer. */
+    static String text(byte[] buffer) {
+        int end = 0;
+        while (end < buffer.length && buffer[end] != 0) {
+            end++;
+        }
+        return new String(buffer, 0, end, StandardCharsets.UTF_8);
     }
 
     int nvmlInit_v2() {
@@ -136,24 +146,24 @@ final class NvmlApi {
     }
 
     int nvmlDeviceGetPciInfo_v3(NvmlDevice device, NvmlPciInfo pci) {
-        return call("nvmlDeviceGetPciInfo_v3", device.getPointer(), pci);
+        return call("nvmlDeviceGetPciInfo_v3", device.getPointer(), pci.memory);
     }
 
     int nvmlDeviceGetPciInfo_v2(NvmlDevice device, NvmlPciInfo pci) {
-        return call("nvmlDeviceGetPciInfo_v2", device.getPointer(), pci);
+        return call("nvmlDeviceGetPciInfo_v2", device.getPointer(), pci.memory);
     }
 
     /** The v1 call fills a smaller struct (busId[16], ids, four reserved words) that fits inside {@link NvmlPciInfo}. */
     int nvmlDeviceGetPciInfo(NvmlDevice device, NvmlPciInfo pci) {
-        return call("nvmlDeviceGetPciInfo", device.getPointer(), pci);
+        return call("nvmlDeviceGetPciInfo", device.getPointer(), pci.memory);
     }
 
     int nvmlDeviceGetMemoryInfo_v2(NvmlDevice device, NvmlMemoryV2 memory) {
-        return call("nvmlDeviceGetMemoryInfo_v2", device.getPointer(), memory);
+        return call("nvmlDeviceGetMemoryInfo_v2", device.getPointer(), memory.memory);
     }
 
     int nvmlDeviceGetMemoryInfo(NvmlDevice device, NvmlMemory memory) {
-        return call("nvmlDeviceGetMemoryInfo", device.getPointer(), memory);
+        return call("nvmlDeviceGetMemoryInfo", device.getPointer(), memory.memory);
     }
 
     int nvmlDeviceGetCudaComputeCapability(NvmlDevice device, IntByReference major, IntByReference minor) {
@@ -202,6 +212,6 @@ final class NvmlApi {
     }
 
     int nvmlDeviceGetAttributes_v2(NvmlDevice device, NvmlDeviceAttributes attributes) {
-        return call("nvmlDeviceGetAttributes_v2", device.getPointer(), attributes);
+        return call("nvmlDeviceGetAttributes_v2", device.getPointer(), attributes.memory);
     }
 }

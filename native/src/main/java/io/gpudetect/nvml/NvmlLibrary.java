@@ -5,7 +5,6 @@ import com.sun.jna.NativeLibrary;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -130,14 +129,6 @@ public final class NvmlLibrary {
                 "not exported by " + path);
     }
 
-    private static String text(byte[] buffer) {
-        int end = 0;
-        while (end < buffer.length && buffer[end] != 0) {
-            end++;
-        }
-        return new String(buffer, 0, end, StandardCharsets.UTF_8);
-    }
-
     private static String hex(int packed) {
         return String.format(Locale.ROOT, "%08x", packed);
     }
@@ -167,7 +158,7 @@ public final class NvmlLibrary {
         }
         byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
         int rc = api.nvmlSystemGetDriverVersion(b, b.length);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetDriverVersion", text(b))
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetDriverVersion", NvmlApi.text(b))
                 : failed("nvmlSystemGetDriverVersion", rc);
     }
 
@@ -177,7 +168,7 @@ public final class NvmlLibrary {
         }
         byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
         int rc = api.nvmlSystemGetNVMLVersion(b, b.length);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetNVMLVersion", text(b))
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetNVMLVersion", NvmlApi.text(b))
                 : failed("nvmlSystemGetNVMLVersion", rc);
     }
 
@@ -220,7 +211,7 @@ public final class NvmlLibrary {
         }
         byte[] b = new byte[NvmlApi.DEVICE_NAME_BUFFER_SIZE];
         int rc = api.nvmlDeviceGetName(d, b, b.length);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetName", text(b))
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetName", NvmlApi.text(b))
                 : failed("nvmlDeviceGetName", rc);
     }
 
@@ -230,7 +221,7 @@ public final class NvmlLibrary {
         }
         byte[] b = new byte[NvmlApi.DEVICE_UUID_BUFFER_SIZE];
         int rc = api.nvmlDeviceGetUUID(d, b, b.length);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetUUID", text(b))
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetUUID", NvmlApi.text(b))
                 : failed("nvmlDeviceGetUUID", rc);
     }
 
@@ -240,7 +231,7 @@ public final class NvmlLibrary {
         }
         byte[] b = new byte[NvmlApi.DEVICE_SERIAL_BUFFER_SIZE];
         int rc = api.nvmlDeviceGetSerial(d, b, b.length);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetSerial", text(b))
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetSerial", NvmlApi.text(b))
                 : failed("nvmlDeviceGetSerial", rc);
     }
 
@@ -250,7 +241,7 @@ public final class NvmlLibrary {
         }
         byte[] b = new byte[NvmlApi.DEVICE_PART_NUMBER_BUFFER_SIZE];
         int rc = api.nvmlDeviceGetBoardPartNumber(d, b, b.length);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetBoardPartNumber", text(b))
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetBoardPartNumber", NvmlApi.text(b))
                 : failed("nvmlDeviceGetBoardPartNumber", rc);
     }
 
@@ -264,8 +255,8 @@ public final class NvmlLibrary {
                 : s.endsWith("_v2") ? api.nvmlDeviceGetPciInfo_v2(d, p) : api.nvmlDeviceGetPciInfo(d, p);
         boolean v1 = s.equals("nvmlDeviceGetPciInfo");
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success(s, new NvmlSnapshot.Pci(text(v1 ? p.busIdLegacy : p.busId),
-                        Integer.toUnsignedLong(p.domain), p.bus, p.device, hex(p.pciDeviceId), hex(p.pciSubSystemId)))
+                ? NvmlCall.success(s, new NvmlSnapshot.Pci(v1 ? p.busIdLegacy() : p.busId(),
+                        Integer.toUnsignedLong(p.domain()), p.bus(), p.device(), hex(p.pciDeviceId()), hex(p.pciSubSystemId())))
                 : failed(s, rc);
     }
 
@@ -280,7 +271,7 @@ public final class NvmlLibrary {
             if (rc == NvmlReturn.SUCCESS || !exports("nvmlDeviceGetMemoryInfo")
                     || (rc != NvmlReturn.ERROR_NOT_SUPPORTED && rc != 25 /* ARGUMENT_VERSION_MISMATCH */)) {
                 return rc == NvmlReturn.SUCCESS
-                        ? NvmlCall.success("nvmlDeviceGetMemoryInfo_v2", new NvmlSnapshot.Memory(m.total, m.reserved))
+                        ? NvmlCall.success("nvmlDeviceGetMemoryInfo_v2", new NvmlSnapshot.Memory(m.total(), m.reserved()))
                         : failed("nvmlDeviceGetMemoryInfo_v2", rc);
             }
         }
@@ -290,7 +281,7 @@ public final class NvmlLibrary {
         NvmlMemory m = new NvmlMemory();
         int rc = api.nvmlDeviceGetMemoryInfo(d, m);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetMemoryInfo", new NvmlSnapshot.Memory(m.total, null))
+                ? NvmlCall.success("nvmlDeviceGetMemoryInfo", new NvmlSnapshot.Memory(m.total(), null))
                 : failed("nvmlDeviceGetMemoryInfo", rc);
     }
 
@@ -426,7 +417,7 @@ public final class NvmlLibrary {
         NvmlDeviceAttributes a = new NvmlDeviceAttributes();
         int rc = api.nvmlDeviceGetAttributes_v2(d, a);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetAttributes_v2", Integer.toUnsignedLong(a.multiprocessorCount))
+                ? NvmlCall.success("nvmlDeviceGetAttributes_v2", Integer.toUnsignedLong(a.multiprocessorCount()))
                 : failed("nvmlDeviceGetAttributes_v2", rc);
     }
 }
