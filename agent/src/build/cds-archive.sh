@@ -112,14 +112,20 @@ if [ -f "$target/jna/libjnidispatch.so" ]; then
 fi
 export GPU_DETECT_JAVA_OPTS="$jna_path"
 
-# A stand-in NVIDIA driver for training: any shared library named libnvidia-ml.so.1 makes detection load JNA
-# and open it (then find no nvmlInit and report NVML unavailable), so the archive holds JNA, its logging and
-# the NVML code that a host with NVIDIA's driver runs at every start. The JDK's own libjsig.so has no
-# dependencies.
-java_home=$("$java" -XshowSettings:properties -version 2>&1 | awk '$1 == "java.home" {print $3}')
+# A stand-in NVIDIA driver for training, so that the archive holds JNA, its logging and the NVML code that a
+# host with NVIDIA's driver runs at every start. Where a C compiler is at hand, the tests' libnvidia-ml.so.1
+# (native/src/test/c/fake_nvml.c; one H100), which answers every call detection makes. Otherwise the JDK's
+# libjsig.so under that name (it has no dependencies): detection loads JNA and opens it, finds no nvmlInit and
+# reports NVML unavailable, which leaves the classes of the calls themselves out of the archive.
 driver="$target/cds-training-driver"
-rm -rf "$driver" && mkdir -p "$driver/usr/lib64"
-cp "$java_home/lib/libjsig.so" "$driver/usr/lib64/libnvidia-ml.so.1" 2>/dev/null || rm -rf "$driver"
+rm -rf "$driver" "$target/cds-training-nvml"
+if sh "$here/../../../native/src/test/c/build-fake-nvml.sh" "$target/cds-training-nvml" >/dev/null 2>&1; then
+    driver="$target/cds-training-nvml/current"
+else
+    java_home=$("$java" -XshowSettings:properties -version 2>&1 | awk '$1 == "java.home" {print $3}')
+    mkdir -p "$driver/usr/lib64"
+    cp "$java_home/lib/libjsig.so" "$driver/usr/lib64/libnvidia-ml.so.1" 2>/dev/null || rm -rf "$driver"
+fi
 export GPU_DETECT_DRIVER_ROOT="$driver"
 
 command_flags="$here/command-jvm.flags"
@@ -140,6 +146,8 @@ detect() {
 }
 # Live detection on the build machine: the tools it lacks are looked for and reported missing, as on a host.
 detect --timeout 2s
+# And on a recorded host's sysfs with an NVIDIA card, which the stand-in's H100 is merged with.
+detect --timeout 2s --host-root "$cases/sysfs_intel-igpu-beside-nvidia"
 detect --replay "$hosts/h100-80gb-hbm3_590.48.01_text-formats"
 detect --replay "$hosts/a100-sxm4-40gb_mig-enabled_510.47.03_v11" --output json
 detect --replay "$cases/amd-rx6700xt_one-card-seen-by-four-probes" --output json
