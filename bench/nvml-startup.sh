@@ -8,8 +8,8 @@
 #
 # Usage: bench/nvml-startup.sh [LAUNCHER...]     (default: ./gpu-detect of this tree, built)
 #   BENCH_ROUNDS   rounds (default 31)
-# Several launchers (another tree's ./gpu-detect, built) compare builds in the same run: for each launcher
-# after the first, the last columns give the median of its per-round differences from the first.
+# Several launchers (other trees' ./gpu-detect, built) compare builds in the same run: for each launcher
+# after the first, the last columns give the median of its per-round differences from the one before it.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -26,18 +26,8 @@ if [ ! -f "$out/fake-nvml/current/usr/lib64/libnvidia-ml.so.1" ]; then
 fi
 "$javac" -d "$out" bench/Hello.java
 
-# The host: one NVIDIA display function on the bus, bound to the nvidia driver, as NVML's h100 scenario.
 host=$root/$out/nvml-host
-fn=$host/sys/bus/pci/devices/0000:18:00.0
-rm -rf "$host"
-mkdir -p "$fn" "$host/sys/bus/pci/drivers/nvidia"
-echo 0x030200 >"$fn/class"
-echo 0x10de >"$fn/vendor"
-echo 0x2330 >"$fn/device"
-echo 0x10de >"$fn/subsystem_vendor"
-echo 0x16c1 >"$fn/subsystem_device"
-echo 0xa1 >"$fn/revision"
-ln -s ../../../bus/pci/drivers/nvidia "$fn/driver"
+sh bench/nvml-host.sh "$host"
 driver=$root/$out/fake-nvml/current
 export FAKE_NVML_SCENARIO=h100
 
@@ -82,13 +72,13 @@ with open("/proc/loadavg") as f:
     load = f.read().split()[0]
 print(f"\nlive NVML start-up, {time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}, {rounds} rounds, "
       f"{os.cpu_count()} CPUs, load {load} (at the end)")
-print(f"{'command':<56} {'wall ms':>8} {'ratio':>6} {'CPU ms':>8} {'ratio':>6} {'wall -1st':>10} {'CPU -1st':>9}")
+print(f"{'command':<56} {'wall ms':>8} {'ratio':>6} {'CPU ms':>8} {'ratio':>6} {'wall -prev':>10} {'CPU -prev':>9}")
 for i, c in enumerate(commands):
     name = "java Hello" if i == 0 else launchers[i - 1]
     dw = dc = "-"
     if i > 1:
-        dw = f"{med([a - b for a, b in zip(wall[i], wall[1])]):+.1f}"
-        dc = f"{med([a - b for a, b in zip(cpu[i], cpu[1])]):+.1f}"
+        dw = f"{med([a - b for a, b in zip(wall[i], wall[i - 1])]):+.1f}"
+        dc = f"{med([a - b for a, b in zip(cpu[i], cpu[i - 1])]):+.1f}"
     print(f"{name:<56} {med(wall[i]):8.1f} {med(wall[i]) / med(wall[0]):6.2f} {med(cpu[i]):8.1f} "
           f"{med(cpu[i]) / med(cpu[0]):6.2f} {dw:>10} {dc:>9}")
 PYTHON
