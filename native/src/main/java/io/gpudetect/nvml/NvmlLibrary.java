@@ -17,6 +17,10 @@ import java.util.Map;
  * uses the newest symbol the library exports ({@code nvmlDeviceGetPciInfo_v3}, then {@code _v2}, then the
  * unversioned one) and records which one answered; a call none of whose symbols exists answers
  * {@code NVML_ERROR_FUNCTION_NOT_FOUND} instead of throwing {@link UnsatisfiedLinkError}.
+ *
+ * <p>Each call builds its answer in place rather than through a lambda per call: each lambda call site is
+ * linked at every start of a one-shot {@code gpu-detect} on an NVIDIA host (docs/performance.md, "Start-up
+ * and footprint tricks", row "NVML calls without lambdas").
  */
 public final class NvmlLibrary {
 
