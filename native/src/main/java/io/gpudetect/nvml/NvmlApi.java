@@ -19,10 +19,14 @@ import java.util.Map;
  * <p>Each call goes through the JNA {@link Function} of its symbol, looked up on first use, rather than
  * through an interface that JNA implements: that costs a dynamic proxy class, which JDK 17 cannot keep in
  * the class-data-sharing archive, generated at every start (docs/performance.md, "Start-up and
- * footprint tricks", row "NVML calls without a proxy"). Handles and by-reference values are passed as the
- * pointers they are, so no argument needs JNA's reflective conversion.
+ * footprint tricks", row "NVML calls without a proxy"). Not JNA's direct mapping either ({@code
+ * Native.register}): it binds a class's native methods to one library for the whole JVM, where tests load
+ * several copies of a library side by side, and fails on the first symbol a library lacks, where an old
+ * driver lacks the {@code _v2} ones. Handles, by-reference values and structs are passed as the pointers
+ * they are, so no argument needs JNA's reflective conversion.
  */
 final class NvmlApi {
+
     /** {@code NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE}, also enough for the NVML version. */
     static final int SYSTEM_VERSION_BUFFER_SIZE = 80;
     /** {@code NVML_DEVICE_NAME_V2_BUFFER_SIZE}. */
@@ -37,7 +41,6 @@ final class NvmlApi {
     static final int MEMORY_ERROR_TYPE_UNCORRECTED = 1;
     /** {@code NVML_AGGREGATE_ECC}: counted over the GPU's lifetime, kept in the infoROM. */
     static final int AGGREGATE_ECC = 1;
-
 
     private final NativeLibrary library;
     /** Each symbol's function, or null where the library does not export it. */
