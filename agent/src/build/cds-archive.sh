@@ -116,7 +116,8 @@ export GPU_DETECT_JAVA_OPTS="$jna_path"
 # host with NVIDIA's driver runs at every start. Where a C compiler is at hand, the tests' libnvidia-ml.so.1
 # (native/src/test/c/fake_nvml.c; one H100), which answers every call detection makes. Otherwise the JDK's
 # libjsig.so under that name (it has no dependencies): detection loads JNA and opens it, finds no nvmlInit and
-# reports NVML unavailable, which leaves the classes of the calls themselves out of the archive.
+# reports NVML unavailable, which leaves the classes of the calls themselves out of the archive
+# (docs/performance.md, "Start-up and footprint tricks", row "command archive trained on the stand-in NVML").
 driver="$target/cds-training-driver"
 rm -rf "$driver" "$target/cds-training-nvml"
 if sh "$here/../../../native/src/test/c/build-fake-nvml.sh" "$target/cds-training-nvml" >/dev/null 2>&1; then
