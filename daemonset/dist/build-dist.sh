@@ -42,8 +42,9 @@ echo "$mods" | tr ',' '\n' > "$stage/runtime/MODULES"
 find "$stage/runtime" -type f \( -name '*.so' -o -path '*/bin/*' \) -exec strip --strip-unneeded {} +
 mkdir -p "$stage/bin" "$stage/systemd"
 cp "$module_dir/dist/gpu-detect" "$module_dir/dist/gpu-detect-json" "$stage/bin/"
-# The JVM flags and the trained class lists the launcher makes its start-up archives from (bin/gpu-detect).
-cp "$module_dir"/../agent/src/build/*-jvm.flags "$stage/lib/"
+# The JVM flags, plain detection's class path and the trained class lists the launcher makes its start-up
+# archives from (bin/gpu-detect).
+cp "$module_dir"/../agent/src/build/*-jvm.flags "$module_dir"/../agent/target/detection.classpath "$stage/lib/"
 for list in "$module_dir"/../agent/target/gpu-detect.classlist "$module_dir"/../agent/target/gpu-detect-agent.classlist; do
     if [ -f "$list" ]; then cp "$list" "$stage/lib/"; fi
 done
@@ -68,6 +69,9 @@ check="$target/dist-check"
 rm -rf "$check" && cp -a "$stage" "$check"
 log="$target/dist-check.log"
 "$check/bin/gpu-detect" --version >/dev/null 2>"$log" || { cat "$log" >&2; exit 1; }
+# Plain detection on its own class path (lib/detection.classpath), a recorded bundle read with jackson-databind.
+"$check/bin/gpu-detect" --replay "$module_dir/../test-fixtures/cases/nvml-8xa100-mig" --output json >/dev/null \
+    2>"$log" || { cat "$log" >&2; exit 1; }
 kubeconfig="$target/dist-check.kubeconfig"
 printf '%s\n' 'apiVersion: v1' 'kind: Config' \
     'clusters: [{name: none, cluster: {server: "http://127.0.0.1:1"}}]' \

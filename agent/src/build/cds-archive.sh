@@ -13,19 +13,33 @@
 #   from the test classes (informers, watches, reading Nodes, pods and the record, creating and patching):
 #   what it loads there would otherwise be loaded from the jars into metaspace at every start (~900 classes,
 #   ~2 MiB more resident memory). Without the test classes (-Dmaven.test.skip) the dry run only.
-# Each archive is made with the flags its launcher mode uses (src/build/*-jvm.flags): an archive only
-# serves a JVM started the same way. Run by Maven at package time; a failure only costs speed.
+# Each archive is made with the flags and the class path its launcher mode uses (src/build/*-jvm.flags; the
+# class paths as ./gpu-detect builds them from TARGET/*.classpath): an archive only serves a JVM started the
+# same way. Run by Maven at package time; a failure only costs speed, except one: plain detection that fails
+# on its own class path (a jar it needs left out of detection.classpath) fails the build.
 # Usage: cds-archive.sh TARGET_DIR JAR HOSTS_DIR CASES_DIR [TEST_CLASSPATH_FILE]
 target=$1 jar=$2 hosts=$3 cases=$4 test_classpath=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+main=io.gpudetect.cli.GpuDetectCommand
 
-# train NAME FLAGS_FILE ARGS...: one training run; adds the classes it loaded to TARGET/NAME.classlist.
+# The launcher's two class paths (./gpu-detect builds them the same way): the jar and the jars plain
+# detection loads; the jar, those jars again and every runtime jar.
+read -r detection_jars <"$target/detection.classpath"
+read -r runtime_jars <"$target/runtime.classpath"
+detection_cp=$jar
+every_jar_cp=$jar
+IFS=:
+for j in $detection_jars; do detection_cp=$detection_cp:$target/$j; done
+for j in $detection_jars $runtime_jars; do every_jar_cp=$every_jar_cp:$target/$j; done
+unset IFS
+
+# train NAME FLAGS_FILE CLASS_PATH ARGS...: one training run; adds the classes it loaded to TARGET/NAME.classlist.
 train() {
-    name=$1 flags=$(cat "$2")
-    shift 2
+    name=$1 flags=$(cat "$2") cp=$3
+    shift 3
     # shellcheck disable=SC2086 # the flags are words
-    "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags ${GPU_DETECT_JAVA_OPTS:-} -jar "$jar" "$@" \
+    "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags ${GPU_DETECT_JAVA_OPTS:-} -cp "$cp" $main "$@" \
         >/dev/null 2>>"$target/$name-cds.log"
     status=$?
     add_classes "$name"
@@ -44,13 +58,13 @@ add_classes() {
     rm -f "$target/$1.part"
 }
 
-# train_for SECONDS NAME FLAGS_FILE ARGS...: as train, for a run that does not end by itself: stopped by
-# SIGTERM after SECONDS.
+# train_for SECONDS NAME FLAGS_FILE CLASS_PATH ARGS...: as train, for a run that does not end by itself: stopped
+# by SIGTERM after SECONDS.
 train_for() {
-    seconds=$1 name=$2 flags=$(cat "$3")
-    shift 3
+    seconds=$1 name=$2 flags=$(cat "$3") cp=$4
+    shift 4
     # shellcheck disable=SC2086 # the flags are words
-    "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags ${GPU_DETECT_JAVA_OPTS:-} -jar "$jar" "$@" \
+    "$java" -Xshare:off -XX:DumpLoadedClassList="$target/$name.part" $flags ${GPU_DETECT_JAVA_OPTS:-} -cp "$cp" $main "$@" \
         >/dev/null 2>>"$target/$name-cds.log" &
     pid=$!
     sleep "$seconds"
@@ -59,12 +73,12 @@ train_for() {
     add_classes "$name"
 }
 
-# dump NAME FLAGS_FILE: writes TARGET/NAME.jsa from the class list; logs in TARGET/NAME-cds.log.
+# dump NAME FLAGS_FILE CLASS_PATH: writes TARGET/NAME.jsa from the class list; logs in TARGET/NAME-cds.log.
 dump() {
-    name=$1 flags=$(cat "$2")
+    name=$1 flags=$(cat "$2") cp=$3
     # shellcheck disable=SC2086 # the flags are words
     if [ -s "$target/$name.classlist" ] && "$java" -Xshare:dump -XX:SharedClassListFile="$target/$name.classlist" \
-            -XX:SharedArchiveFile="$target/$name.jsa" $flags -jar "$jar" >>"$target/$name-cds.log" 2>&1; then
+            -XX:SharedArchiveFile="$target/$name.jsa" $flags -cp "$cp" >>"$target/$name-cds.log" 2>&1; then
         return 0
     fi
     echo "gpu-detect: CDS archive $name.jsa not built (see $target/$name-cds.log); the launcher runs without it" >&2
@@ -98,29 +112,53 @@ if [ -f "$target/jna/libjnidispatch.so" ]; then
 fi
 export GPU_DETECT_JAVA_OPTS="$jna_path"
 
-# A stand-in NVIDIA driver for training: any shared library named libnvidia-ml.so.1 makes detection load JNA
-# and open it (then find no nvmlInit and report NVML unavailable), so the archive holds JNA, its logging and
-# the NVML code that a host with NVIDIA's driver runs at every start. The JDK's own libjsig.so has no
-# dependencies.
-java_home=$("$java" -XshowSettings:properties -version 2>&1 | awk '$1 == "java.home" {print $3}')
+# A stand-in NVIDIA driver for training, so that the archive holds JNA, its logging and the NVML code that a
+# host with NVIDIA's driver runs at every start. Where a C compiler is at hand, the tests' libnvidia-ml.so.1
+# (native/src/test/c/fake_nvml.c; one H100), which answers every call detection makes. Otherwise the JDK's
+# libjsig.so under that name (it has no dependencies): detection loads JNA and opens it, finds no nvmlInit and
+# reports NVML unavailable, which leaves the classes of the calls themselves out of the archive
+# (docs/performance.md, "Start-up and footprint tricks", row "command archive trained on the stand-in NVML").
 driver="$target/cds-training-driver"
-rm -rf "$driver" && mkdir -p "$driver/usr/lib64"
-cp "$java_home/lib/libjsig.so" "$driver/usr/lib64/libnvidia-ml.so.1" 2>/dev/null || rm -rf "$driver"
+rm -rf "$driver" "$target/cds-training-nvml"
+if sh "$here/../../../native/src/test/c/build-fake-nvml.sh" "$target/cds-training-nvml" >/dev/null 2>&1; then
+    driver="$target/cds-training-nvml/current"
+else
+    java_home=$("$java" -XshowSettings:properties -version 2>&1 | awk '$1 == "java.home" {print $3}')
+    mkdir -p "$driver/usr/lib64"
+    cp "$java_home/lib/libjsig.so" "$driver/usr/lib64/libnvidia-ml.so.1" 2>/dev/null || rm -rf "$driver"
+fi
 export GPU_DETECT_DRIVER_ROOT="$driver"
 
 command_flags="$here/command-jvm.flags"
 start gpu-detect
+# Plain detection on its own class path, as the launcher starts it. These runs cover every output format and
+# a recorded bundle (bundle.json, read with jackson-databind): one that fails means detection.classpath lacks
+# a jar.
+detect() {
+    GPU_DETECT_JAVA_OPTS="$jna_path -Dgpudetect.detectionClassPath=true"
+    train gpu-detect "$command_flags" "$detection_cp" "$@"
+    status=$?
+    GPU_DETECT_JAVA_OPTS=$jna_path
+    if [ "$status" -ne 0 ]; then
+        echo "gpu-detect: plain detection failed on the jars of $target/detection.classpath (gpu-detect $*;" \
+            "see $target/gpu-detect-cds.log): a jar it needs is excluded in agent/pom.xml" >&2
+        exit 1
+    fi
+}
 # Live detection on the build machine: the tools it lacks are looked for and reported missing, as on a host.
-train gpu-detect "$command_flags" --timeout 2s
-train gpu-detect "$command_flags" --replay "$hosts/h100-80gb-hbm3_590.48.01_text-formats"
-train gpu-detect "$command_flags" --replay "$hosts/a100-sxm4-40gb_mig-enabled_510.47.03_v11" --output json
-train gpu-detect "$command_flags" --replay "$cases/amd-rx6700xt_one-card-seen-by-four-probes" --output json
+detect --timeout 2s
+# And on a recorded host's sysfs with an NVIDIA card, which the stand-in's H100 is merged with.
+detect --timeout 2s --host-root "$cases/sysfs_intel-igpu-beside-nvidia"
+detect --replay "$hosts/h100-80gb-hbm3_590.48.01_text-formats"
+detect --replay "$hosts/a100-sxm4-40gb_mig-enabled_510.47.03_v11" --output json
+detect --replay "$cases/amd-rx6700xt_one-card-seen-by-four-probes" --output json
 # An AMD id that names several products and no revision: VRAM, then the chip family, decide the model.
-train gpu-detect "$command_flags" --replay "$hosts/rocm-smi_radeon-rx-6700-xt_rocm-5.7.1_no-revision" --output json
-train gpu-detect "$command_flags" --replay "$hosts/lspci_2x-geforce-rtx-4090_lspci-vv" --output yaml
-train gpu-detect "$command_flags" --replay "$cases/sysfs_intel-igpu-beside-nvidia" --output table
-train gpu-detect "$command_flags" --help
-dump gpu-detect "$command_flags"
+detect --replay "$hosts/rocm-smi_radeon-rx-6700-xt_rocm-5.7.1_no-revision" --output json
+detect --replay "$hosts/lspci_2x-geforce-rtx-4090_lspci-vv" --output yaml
+detect --replay "$cases/sysfs_intel-igpu-beside-nvidia" --output table
+detect --replay "$cases/nvml-8xa100-mig" --output json
+train gpu-detect "$command_flags" "$every_jar_cp" --help
+dump gpu-detect "$command_flags" "$detection_cp"
 
 # The agent's training pass has no cluster: a kubeconfig naming a closed port makes the dry run print
 # every label as new, which still loads the client, its model and the JSON it writes.
@@ -135,7 +173,7 @@ current-context: none
 KUBECONFIG
 export KUBECONFIG="$kubeconfig"
 start gpu-detect-agent
-train gpu-detect-agent "$here/agent-jvm.flags" \
+train gpu-detect-agent "$here/agent-jvm.flags" "$every_jar_cp" \
     agent --node cds-training --replay "$hosts/tesla-t4_515.105.01_v11" --once --dry-run --port -1
 
 # Then against a cluster: the test sources' MockApiServer (CRUD mode, one Node) and the agent passing every
@@ -154,11 +192,11 @@ if [ -f "$mock_class" ] && [ -s "$test_classpath" ]; then
     done
     if [ -s "$cluster/kubeconfig" ]; then
         export KUBECONFIG="$cluster/kubeconfig"
-        train_for 5 gpu-detect-agent "$here/agent-jvm.flags" \
+        train_for 5 gpu-detect-agent "$here/agent-jvm.flags" "$every_jar_cp" \
             agent --node cds-training --replay "$hosts/tesla-t4_515.105.01_v11" --interval 200ms --startup-jitter 0 --port 0
     fi
     kill "$mock" 2>/dev/null
     wait "$mock" 2>/dev/null
 fi
-dump gpu-detect-agent "$here/agent-jvm.flags"
+dump gpu-detect-agent "$here/agent-jvm.flags" "$every_jar_cp"
 exit 0

@@ -20,7 +20,7 @@ jar=$(ls "$here"/agent/target/gpu-detect-agent-*.jar | head -n 1)
 root_opt=""
 [ $# -ge 1 ] && root_opt="--driver-root $1"
 mkdir -p "$out"
-run() { "$java" -XX:+UseSerialGC -jar "$jar" "$@"; }
+run() { "$java" -XX:+UseSerialGC -cp "$jar:$here/agent/target/lib/*" io.gpudetect.cli.GpuDetectCommand "$@"; }
 { nvidia-smi -L; nvidia-smi --query-gpu=name,pci.bus_id,memory.total,mig.mode.current --format=csv; } > "$out/nvidia-smi-L.txt" 2>&1
 nvidia-smi -q -x > "$out/nvidia-smi.xml" 2>&1
 # NVML alone: hide nvidia-smi from PATH so only the library answers.

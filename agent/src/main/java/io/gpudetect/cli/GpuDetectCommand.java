@@ -44,6 +44,17 @@ public final class GpuDetectCommand implements Callable<Integer> {
     public static final int EXIT_OK = 0;
     public static final int EXIT_UNUSABLE_INPUT = 1;
     public static final int EXIT_USAGE = 2;
+    /**
+     * Not a status anyone sees: what {@link #main} answers, when started on the detection class path, to
+     * arguments that only picocli reads. The launchers then start it again with every jar.
+     */
+    public static final int EXIT_NEEDS_EVERY_JAR = 120;
+    /**
+     * Set by the launchers ({@code -Dgpudetect.detectionClassPath=true}) when the class path holds only the
+     * jars plain detection loads, without the Kubernetes client (docs/performance.md, "Start-up and footprint
+     * tricks", row "a class path for plain detection"). picocli builds every subcommand, so it needs them all.
+     */
+    static final String DETECTION_CLASS_PATH = "gpudetect.detectionClassPath";
 
     @Spec
     CommandSpec spec;
@@ -60,7 +71,7 @@ public final class GpuDetectCommand implements Callable<Integer> {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
-        System.exit(run(args, out, err, System.getenv()));
+        System.exit(run(args, out, err, System.getenv(), Boolean.getBoolean(DETECTION_CLASS_PATH)));
     }
 
     /**
@@ -68,7 +79,19 @@ public final class GpuDetectCommand implements Callable<Integer> {
      * time, see there), everything else through picocli. {@code env} supplies option defaults.
      */
     public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+        return run(args, out, err, env, false);
+    }
+
+    /**
+     * As {@link #run(String[], PrintWriter, PrintWriter, Map)}; with {@code detectionClassPathOnly}, arguments
+     * for picocli print nothing and answer {@link #EXIT_NEEDS_EVERY_JAR}.
+     */
+    static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env,
+                   boolean detectionClassPathOnly) {
         Optional<PlainArguments> plain = PlainArguments.parse(args, env);
+        if (plain.isEmpty() && detectionClassPathOnly) {
+            return EXIT_NEEDS_EVERY_JAR;
+        }
         if (plain.isPresent()) {
             PlainArguments a = plain.get();
             try {

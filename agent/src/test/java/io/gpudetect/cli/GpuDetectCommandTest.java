@@ -205,4 +205,30 @@ class GpuDetectCommandTest {
             Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
         }
     }
+
+    /** As the launchers start it on the detection class path, without the Kubernetes client's jars. */
+    private int runOnDetectionClassPath(String... args) {
+        return GpuDetectCommand.run(args, new PrintWriter(out), new PrintWriter(err), System.getenv(), true);
+    }
+
+    @Test
+    void onTheDetectionClassPathPlainDetectionRuns() throws Exception {
+        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        assertEquals(0, runOnDetectionClassPath("--replay", tmp.toString(), "-o", "json"));
+        assertTrue(out.toString().contains("\"model\" : \"h100\""), out.toString());
+    }
+
+    @Test
+    void onTheDetectionClassPathArgumentsForPicocliAskForEveryJarAndPrintNothing() throws Exception {
+        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        // An upper-case format and a clustered short option: valid, but only picocli reads them.
+        for (List<String> args : List.of(List.of("--help"), List.of("--bogus"), List.of("agent", "--help"),
+                List.of("--replay", tmp.toString(), "--output", "JSON"), List.of("--replay", tmp.toString(), "-ojson"))) {
+            assertEquals(GpuDetectCommand.EXIT_NEEDS_EVERY_JAR, runOnDetectionClassPath(args.toArray(String[]::new)),
+                    args.toString());
+        }
+        assertEquals("", out.toString());
+        assertEquals("", err.toString());
+        assertEquals(0, run("--replay", tmp.toString(), "-ojson"), "picocli reads it with every jar");
+    }
 }

@@ -1,9 +1,13 @@
 package io.gpudetect.nvml;
 
-import com.sun.jna.Library;
+import com.sun.jna.Function;
+import com.sun.jna.NativeLibrary;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The calls of {@code libnvidia-ml.so.1} that detection needs, with the C names and signatures of
@@ -12,91 +16,205 @@ import com.sun.jna.ptr.PointerByReference;
  * {@link NvmlLibrary} calls the newest that the loaded library exports. Unsigned C ints arrive as Java
  * ints; callers widen them with {@link Integer#toUnsignedLong}.
  *
- * <p>Never loaded eagerly: {@link NvmlLibrary#open} binds it to a library it found, so a host without
- * NVML costs a failed {@code dlopen}, not a class-initialisation error.
+ * <p>Each call goes through the JNA {@link Function} of its symbol, looked up on first use, rather than
+ * through an interface that JNA implements: that costs a dynamic proxy class, which JDK 17 cannot keep in
+ * the class-data-sharing archive, generated at every start (docs/performance.md, "Start-up and
+ * footprint tricks", row "NVML calls without a proxy"). Not JNA's direct mapping either ({@code
+ * Native.register}): it binds a class's native methods to one library for the whole JVM, where tests load
+ * several copies of a library side by side, and fails on the first symbol a library lacks, where an old
+ * driver lacks the {@code _v2} ones. Handles, by-reference values and structs are passed as the pointers
+ * they are, so no argument needs JNA's reflective conversion.
  */
-public interface NvmlApi extends Library {
+final class NvmlApi {
 
     /** {@code NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE}, also enough for the NVML version. */
-    int SYSTEM_VERSION_BUFFER_SIZE = 80;
+    static final int SYSTEM_VERSION_BUFFER_SIZE = 80;
     /** {@code NVML_DEVICE_NAME_V2_BUFFER_SIZE}. */
-    int DEVICE_NAME_BUFFER_SIZE = 96;
+    static final int DEVICE_NAME_BUFFER_SIZE = 96;
     /** {@code NVML_DEVICE_UUID_V2_BUFFER_SIZE}. */
-    int DEVICE_UUID_BUFFER_SIZE = 96;
+    static final int DEVICE_UUID_BUFFER_SIZE = 96;
     /** {@code NVML_DEVICE_SERIAL_BUFFER_SIZE}. */
-    int DEVICE_SERIAL_BUFFER_SIZE = 30;
+    static final int DEVICE_SERIAL_BUFFER_SIZE = 30;
     /** {@code NVML_DEVICE_PART_NUMBER_BUFFER_SIZE}. */
-    int DEVICE_PART_NUMBER_BUFFER_SIZE = 80;
+    static final int DEVICE_PART_NUMBER_BUFFER_SIZE = 80;
     /** {@code NVML_MEMORY_ERROR_TYPE_UNCORRECTED}. */
-    int MEMORY_ERROR_TYPE_UNCORRECTED = 1;
+    static final int MEMORY_ERROR_TYPE_UNCORRECTED = 1;
     /** {@code NVML_AGGREGATE_ECC}: counted over the GPU's lifetime, kept in the infoROM. */
-    int AGGREGATE_ECC = 1;
+    static final int AGGREGATE_ECC = 1;
 
-    int nvmlInit_v2();
+    private final NativeLibrary library;
+    /** Each symbol's function, or null where the library does not export it. */
+    private final Map<String, Function> functions = new HashMap<>();
 
-    int nvmlInit();
+    NvmlApi(NativeLibrary library) {
+        this.library = library;
+    }
 
-    int nvmlShutdown();
+    /** True when the library exports {@code symbol}; looked up once. */
+    synchronized boolean exports(String symbol) {
+        if (!functions.containsKey(symbol)) {
+            Function f;
+            try {
+                f = library.getFunction(symbol);
+            } catch (UnsatisfiedLinkError e) {
+                f = null;
+            }
+            functions.put(symbol, f);
+        }
+        return functions.get(symbol) != null;
+    }
 
-    String nvmlErrorString(int result);
+    private Function function(String symbol) {
+        if (!exports(symbol)) {
+            throw new UnsatisfiedLinkError(symbol + " is not exported by " + library.getFile());
+        }
+        return functions.get(symbol);
+    }
 
-    int nvmlSystemGetDriverVersion(byte[] version, int length);
+    private int call(String symbol, Object... args) {
+        return function(symbol).invokeInt(args);
+    }
 
-    int nvmlSystemGetNVMLVersion(byte[] version, int length);
+    /** A C string from a fixed-size buffer: up to the first NUL, or the whole buffer. */
+    static String text(byte[] buffer) {
+        int end = 0;
+        while (end < buffer.length && buffer[end] != 0) {
+            end++;
+        }
+        return new String(buffer, 0, end, StandardCharsets.UTF_8);
+    }
 
-    int nvmlSystemGetCudaDriverVersion_v2(IntByReference cudaDriverVersion);
+    int nvmlInit_v2() {
+        return call("nvmlInit_v2");
+    }
 
-    int nvmlSystemGetCudaDriverVersion(IntByReference cudaDriverVersion);
+    int nvmlInit() {
+        return call("nvmlInit");
+    }
 
-    int nvmlDeviceGetCount_v2(IntByReference deviceCount);
+    int nvmlShutdown() {
+        return call("nvmlShutdown");
+    }
 
-    int nvmlDeviceGetCount(IntByReference deviceCount);
+    String nvmlErrorString(int result) {
+        return function("nvmlErrorString").invokeString(new Object[] {result}, false);
+    }
 
-    int nvmlDeviceGetHandleByIndex_v2(int index, PointerByReference device);
+    int nvmlSystemGetDriverVersion(byte[] version, int length) {
+        return call("nvmlSystemGetDriverVersion", version, length);
+    }
 
-    int nvmlDeviceGetHandleByIndex(int index, PointerByReference device);
+    int nvmlSystemGetNVMLVersion(byte[] version, int length) {
+        return call("nvmlSystemGetNVMLVersion", version, length);
+    }
 
-    int nvmlDeviceGetName(NvmlDevice device, byte[] name, int length);
+    int nvmlSystemGetCudaDriverVersion_v2(IntByReference cudaDriverVersion) {
+        return call("nvmlSystemGetCudaDriverVersion_v2", cudaDriverVersion.getPointer());
+    }
 
-    int nvmlDeviceGetUUID(NvmlDevice device, byte[] uuid, int length);
+    int nvmlSystemGetCudaDriverVersion(IntByReference cudaDriverVersion) {
+        return call("nvmlSystemGetCudaDriverVersion", cudaDriverVersion.getPointer());
+    }
 
-    int nvmlDeviceGetSerial(NvmlDevice device, byte[] serial, int length);
+    int nvmlDeviceGetCount_v2(IntByReference deviceCount) {
+        return call("nvmlDeviceGetCount_v2", deviceCount.getPointer());
+    }
 
-    int nvmlDeviceGetBoardPartNumber(NvmlDevice device, byte[] partNumber, int length);
+    int nvmlDeviceGetCount(IntByReference deviceCount) {
+        return call("nvmlDeviceGetCount", deviceCount.getPointer());
+    }
 
-    int nvmlDeviceGetPciInfo_v3(NvmlDevice device, NvmlPciInfo pci);
+    int nvmlDeviceGetHandleByIndex_v2(int index, PointerByReference device) {
+        return call("nvmlDeviceGetHandleByIndex_v2", index, device.getPointer());
+    }
 
-    int nvmlDeviceGetPciInfo_v2(NvmlDevice device, NvmlPciInfo pci);
+    int nvmlDeviceGetHandleByIndex(int index, PointerByReference device) {
+        return call("nvmlDeviceGetHandleByIndex", index, device.getPointer());
+    }
+
+    int nvmlDeviceGetName(NvmlDevice device, byte[] name, int length) {
+        return call("nvmlDeviceGetName", device.getPointer(), name, length);
+    }
+
+    int nvmlDeviceGetUUID(NvmlDevice device, byte[] uuid, int length) {
+        return call("nvmlDeviceGetUUID", device.getPointer(), uuid, length);
+    }
+
+    int nvmlDeviceGetSerial(NvmlDevice device, byte[] serial, int length) {
+        return call("nvmlDeviceGetSerial", device.getPointer(), serial, length);
+    }
+
+    int nvmlDeviceGetBoardPartNumber(NvmlDevice device, byte[] partNumber, int length) {
+        return call("nvmlDeviceGetBoardPartNumber", device.getPointer(), partNumber, length);
+    }
+
+    int nvmlDeviceGetPciInfo_v3(NvmlDevice device, NvmlPciInfo pci) {
+        return call("nvmlDeviceGetPciInfo_v3", device.getPointer(), pci.memory);
+    }
+
+    int nvmlDeviceGetPciInfo_v2(NvmlDevice device, NvmlPciInfo pci) {
+        return call("nvmlDeviceGetPciInfo_v2", device.getPointer(), pci.memory);
+    }
 
     /** The v1 call fills a smaller struct (busId[16], ids, four reserved words) that fits inside {@link NvmlPciInfo}. */
-    int nvmlDeviceGetPciInfo(NvmlDevice device, NvmlPciInfo pci);
+    int nvmlDeviceGetPciInfo(NvmlDevice device, NvmlPciInfo pci) {
+        return call("nvmlDeviceGetPciInfo", device.getPointer(), pci.memory);
+    }
 
-    int nvmlDeviceGetMemoryInfo_v2(NvmlDevice device, NvmlMemoryV2 memory);
+    int nvmlDeviceGetMemoryInfo_v2(NvmlDevice device, NvmlMemoryV2 memory) {
+        return call("nvmlDeviceGetMemoryInfo_v2", device.getPointer(), memory.memory);
+    }
 
-    int nvmlDeviceGetMemoryInfo(NvmlDevice device, NvmlMemory memory);
+    int nvmlDeviceGetMemoryInfo(NvmlDevice device, NvmlMemory memory) {
+        return call("nvmlDeviceGetMemoryInfo", device.getPointer(), memory.memory);
+    }
 
-    int nvmlDeviceGetCudaComputeCapability(NvmlDevice device, IntByReference major, IntByReference minor);
+    int nvmlDeviceGetCudaComputeCapability(NvmlDevice device, IntByReference major, IntByReference minor) {
+        return call("nvmlDeviceGetCudaComputeCapability", device.getPointer(), major.getPointer(), minor.getPointer());
+    }
 
-    int nvmlDeviceGetArchitecture(NvmlDevice device, IntByReference arch);
+    int nvmlDeviceGetArchitecture(NvmlDevice device, IntByReference arch) {
+        return call("nvmlDeviceGetArchitecture", device.getPointer(), arch.getPointer());
+    }
 
-    int nvmlDeviceGetBrand(NvmlDevice device, IntByReference type);
+    int nvmlDeviceGetBrand(NvmlDevice device, IntByReference type) {
+        return call("nvmlDeviceGetBrand", device.getPointer(), type.getPointer());
+    }
 
     /** Milliwatts. */
-    int nvmlDeviceGetPowerManagementLimit(NvmlDevice device, IntByReference limit);
+    int nvmlDeviceGetPowerManagementLimit(NvmlDevice device, IntByReference limit) {
+        return call("nvmlDeviceGetPowerManagementLimit", device.getPointer(), limit.getPointer());
+    }
 
-    int nvmlDeviceGetEccMode(NvmlDevice device, IntByReference current, IntByReference pending);
+    int nvmlDeviceGetEccMode(NvmlDevice device, IntByReference current, IntByReference pending) {
+        return call("nvmlDeviceGetEccMode", device.getPointer(), current.getPointer(), pending.getPointer());
+    }
 
-    int nvmlDeviceGetTotalEccErrors(NvmlDevice device, int errorType, int counterType, LongByReference eccCounts);
+    int nvmlDeviceGetTotalEccErrors(NvmlDevice device, int errorType, int counterType, LongByReference eccCounts) {
+        return call("nvmlDeviceGetTotalEccErrors", device.getPointer(), errorType, counterType, eccCounts.getPointer());
+    }
 
-    int nvmlDeviceGetMigMode(NvmlDevice device, IntByReference currentMode, IntByReference pendingMode);
+    int nvmlDeviceGetMigMode(NvmlDevice device, IntByReference currentMode, IntByReference pendingMode) {
+        return call("nvmlDeviceGetMigMode", device.getPointer(), currentMode.getPointer(), pendingMode.getPointer());
+    }
 
-    int nvmlDeviceGetMaxMigDeviceCount(NvmlDevice device, IntByReference count);
+    int nvmlDeviceGetMaxMigDeviceCount(NvmlDevice device, IntByReference count) {
+        return call("nvmlDeviceGetMaxMigDeviceCount", device.getPointer(), count.getPointer());
+    }
 
-    int nvmlDeviceGetMigDeviceHandleByIndex(NvmlDevice device, int index, PointerByReference migDevice);
+    int nvmlDeviceGetMigDeviceHandleByIndex(NvmlDevice device, int index, PointerByReference migDevice) {
+        return call("nvmlDeviceGetMigDeviceHandleByIndex", device.getPointer(), index, migDevice.getPointer());
+    }
 
-    int nvmlDeviceGetGpuInstanceId(NvmlDevice device, IntByReference id);
+    int nvmlDeviceGetGpuInstanceId(NvmlDevice device, IntByReference id) {
+        return call("nvmlDeviceGetGpuInstanceId", device.getPointer(), id.getPointer());
+    }
 
-    int nvmlDeviceGetComputeInstanceId(NvmlDevice device, IntByReference id);
+    int nvmlDeviceGetComputeInstanceId(NvmlDevice device, IntByReference id) {
+        return call("nvmlDeviceGetComputeInstanceId", device.getPointer(), id.getPointer());
+    }
 
-    int nvmlDeviceGetAttributes_v2(NvmlDevice device, NvmlDeviceAttributes attributes);
+    int nvmlDeviceGetAttributes_v2(NvmlDevice device, NvmlDeviceAttributes attributes) {
+        return call("nvmlDeviceGetAttributes_v2", device.getPointer(), attributes.memory);
+    }
 }

@@ -1,19 +1,25 @@
 package io.gpudetect.nvml;
 
-import com.sun.jna.Structure;
-import com.sun.jna.Structure.FieldOrder;
+import com.sun.jna.Memory;
 
-/** {@code nvmlDeviceAttributes_t}, filled by {@code nvmlDeviceGetAttributes_v2}; read here for a MIG device's share of the GPU. */
-@FieldOrder({"multiprocessorCount", "sharedCopyEngineCount", "sharedDecoderCount", "sharedEncoderCount",
-        "sharedJpegCount", "sharedOfaCount", "gpuInstanceSliceCount", "computeInstanceSliceCount", "memorySizeMB"})
-public final class NvmlDeviceAttributes extends Structure {
-    public int multiprocessorCount;
-    public int sharedCopyEngineCount;
-    public int sharedDecoderCount;
-    public int sharedEncoderCount;
-    public int sharedJpegCount;
-    public int sharedOfaCount;
-    public int gpuInstanceSliceCount;
-    public int computeInstanceSliceCount;
-    public long memorySizeMB;
+/**
+ * {@code nvmlDeviceAttributes_t}, filled by {@code nvmlDeviceGetAttributes_v2}: eight unsigned ints
+ * ({@code multiprocessorCount} first, then the shared engine and slice counts) and an unsigned long long
+ * {@code memorySizeMB}. Read here for a MIG device's share of the GPU. Native memory at fixed offsets, as
+ * {@link NvmlPciInfo} says why.
+ */
+final class NvmlDeviceAttributes {
+
+    private static final int MULTIPROCESSOR_COUNT = 0;
+    static final int SIZE = 40;
+
+    final Memory memory = new Memory(SIZE);
+
+    NvmlDeviceAttributes() {
+        memory.clear();
+    }
+
+    int multiprocessorCount() {
+        return memory.getInt(MULTIPROCESSOR_COUNT);
+    }
 }

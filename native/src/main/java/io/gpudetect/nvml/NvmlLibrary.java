@@ -1,26 +1,26 @@
 package io.gpudetect.nvml;
 
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * A loaded {@code libnvidia-ml.so.1} with Java-named calls, each answering an {@link NvmlCall}. Each call
  * uses the newest symbol the library exports ({@code nvmlDeviceGetPciInfo_v3}, then {@code _v2}, then the
  * unversioned one) and records which one answered; a call none of whose symbols exists answers
  * {@code NVML_ERROR_FUNCTION_NOT_FOUND} instead of throwing {@link UnsatisfiedLinkError}.
+ *
+ * <p>Each call builds its answer in place rather than through a lambda per call: each lambda call site is
+ * linked at every start of a one-shot {@code gpu-detect} on an NVIDIA host (docs/performance.md, "Start-up
+ * and footprint tricks", row "NVML calls without lambdas").
  */
 public final class NvmlLibrary {
 
@@ -28,13 +28,10 @@ public final class NvmlLibrary {
     private static final Map<String, Object> OPTIONS = Map.of(Library.OPTION_OPEN_FLAGS, 1);
 
     private final String path;
-    private final NativeLibrary library;
     private final NvmlApi api;
-    private final Map<String, Boolean> exported = new HashMap<>();
 
-    private NvmlLibrary(String path, NativeLibrary library, NvmlApi api) {
+    private NvmlLibrary(String path, NvmlApi api) {
         this.path = path;
-        this.library = library;
         this.api = api;
     }
 
@@ -58,8 +55,8 @@ public final class NvmlLibrary {
             avoidLdconfig();
             try {
                 NativeLibrary lib = NativeLibrary.getInstance(candidate, OPTIONS);
-                NvmlLibrary nvml = new NvmlLibrary(lib.getFile() == null ? candidate : lib.getFile().getPath(), lib,
-                        Native.load(candidate, NvmlApi.class, OPTIONS));
+                NvmlLibrary nvml = new NvmlLibrary(lib.getFile() == null ? candidate : lib.getFile().getPath(),
+                        new NvmlApi(lib));
                 if (!nvml.exports("nvmlInit_v2") && !nvml.exports("nvmlInit")) {
                     notes.add(candidate + " exports neither nvmlInit_v2 nor nvmlInit: not an NVML library");
                     continue;
@@ -109,15 +106,8 @@ public final class NvmlLibrary {
     }
 
     /** True when the library exports {@code symbol}; looked up once. */
-    public synchronized boolean exports(String symbol) {
-        return exported.computeIfAbsent(symbol, s -> {
-            try {
-                library.getFunction(s);
-                return true;
-            } catch (UnsatisfiedLinkError e) {
-                return false;
-            }
-        });
+    public boolean exports(String symbol) {
+        return api.exports(symbol);
     }
 
     private String firstExported(String... symbols) {
@@ -133,22 +123,14 @@ public final class NvmlLibrary {
         return exports("nvmlErrorString") ? api.nvmlErrorString(code) : null;
     }
 
-    private <T> NvmlCall<T> answer(String symbol, int code, Supplier<T> value) {
-        return code == NvmlReturn.SUCCESS ? NvmlCall.success(symbol, value.get())
-                : NvmlCall.failure(symbol, code, errorString(code));
+    /** A call that did not return {@code NVML_SUCCESS}, with the library's words for the code. */
+    private <T> NvmlCall<T> failed(String symbol, int code) {
+        return NvmlCall.failure(symbol, code, errorString(code));
     }
 
     private <T> NvmlCall<T> missing(String... symbols) {
         return NvmlCall.failure(String.join(" | ", symbols), NvmlReturn.ERROR_FUNCTION_NOT_FOUND,
                 "not exported by " + path);
-    }
-
-    private static String text(byte[] buffer) {
-        int end = 0;
-        while (end < buffer.length && buffer[end] != 0) {
-            end++;
-        }
-        return new String(buffer, 0, end, StandardCharsets.UTF_8);
     }
 
     private static String hex(int packed) {
@@ -162,11 +144,16 @@ public final class NvmlLibrary {
         if (s == null) {
             return missing("nvmlInit_v2", "nvmlInit");
         }
-        return answer(s, s.equals("nvmlInit_v2") ? api.nvmlInit_v2() : api.nvmlInit(), () -> null);
+        int rc = s.equals("nvmlInit_v2") ? api.nvmlInit_v2() : api.nvmlInit();
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, null) : failed(s, rc);
     }
 
     public NvmlCall<Void> shutdown() {
-        return exports("nvmlShutdown") ? answer("nvmlShutdown", api.nvmlShutdown(), () -> null) : missing("nvmlShutdown");
+        if (!exports("nvmlShutdown")) {
+            return missing("nvmlShutdown");
+        }
+        int rc = api.nvmlShutdown();
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlShutdown", null) : failed("nvmlShutdown", rc);
     }
 
     public NvmlCall<String> driverVersion() {
@@ -174,7 +161,9 @@ public final class NvmlLibrary {
             return missing("nvmlSystemGetDriverVersion");
         }
         byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
-        return answer("nvmlSystemGetDriverVersion", api.nvmlSystemGetDriverVersion(b, b.length), () -> text(b));
+        int rc = api.nvmlSystemGetDriverVersion(b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetDriverVersion", NvmlApi.text(b))
+                : failed("nvmlSystemGetDriverVersion", rc);
     }
 
     public NvmlCall<String> nvmlVersion() {
@@ -182,7 +171,9 @@ public final class NvmlLibrary {
             return missing("nvmlSystemGetNVMLVersion");
         }
         byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
-        return answer("nvmlSystemGetNVMLVersion", api.nvmlSystemGetNVMLVersion(b, b.length), () -> text(b));
+        int rc = api.nvmlSystemGetNVMLVersion(b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetNVMLVersion", NvmlApi.text(b))
+                : failed("nvmlSystemGetNVMLVersion", rc);
     }
 
     /** The CUDA version the driver supports, as NVML encodes it: {@code 12040} for 12.4. */
@@ -193,7 +184,7 @@ public final class NvmlLibrary {
         }
         IntByReference v = new IntByReference();
         int rc = s.endsWith("_v2") ? api.nvmlSystemGetCudaDriverVersion_v2(v) : api.nvmlSystemGetCudaDriverVersion(v);
-        return answer(s, rc, v::getValue);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v.getValue()) : failed(s, rc);
     }
 
     public NvmlCall<Integer> deviceCount() {
@@ -203,7 +194,7 @@ public final class NvmlLibrary {
         }
         IntByReference n = new IntByReference();
         int rc = s.endsWith("_v2") ? api.nvmlDeviceGetCount_v2(n) : api.nvmlDeviceGetCount(n);
-        return answer(s, rc, n::getValue);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, n.getValue()) : failed(s, rc);
     }
 
     public NvmlCall<NvmlDevice> deviceHandle(int index) {
@@ -213,7 +204,7 @@ public final class NvmlLibrary {
         }
         PointerByReference ref = new PointerByReference();
         int rc = s.endsWith("_v2") ? api.nvmlDeviceGetHandleByIndex_v2(index, ref) : api.nvmlDeviceGetHandleByIndex(index, ref);
-        return answer(s, rc, () -> new NvmlDevice(ref.getValue()));
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, new NvmlDevice(ref.getValue())) : failed(s, rc);
     }
 
     // --- one device (a GPU or a MIG device) ---
@@ -223,7 +214,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetName");
         }
         byte[] b = new byte[NvmlApi.DEVICE_NAME_BUFFER_SIZE];
-        return answer("nvmlDeviceGetName", api.nvmlDeviceGetName(d, b, b.length), () -> text(b));
+        int rc = api.nvmlDeviceGetName(d, b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetName", NvmlApi.text(b))
+                : failed("nvmlDeviceGetName", rc);
     }
 
     public NvmlCall<String> uuid(NvmlDevice d) {
@@ -231,7 +224,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetUUID");
         }
         byte[] b = new byte[NvmlApi.DEVICE_UUID_BUFFER_SIZE];
-        return answer("nvmlDeviceGetUUID", api.nvmlDeviceGetUUID(d, b, b.length), () -> text(b));
+        int rc = api.nvmlDeviceGetUUID(d, b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetUUID", NvmlApi.text(b))
+                : failed("nvmlDeviceGetUUID", rc);
     }
 
     public NvmlCall<String> serial(NvmlDevice d) {
@@ -239,7 +234,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetSerial");
         }
         byte[] b = new byte[NvmlApi.DEVICE_SERIAL_BUFFER_SIZE];
-        return answer("nvmlDeviceGetSerial", api.nvmlDeviceGetSerial(d, b, b.length), () -> text(b));
+        int rc = api.nvmlDeviceGetSerial(d, b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetSerial", NvmlApi.text(b))
+                : failed("nvmlDeviceGetSerial", rc);
     }
 
     public NvmlCall<String> boardPartNumber(NvmlDevice d) {
@@ -247,7 +244,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetBoardPartNumber");
         }
         byte[] b = new byte[NvmlApi.DEVICE_PART_NUMBER_BUFFER_SIZE];
-        return answer("nvmlDeviceGetBoardPartNumber", api.nvmlDeviceGetBoardPartNumber(d, b, b.length), () -> text(b));
+        int rc = api.nvmlDeviceGetBoardPartNumber(d, b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetBoardPartNumber", NvmlApi.text(b))
+                : failed("nvmlDeviceGetBoardPartNumber", rc);
     }
 
     public NvmlCall<NvmlSnapshot.Pci> pciInfo(NvmlDevice d) {
@@ -259,8 +258,10 @@ public final class NvmlLibrary {
         int rc = s.endsWith("_v3") ? api.nvmlDeviceGetPciInfo_v3(d, p)
                 : s.endsWith("_v2") ? api.nvmlDeviceGetPciInfo_v2(d, p) : api.nvmlDeviceGetPciInfo(d, p);
         boolean v1 = s.equals("nvmlDeviceGetPciInfo");
-        return answer(s, rc, () -> new NvmlSnapshot.Pci(text(v1 ? p.busIdLegacy : p.busId),
-                Integer.toUnsignedLong(p.domain), p.bus, p.device, hex(p.pciDeviceId), hex(p.pciSubSystemId)));
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success(s, new NvmlSnapshot.Pci(v1 ? p.busIdLegacy() : p.busId(),
+                        Integer.toUnsignedLong(p.domain()), p.bus(), p.device(), hex(p.pciDeviceId()), hex(p.pciSubSystemId())))
+                : failed(s, rc);
     }
 
     /**
@@ -273,14 +274,19 @@ public final class NvmlLibrary {
             int rc = api.nvmlDeviceGetMemoryInfo_v2(d, m);
             if (rc == NvmlReturn.SUCCESS || !exports("nvmlDeviceGetMemoryInfo")
                     || (rc != NvmlReturn.ERROR_NOT_SUPPORTED && rc != 25 /* ARGUMENT_VERSION_MISMATCH */)) {
-                return answer("nvmlDeviceGetMemoryInfo_v2", rc, () -> new NvmlSnapshot.Memory(m.total, m.reserved));
+                return rc == NvmlReturn.SUCCESS
+                        ? NvmlCall.success("nvmlDeviceGetMemoryInfo_v2", new NvmlSnapshot.Memory(m.total(), m.reserved()))
+                        : failed("nvmlDeviceGetMemoryInfo_v2", rc);
             }
         }
         if (!exports("nvmlDeviceGetMemoryInfo")) {
             return missing("nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetMemoryInfo");
         }
         NvmlMemory m = new NvmlMemory();
-        return answer("nvmlDeviceGetMemoryInfo", api.nvmlDeviceGetMemoryInfo(d, m), () -> new NvmlSnapshot.Memory(m.total, null));
+        int rc = api.nvmlDeviceGetMemoryInfo(d, m);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetMemoryInfo", new NvmlSnapshot.Memory(m.total(), null))
+                : failed("nvmlDeviceGetMemoryInfo", rc);
     }
 
     public NvmlCall<NvmlSnapshot.ComputeCapability> computeCapability(NvmlDevice d) {
@@ -289,8 +295,11 @@ public final class NvmlLibrary {
         }
         IntByReference major = new IntByReference();
         IntByReference minor = new IntByReference();
-        return answer("nvmlDeviceGetCudaComputeCapability", api.nvmlDeviceGetCudaComputeCapability(d, major, minor),
-                () -> new NvmlSnapshot.ComputeCapability(major.getValue(), minor.getValue()));
+        int rc = api.nvmlDeviceGetCudaComputeCapability(d, major, minor);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetCudaComputeCapability",
+                        new NvmlSnapshot.ComputeCapability(major.getValue(), minor.getValue()))
+                : failed("nvmlDeviceGetCudaComputeCapability", rc);
     }
 
     public NvmlCall<Long> architecture(NvmlDevice d) {
@@ -298,7 +307,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetArchitecture");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetArchitecture", api.nvmlDeviceGetArchitecture(d, v), () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetArchitecture(d, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetArchitecture", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetArchitecture", rc);
     }
 
     public NvmlCall<Long> brand(NvmlDevice d) {
@@ -306,7 +318,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetBrand");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetBrand", api.nvmlDeviceGetBrand(d, v), () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetBrand(d, v);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetBrand", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetBrand", rc);
     }
 
     public NvmlCall<Long> powerManagementLimitMilliwatts(NvmlDevice d) {
@@ -314,8 +328,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetPowerManagementLimit");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetPowerManagementLimit", api.nvmlDeviceGetPowerManagementLimit(d, v),
-                () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetPowerManagementLimit(d, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetPowerManagementLimit", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetPowerManagementLimit", rc);
     }
 
     public NvmlCall<NvmlSnapshot.Modes> eccMode(NvmlDevice d) {
@@ -324,8 +340,11 @@ public final class NvmlLibrary {
         }
         IntByReference current = new IntByReference();
         IntByReference pending = new IntByReference();
-        return answer("nvmlDeviceGetEccMode", api.nvmlDeviceGetEccMode(d, current, pending),
-                () -> new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0));
+        int rc = api.nvmlDeviceGetEccMode(d, current, pending);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetEccMode",
+                        new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0))
+                : failed("nvmlDeviceGetEccMode", rc);
     }
 
     /** Uncorrected ECC errors over the GPU's lifetime ({@code NVML_AGGREGATE_ECC}). */
@@ -334,8 +353,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetTotalEccErrors");
         }
         LongByReference n = new LongByReference();
-        return answer("nvmlDeviceGetTotalEccErrors", api.nvmlDeviceGetTotalEccErrors(d,
-                NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.AGGREGATE_ECC, n), n::getValue);
+        int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.AGGREGATE_ECC, n);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n.getValue())
+                : failed("nvmlDeviceGetTotalEccErrors", rc);
     }
 
     public NvmlCall<NvmlSnapshot.Modes> migMode(NvmlDevice d) {
@@ -344,8 +364,11 @@ public final class NvmlLibrary {
         }
         IntByReference current = new IntByReference();
         IntByReference pending = new IntByReference();
-        return answer("nvmlDeviceGetMigMode", api.nvmlDeviceGetMigMode(d, current, pending),
-                () -> new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0));
+        int rc = api.nvmlDeviceGetMigMode(d, current, pending);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetMigMode",
+                        new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0))
+                : failed("nvmlDeviceGetMigMode", rc);
     }
 
     public NvmlCall<Integer> maxMigDeviceCount(NvmlDevice d) {
@@ -353,7 +376,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetMaxMigDeviceCount");
         }
         IntByReference n = new IntByReference();
-        return answer("nvmlDeviceGetMaxMigDeviceCount", api.nvmlDeviceGetMaxMigDeviceCount(d, n), n::getValue);
+        int rc = api.nvmlDeviceGetMaxMigDeviceCount(d, n);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetMaxMigDeviceCount", n.getValue())
+                : failed("nvmlDeviceGetMaxMigDeviceCount", rc);
     }
 
     public NvmlCall<NvmlDevice> migDeviceHandle(NvmlDevice d, int index) {
@@ -361,8 +386,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetMigDeviceHandleByIndex");
         }
         PointerByReference ref = new PointerByReference();
-        return answer("nvmlDeviceGetMigDeviceHandleByIndex", api.nvmlDeviceGetMigDeviceHandleByIndex(d, index, ref),
-                () -> new NvmlDevice(ref.getValue()));
+        int rc = api.nvmlDeviceGetMigDeviceHandleByIndex(d, index, ref);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetMigDeviceHandleByIndex", new NvmlDevice(ref.getValue()))
+                : failed("nvmlDeviceGetMigDeviceHandleByIndex", rc);
     }
 
     public NvmlCall<Long> gpuInstanceId(NvmlDevice mig) {
@@ -370,7 +397,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetGpuInstanceId");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetGpuInstanceId", api.nvmlDeviceGetGpuInstanceId(mig, v), () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetGpuInstanceId(mig, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetGpuInstanceId", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetGpuInstanceId", rc);
     }
 
     public NvmlCall<Long> computeInstanceId(NvmlDevice mig) {
@@ -378,8 +408,10 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetComputeInstanceId");
         }
         IntByReference v = new IntByReference();
-        return answer("nvmlDeviceGetComputeInstanceId", api.nvmlDeviceGetComputeInstanceId(mig, v),
-                () -> Integer.toUnsignedLong(v.getValue()));
+        int rc = api.nvmlDeviceGetComputeInstanceId(mig, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetComputeInstanceId", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetComputeInstanceId", rc);
     }
 
     public NvmlCall<Long> multiprocessorCount(NvmlDevice d) {
@@ -387,7 +419,9 @@ public final class NvmlLibrary {
             return missing("nvmlDeviceGetAttributes_v2");
         }
         NvmlDeviceAttributes a = new NvmlDeviceAttributes();
-        return answer("nvmlDeviceGetAttributes_v2", api.nvmlDeviceGetAttributes_v2(d, a),
-                () -> Integer.toUnsignedLong(a.multiprocessorCount));
+        int rc = api.nvmlDeviceGetAttributes_v2(d, a);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetAttributes_v2", Integer.toUnsignedLong(a.multiprocessorCount()))
+                : failed("nvmlDeviceGetAttributes_v2", rc);
     }
 }

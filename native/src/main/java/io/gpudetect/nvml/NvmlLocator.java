@@ -24,14 +24,15 @@ public final class NvmlLocator {
     }
 
     /**
-     * The candidates, each a path to a file, or the bare name for the dynamic linker's search. The
-     * caller tries them in order and keeps the first that loads.
+     * The candidates, each an absolute path to a file, or the bare name for the dynamic linker's search. The
+     * caller tries them in order and keeps the first that loads. A relative driver root is taken from the
+     * working folder: JNA reads a relative path as a library name to decorate ({@code libX.so}).
      */
     public static List<String> candidates(Optional<Path> driverRoot) {
         List<String> out = new ArrayList<>();
         driverRoot.ifPresent(root -> {
             for (String dir : LIBRARY_DIRS) {
-                out.add(root.resolve(dir).resolve(LIBRARY_NAME).toString());
+                out.add(root.toAbsolutePath().resolve(dir).resolve(LIBRARY_NAME).toString());
             }
         });
         out.add(LIBRARY_NAME);

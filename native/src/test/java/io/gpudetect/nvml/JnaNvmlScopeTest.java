@@ -191,6 +191,18 @@ class JnaNvmlScopeTest {
     }
 
     @Test
+    void aRelativeDriverRootIsFoundFromTheWorkingFolder() throws Exception {
+        Path relative = Path.of("").toAbsolutePath().relativize(FakeNvml.driverRoot(dir, "current", "h100"));
+        assertFalse(relative.isAbsolute());
+
+        NvmlSnapshot s = new JnaNvmlScope(Optional.of(relative)).snapshot();
+
+        assertNull(s.unavailable());
+        assertEquals(dir.resolve("usr/lib64/libnvidia-ml.so.1").toRealPath(), Path.of(s.library()).toRealPath());
+        assertEquals("NVIDIA H100 80GB HBM3", s.devices().get(0).name().get());
+    }
+
+    @Test
     void theDriverRootIsSearchedBeforeTheSystem() {
         List<String> c = NvmlLocator.candidates(Optional.of(Path.of("/run/nvidia/driver")));
         assertEquals("/run/nvidia/driver/usr/lib64/libnvidia-ml.so.1", c.get(0));
