@@ -3,6 +3,7 @@ package io.gpudetect.agent;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gpudetect.akash.DrmCards;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.CapacityRecordSink;
@@ -39,9 +40,13 @@ import java.util.function.Supplier;
  */
 public final class NodeAgent implements AutoCloseable {
 
+    /** What an agent built without a DRM reader writes: nothing about DRM nodes. */
+    private static final DrmCards DRM_NOT_READ = new DrmCards.NotKnown("the agent was not given /sys/class/drm");
+
     private final AgentSettings settings;
     private final Supplier<Inventory> detector;
     private final Supplier<GpuCapacitySpec.HostFacts> hostFacts;
+    private final Supplier<DrmCards> drmCards;
     private final NodeView view;
     private final Sink<?> labelOutput;
     private final CapacityRecordSink recordSink;
@@ -70,10 +75,22 @@ public final class NodeAgent implements AutoCloseable {
     public NodeAgent(AgentSettings settings, Supplier<Inventory> detector, Supplier<GpuCapacitySpec.HostFacts> hostFacts,
                      KubernetesClient client, RetryAfterHint retryAfter, AgentLog log, AgentMetrics metrics,
                      PrintWriter out, Clock clock) {
+        this(settings, detector, hostFacts, () -> DRM_NOT_READ, client, retryAfter, log, metrics, out, clock);
+    }
+
+    /**
+     * @param drmCards the host's DRM cards, read at each pass through the source the detector reads (nvidia_drm
+     *                 may be loaded while the agent runs); the record's {@code sysClassDrm} and {@code drmCards}
+     * @param retryAfter the hint registered as an interceptor in {@code client} (see {@link RetryAfterHint})
+     */
+    public NodeAgent(AgentSettings settings, Supplier<Inventory> detector, Supplier<GpuCapacitySpec.HostFacts> hostFacts,
+                     Supplier<DrmCards> drmCards, KubernetesClient client, RetryAfterHint retryAfter, AgentLog log,
+                     AgentMetrics metrics, PrintWriter out, Clock clock) {
         this.retryAfter = retryAfter;
         this.settings = settings;
         this.detector = detector;
         this.hostFacts = hostFacts;
+        this.drmCards = drmCards;
         this.view = new NodeView(client, settings.nodeName());
         this.labelOutput = switch (settings.labelOutput()) {
             case NODE -> new NodeLabelSink(client, view, settings.profiles(), settings.akashOperator());
@@ -218,7 +235,7 @@ public final class NodeAgent implements AutoCloseable {
         GpuCapacitySpec spec = CapacityRecords.spec(inventory,
                 node == null ? Map.of() : GpuResources.allocatable(node),
                 node == null ? Map.of() : GpuResources.requested(view.pods()),
-                hostFacts.get(), settings.agentVersion());
+                hostFacts.get(), drmCards.get(), settings.agentVersion());
         return new PassOutput(settings.nodeName(), node, akash.desired(labels), complete, spec,
                 known -> CapacityRecords.status(inventory, known, clock.instant(), settings.heartbeat())
                         .withAkashLabels(akash.status()));

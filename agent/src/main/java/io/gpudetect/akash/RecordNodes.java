@@ -17,8 +17,9 @@ import java.util.TreeMap;
  * Nodes as their {@code GpuCapacity} records describe them, for the operator's rules: each GPU with its PCI ids,
  * and the node's allocatable GPU resources as the record names them ({@code nvidia.com/gpu}). A record without
  * an {@code allocatable} field leaves the allocatable units unknown; one with an empty map says there are none.
- * Records do not say which cards have a DRM node. {@code Node} objects without a record are listed without GPUs;
- * each node's Ready condition and cordon come from its {@code Node} object, when one was read.
+ * Which cards have a DRM node comes from the record's {@code sysClassDrm} and each GPU's {@code drmCards}
+ * ({@link #drm}); a record without them leaves it unknown. {@code Node} objects without a record are listed without
+ * GPUs; each node's Ready condition and cordon come from its {@code Node} object, when one was read.
  */
 public final class RecordNodes {
 
@@ -39,10 +40,7 @@ public final class RecordNodes {
                 allocatable = spec.allocatable();
             }
             String node = located.node();
-            nodes.put(node, new NodeInput(node, gpus,
-                    new DrmCards.NotKnown("a GpuCapacity record does not say which cards have a DRM node; run "
-                            + "gpu-detect akash on the node itself"),
-                    allocatable, "the record has no allocatable field", set.listsNode(node) ? set.node(node) : null,
+            nodes.put(node, new NodeInput(node, gpus, drm(spec, gpus), allocatable, "the record has no allocatable field", set.listsNode(node) ? set.node(node) : null,
                     set.listsNode(node) ? "its Node object has no status" : "no Node object named " + node
                             + " was read beside the records (kubectl get gpucapacities,nodes -o yaml lists both)",
                     store.describe()));
@@ -53,6 +51,31 @@ public final class RecordNodes {
                     "the node has no GpuCapacity record", n, "its Node object has no status", store.describe()));
         }
         return List.copyOf(nodes.values());
+    }
+
+    /**
+     * The node's DRM cards as its record lists them: each GPU's {@code drmCards} at the GPU's PCI address, under
+     * {@code sysClassDrm}. A record without {@code sysClassDrm} (its agent could not read {@code /sys/class/drm},
+     * or predates the field), or with a GPU that lacks {@code drmCards}, does not say: never read as "no DRM node".
+     */
+    static DrmCards drm(GpuCapacitySpec spec, List<Gpu> gpus) {
+        if (spec == null || spec.sysClassDrm() == null) {
+            return new DrmCards.NotKnown("the GpuCapacity record does not say which cards have a DRM node (no "
+                    + "sysClassDrm: its agent could not read /sys/class/drm, or is older than the field); run "
+                    + "gpu-detect akash on the node itself");
+        }
+        List<DrmCards.Card> cards = new ArrayList<>();
+        for (int i = 0; i < spec.gpus().size(); i++) {
+            List<String> names = spec.gpus().get(i).drmCards();
+            if (names == null) {
+                return new DrmCards.NotKnown("the GpuCapacity record's gpus[" + i + "] has no drmCards; run "
+                        + "gpu-detect akash on the node itself");
+            }
+            for (String name : names) {
+                cards.add(new DrmCards.Card(name, gpus.get(i).pciAddress()));
+            }
+        }
+        return new DrmCards.Listed(spec.sysClassDrm(), cards);
     }
 
     private static Gpu gpu(GpuCapacitySpec.GpuEntry entry, CapacityRecordOffers.RecordStore store,

@@ -11,6 +11,7 @@ import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassTriggers;
 import io.gpudetect.agent.PassReport;
+import io.gpudetect.akash.DrmCards;
 import io.gpudetect.inventory.Detector;
 import java.util.List;
 import io.gpudetect.probe.Probe;
@@ -201,8 +202,8 @@ public final class AgentCommand implements Callable<Integer> {
         AgentLog log = new AgentLog(err, Clock.systemUTC());
         RetryAfterHint retryAfter = new RetryAfterHint();
         try (KubernetesClient client = newClient(retryAfter);
-             NodeAgent agent = new NodeAgent(settings, detector, hostFacts, client, retryAfter, log,
-                     new AgentMetrics(), out, Clock.systemUTC())) {
+             NodeAgent agent = new NodeAgent(settings, detector, hostFacts, () -> DrmCards.read(source), client,
+                     retryAfter, log, new AgentMetrics(), out, Clock.systemUTC())) {
             if (once) {
                 PassReport report = agent.pass();
                 out.flush();

@@ -186,7 +186,8 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
             GpuCapacity record = new GpuCapacity();
             record.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(node).build());
             record.setSpec(new GpuCapacitySpec(gpus, null, slices, resources(field(spec, status, "allocatable"),
-                    at + ".allocatable"), resources(requested, at + ".requested"), null, null));
+                    at + ".allocatable"), resources(requested, at + ".requested"), null,
+                    bool(field(spec, status, "sysClassDrm"), at + ".sysClassDrm"), null));
             String lastGoodPass = text(field(spec, status, "lastGoodPass"));
             if (lastGoodPass != null) {
                 try {
@@ -237,7 +238,42 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
                     text(gpu.get("interface")), address, uuid, text(gpu.get("health")), partitioned,
                     hex(gpu.get("pciVendorId"), at + ".pciVendorId"), hex(gpu.get("pciDeviceId"), at + ".pciDeviceId"),
                     hex(gpu.get("pciSubsystemVendorId"), at + ".pciSubsystemVendorId"),
-                    hex(gpu.get("pciSubsystemDeviceId"), at + ".pciSubsystemDeviceId"));
+                    hex(gpu.get("pciSubsystemDeviceId"), at + ".pciSubsystemDeviceId"),
+                    drmCards(gpu.get("drmCards"), at + ".drmCards"));
+        }
+
+        /** A GPU's DRM card names ({@code [card0]}); null when the record does not say (not known, not none). */
+        private List<String> drmCards(YamlNode list, String at) throws InvalidInputException {
+            if (list == null || list.isNull()) {
+                return null;
+            }
+            if (!list.isSequence()) {
+                throw error(at, list, "expected a list of DRM card names such as [card0], found " + list.describe());
+            }
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < list.items().size(); i++) {
+                YamlNode item = list.items().get(i);
+                String name = text(item);
+                // ghw's rule: a /sys/class/drm entry named card* without a '-' (card0-HDMI-A-1 is a connector).
+                if (name == null || !name.startsWith("card") || name.indexOf('-') >= 0) {
+                    throw error(at + "[" + i + "]", item, "expected a DRM card name such as card0, found "
+                            + item.describe());
+                }
+                names.add(name);
+            }
+            return names;
+        }
+
+        /** true or false; null when absent. */
+        private Boolean bool(YamlNode node, String at) throws InvalidInputException {
+            if (node == null || node.isNull()) {
+                return null;
+            }
+            String t = text(node);
+            if ("true".equals(t) || "false".equals(t)) {
+                return Boolean.valueOf(t);
+            }
+            throw error(at, node, "expected true or false, found " + node.describe());
         }
 
         /** Resource counts ({@code nvidia.com/gpu: 8}); null when the record has none (not known, not zero). */

@@ -1,5 +1,6 @@
 package io.gpudetect.record;
 
+import io.gpudetect.akash.DrmCards;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
@@ -20,11 +21,18 @@ public final class CapacityRecords {
     private CapacityRecords() {
     }
 
-    /** The spec for this pass: GPUs, totals and slices from the inventory, resources from the Node and its pods. */
+    /**
+     * The spec for this pass: GPUs, totals and slices from the inventory, resources from the Node and its pods, and
+     * each GPU's DRM card nodes from {@code drm} (read through the same source as the inventory, so a replayed
+     * bundle and the live host give the same record). {@link DrmCards.NotKnown} leaves {@code sysClassDrm} and every
+     * {@code drmCards} out.
+     */
     public static GpuCapacitySpec spec(Inventory inventory, Map<String, Long> allocatable, Map<String, Long> requested,
-                                       GpuCapacitySpec.HostFacts host, String agentVersion) {
+                                       GpuCapacitySpec.HostFacts host, DrmCards drm, String agentVersion) {
         List<Gpu> gpus = inventory.realGpus();
-        List<GpuCapacitySpec.GpuEntry> entries = gpus.stream().map(CapacityRecords::entry).toList();
+        DrmCards.Listed listed = drm instanceof DrmCards.Listed l ? l : null;
+        List<GpuCapacitySpec.GpuEntry> entries = gpus.stream()
+                .map(g -> entry(g, listed == null ? null : listed.at(g.pciAddress()))).toList();
         Map<String, GpuCapacitySpec.ModelTotal> totals = new TreeMap<>();
         for (GpuCapacitySpec.GpuEntry e : entries) {
             String key = e.vendor() + "|" + e.model() + "|" + e.memoryGi() + "|" + e.interfaceType();
@@ -43,15 +51,15 @@ public final class CapacityRecords {
             }
         }
         return new GpuCapacitySpec(entries, List.copyOf(totals.values()), slices, new TreeMap<>(allocatable),
-                new TreeMap<>(requested), host, agentVersion);
+                new TreeMap<>(requested), host, listed == null ? null : listed.present(), agentVersion);
     }
 
-    private static GpuCapacitySpec.GpuEntry entry(Gpu g) {
+    private static GpuCapacitySpec.GpuEntry entry(Gpu g, List<String> drmCards) {
         return new GpuCapacitySpec.GpuEntry(g.vendor() == null ? "other" : g.vendor().id(), g.model(), g.name(),
                 g.memoryMiB(), g.memoryGi(), g.interfaceType(), address(g), g.uuid(),
                 g.health() == null || g.health().status() == null ? null : g.health().status().id(),
                 g.partitioning() == null ? null : g.partitioning().enabled(),
-                g.pciVendorId(), g.pciDeviceId(), g.pciSubsystemVendorId(), g.pciSubsystemDeviceId());
+                g.pciVendorId(), g.pciDeviceId(), g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), drmCards);
     }
 
     private static String address(Gpu g) {

@@ -24,6 +24,8 @@ public record GpuCapacitySpec(
         Map<String, Long> requested,
         @JsonPropertyDescription("CPU, memory, OS and kernel of the host; absent when the pass replayed a recorded bundle.")
         HostFacts host,
+        @JsonPropertyDescription("Whether /sys/class/drm exists on the host, where Akash's inventory operator starts (false: no DRM driver is loaded and the operator sees no GPU at all); absent when the agent could not tell (a bundle recorded without it), and then every GPU's drmCards is absent too.")
+        Boolean sysClassDrm,
         @JsonPropertyDescription("Version of the gpu-detect agent that wrote this record.")
         String agentVersion) {
 
@@ -46,7 +48,14 @@ public record GpuCapacitySpec(
                            @JsonPropertyDescription("PCI vendor id, 4 lower-case hex digits (10de); Akash's GPU table is keyed by it and the device id.") String pciVendorId,
                            @JsonPropertyDescription("PCI device id, 4 lower-case hex digits (2684).") String pciDeviceId,
                            @JsonPropertyDescription("PCI subsystem vendor id: the board maker (1458).") String pciSubsystemVendorId,
-                           @JsonPropertyDescription("PCI subsystem device id.") String pciSubsystemDeviceId) {
+                           @JsonPropertyDescription("PCI subsystem device id.") String pciSubsystemDeviceId,
+                           @JsonPropertyDescription("The DRM card nodes (card0 for /sys/class/drm/card0) whose device is this GPU, as Akash's inventory operator finds them; empty when it has none (its DRM driver, such as nvidia_drm, is not loaded: the operator skips the GPU); absent when not known.")
+                           List<String> drmCards) {
+
+        public GpuEntry {
+            // Null, not empty, when the writer could not tell: "not known" differs from "no DRM node".
+            drmCards = drmCards == null ? null : List.copyOf(drmCards);
+        }
     }
 
     /** How many GPUs share one vendor, model, memory size and interface. */

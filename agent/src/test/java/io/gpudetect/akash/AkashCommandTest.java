@@ -170,27 +170,7 @@ class AkashCommandTest {
 
     /** The hand-made sysfs case (Intel UHD 770 at 00:02.0 beside an RTX 3090 at 01:00.0) with DRM links added. */
     private Path withDrm(String... cards) throws IOException {
-        Path src = Fixtures.testCase("sysfs_intel-igpu-beside-nvidia");
-        Path bundle = dir.resolve("bundle");
-        try (Stream<Path> all = Files.walk(src)) {
-            for (Path p : (Iterable<Path>) all::iterator) {
-                Path to = bundle.resolve(src.relativize(p).toString());
-                if (Files.isSymbolicLink(p)) {
-                    Files.createSymbolicLink(to, Files.readSymbolicLink(p));
-                } else if (Files.isDirectory(p)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(p, to);
-                }
-            }
-        }
-        Path drm = Files.createDirectories(bundle.resolve("sys/class/drm"));
-        for (String c : cards) {
-            String[] nameAndDevice = c.split("=");
-            Files.createSymbolicLink(drm.resolve(nameAndDevice[0]),
-                    Path.of("../../devices/pci0000:00/" + nameAndDevice[1] + "/drm/" + nameAndDevice[0].replaceAll("-.*", "")));
-        }
-        return bundle;
+        return Fixtures.sysfsWithDrm(dir.resolve("bundle"), cards);
     }
 
     @Test
@@ -271,7 +251,7 @@ class AkashCommandTest {
         assertEquals("fewer allocatable units than cards: 2 nvidia.com/gpu allocatable for 3 nvidia cards the operator "
                 + "counts; at most 2 are bid on", shortNode.get("problems").get(0).asText());
         assertEquals("3", labels(shortNode).get(KEY + "nvidia.model.rtx4090"), "the labels count cards, not units");
-        assertTrue(r.out().contains("a GpuCapacity record does not say which cards have a DRM node"));
+        assertTrue(r.out().contains("the GpuCapacity record does not say which cards have a DRM node"));
     }
 
     /**

@@ -46,7 +46,7 @@ class CapacityRecordSinkTest {
     }
 
     private static PassOutput output(Node node, Inventory inventory, boolean complete, Instant now) {
-        GpuCapacitySpec spec = CapacityRecords.spec(inventory, Map.of(), Map.of(), null, "test");
+        GpuCapacitySpec spec = CapacityRecords.spec(inventory, Map.of(), Map.of(), null, null, "test");
         return new PassOutput("n1", node, new TreeMap<>(), complete, spec,
                 known -> CapacityRecords.status(inventory, known, now, HEARTBEAT));
     }

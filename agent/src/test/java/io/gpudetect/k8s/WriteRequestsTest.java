@@ -91,7 +91,7 @@ class WriteRequestsTest {
         Node node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build())
                 .create();
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
-        GpuCapacitySpec spec = CapacityRecords.spec(inventory, Map.of(), Map.of(), null, "test");
+        GpuCapacitySpec spec = CapacityRecords.spec(inventory, Map.of(), Map.of(), null, null, "test");
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
         Duration heartbeat = Duration.ofMinutes(5);
         CapacityRecordSink sink = new CapacityRecordSink(client);

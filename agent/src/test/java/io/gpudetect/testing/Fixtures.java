@@ -39,6 +39,34 @@ public final class Fixtures {
         }
     }
 
+    /**
+     * A copy in {@code target} of the hand-made case {@code sysfs_intel-igpu-beside-nvidia} (an Intel UHD 770 at
+     * 0000:00:02.0 beside an RTX 3090 at 0000:01:00.0) with {@code /sys/class/drm} links added, each given as
+     * {@code name=device path under /sys/devices/pci0000:00} ({@code card1=0000:00:01.0/0000:01:00.0}).
+     */
+    public static Path sysfsWithDrm(Path target, String... cards) throws IOException {
+        Path src = testCase("sysfs_intel-igpu-beside-nvidia");
+        try (Stream<Path> all = Files.walk(src)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path to = target.resolve(src.relativize(p).toString());
+                if (Files.isSymbolicLink(p)) {
+                    Files.createSymbolicLink(to, Files.readSymbolicLink(p));
+                } else if (Files.isDirectory(p)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(p, to);
+                }
+            }
+        }
+        Path drm = Files.createDirectories(target.resolve("sys/class/drm"));
+        for (String c : cards) {
+            String[] nameAndDevice = c.split("=");
+            Files.createSymbolicLink(drm.resolve(nameAndDevice[0]), Path.of("../../devices/pci0000:00/"
+                    + nameAndDevice[1] + "/drm/" + nameAndDevice[0].replaceAll("-.*", "")));
+        }
+        return target;
+    }
+
     /** Every bundle under hosts/ and cases/, sorted. */
     public static List<Path> allBundles() {
         List<Path> all = new ArrayList<>();
