@@ -3,7 +3,7 @@ package io.gpudetect.agent;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.gpudetect.akash.DrmCards;
+import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.CapacityRecordSink;

@@ -1,5 +1,6 @@
 package io.gpudetect.akash;
 
+import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.match.KubeNode;
 import io.gpudetect.model.Gpu;
 import java.util.Collections;

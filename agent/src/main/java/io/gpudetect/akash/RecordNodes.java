@@ -1,5 +1,6 @@
 package io.gpudetect.akash;
 
+import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.match.KubeNode;

@@ -11,7 +11,7 @@ import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassTriggers;
 import io.gpudetect.agent.PassReport;
-import io.gpudetect.akash.DrmCards;
+import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.inventory.Detector;
 import java.util.List;
 import io.gpudetect.probe.Probe;

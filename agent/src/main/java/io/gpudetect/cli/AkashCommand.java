@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.akash.AkashForecast;
 import io.gpudetect.akash.AkashGpuTable;
 import io.gpudetect.akash.AkashReport;
-import io.gpudetect.akash.DrmCards;
+import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.akash.InventoryOperatorConfig;
 import io.gpudetect.akash.NodeInput;
 import io.gpudetect.akash.RecordNodes;

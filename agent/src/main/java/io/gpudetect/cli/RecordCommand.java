@@ -1,6 +1,6 @@
 package io.gpudetect.cli;
 
-import io.gpudetect.akash.DrmCards;
+import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.probe.Probes;

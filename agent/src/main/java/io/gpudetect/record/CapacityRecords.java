@@ -1,6 +1,6 @@
 package io.gpudetect.record;
 
-import io.gpudetect.akash.DrmCards;
+import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;

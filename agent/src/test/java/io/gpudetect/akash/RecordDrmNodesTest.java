@@ -1,5 +1,6 @@
 package io.gpudetect.akash;
 
+import io.gpudetect.probe.pci.DrmCards;
 import static io.gpudetect.akash.AkashCommandTest.json;
 import static io.gpudetect.akash.AkashCommandTest.labels;
 import static io.gpudetect.akash.AkashCommandTest.reasons;

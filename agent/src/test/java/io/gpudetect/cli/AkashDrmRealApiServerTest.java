@@ -15,7 +15,7 @@ import io.gpudetect.agent.AgentMetrics;
 import io.gpudetect.agent.AgentSettings;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassReport;
-import io.gpudetect.akash.DrmCards;
+import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.RetryAfterHint;

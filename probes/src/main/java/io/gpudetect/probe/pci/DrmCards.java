@@ -1,4 +1,4 @@
-package io.gpudetect.akash;
+package io.gpudetect.probe.pci;
 
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.source.Source;
