@@ -4,6 +4,7 @@ import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Vendor;
+import io.gpudetect.model.Vgpu;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -139,6 +140,7 @@ public final class NvidiaProfile implements LabelProfile {
         if (mode != null) {
             out.put(key("gpu.mode"), mode);
         }
+        vgpuLabels(out, gpus);
         fullGpuLabels(out, gpus);
         if (settings.migStrategy() != MigStrategy.NONE) {
             out.put(key("mig.strategy"), settings.migStrategy().id());
@@ -174,6 +176,33 @@ public final class NvidiaProfile implements LabelProfile {
             put(out, GPU, "compute.major", String.valueOf(ccParts[0]));
             put(out, GPU, "compute.minor", String.valueOf(ccParts[1]));
         }
+    }
+
+    /**
+     * GFD's {@code vgpuLabeler}: {@code vgpu.present} is whether any NVIDIA function carries the vGPU signature,
+     * written {@code false} too, and for each vGPU the host driver's version and branch (the last card's win). GFD
+     * writes none of them when it cannot read every function's full config space, so nothing is written unless
+     * every card's was read. A vGPU without a host driver record fails GFD's whole pass; here its keys are left
+     * out. A version that is not a valid label value, which GFD's write would have refused, is fitted.
+     */
+    private static void vgpuLabels(SortedMap<String, String> out, List<Gpu> gpus) {
+        if (gpus.stream().anyMatch(g -> g.vgpu() == null)) {
+            return;
+        }
+        boolean present = false;
+        for (Gpu g : gpus) {
+            Vgpu v = g.vgpu();
+            present |= v.present();
+            if (v.present() && v.hostDriverVersion() != null) {
+                out.put(key("vgpu.host-driver-version"), labelValue(v.hostDriverVersion()));
+                out.put(key("vgpu.host-driver-branch"), labelValue(v.hostDriverBranch()));
+            }
+        }
+        out.put(key("vgpu.present"), String.valueOf(present));
+    }
+
+    private static String labelValue(String raw) {
+        return raw.isEmpty() || LabelText.isValid(raw) ? raw : LabelText.value(raw);
     }
 
     /**

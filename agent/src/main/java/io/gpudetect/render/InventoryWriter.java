@@ -9,6 +9,7 @@ import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
+import io.gpudetect.model.Vgpu;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +103,13 @@ final class InventoryWriter {
         } else if (value instanceof Health h) {
             g.name(name);
             health(g, h);
+        } else if (value instanceof Vgpu v) {
+            g.name(name);
+            g.startObject();
+            field(g, "present", v.present());
+            field(g, "hostDriverVersion", v.hostDriverVersion());
+            field(g, "hostDriverBranch", v.hostDriverBranch());
+            g.endObject();
         } else if (value instanceof Vendor v) {
             field(g, name, v.id());
         } else if (value instanceof PciAddress a) {

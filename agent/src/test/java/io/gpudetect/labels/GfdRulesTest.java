@@ -30,7 +30,8 @@ import org.w3c.dom.NodeList;
  *
  * <p>The compute capabilities are NVIDIA's, per product, from developer.nvidia.com/cuda-gpus, read by a
  * person. {@code gpu.mode} and {@code vgpu.present} need the PCI class and config space, which these
- * recordings lack: the profile must leave exactly those keys out.
+ * recordings lack: the profile must leave exactly those keys out. The {@code vgpu.*} keys are worked out by
+ * GFD's own algorithm from the raw config bytes of every bundle that has them.
  */
 class GfdRulesTest {
 
@@ -79,6 +80,124 @@ class GfdRulesTest {
         for (Map.Entry<String, String> e : ours.entrySet()) {
             assertEquals(gfd.get(e.getKey()), e.getValue(), host.getFileName() + ": " + e.getKey());
         }
+    }
+
+    /** Every bundle, real or hand-made, whose {@code /sys} holds an NVIDIA function's {@code config}. */
+    static Stream<Path> nvidiaConfigBundles() throws IOException {
+        List<Path> bundles = new ArrayList<>();
+        for (String group : List.of("hosts", "cases")) {
+            try (Stream<Path> s = Files.list(Fixtures.root().resolve(group))) {
+                s.filter(GfdRulesTest::hasNvidiaConfig).sorted().forEach(bundles::add);
+            }
+        }
+        return bundles.stream();
+    }
+
+    private static boolean hasNvidiaConfig(Path bundle) {
+        Path devices = bundle.resolve("sys/bus/pci/devices");
+        if (!Files.isDirectory(devices)) {
+            return false;
+        }
+        try (Stream<Path> s = Files.list(devices)) {
+            return s.anyMatch(d -> Files.exists(d.resolve("config")) && isNvidia(d));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static boolean isNvidia(Path function) {
+        try {
+            return Files.readString(function.resolve("vendor")).strip().equals("0x10de");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nvidiaConfigBundles")
+    void theVgpuKeysAreWhatGfdWrites(Path bundle) throws Exception {
+        SortedMap<String, String> gfd = gfdVgpuLabels(bundle.resolve("sys/bus/pci/devices"));
+        SortedMap<String, String> ours = new TreeMap<>(new NvidiaProfile().labels(Fixtures.detect(bundle)));
+        ours.keySet().removeIf(k -> !k.startsWith("nvidia.com/vgpu."));
+        assertEquals(gfd, ours, bundle.getFileName().toString());
+    }
+
+    @org.junit.jupiter.api.Test
+    void gfdsOwnTestConfigsGiveTheHostDriverItsTestExpects() throws Exception {
+        // internal/vgpu/vgpu_test.go TestVGPUGetInfo: the vgpu mock config names host driver 460.16, branch r460_00.
+        assertEquals(new TreeMap<>(Map.of("nvidia.com/vgpu.present", "true",
+                        "nvidia.com/vgpu.host-driver-version", "460.16", "nvidia.com/vgpu.host-driver-branch", "r460_00")),
+                gfdVgpuLabels(Fixtures.root().resolve("cases/sysfs_nvidia-vgpu-guest/sys/bus/pci/devices")));
+        // Its passthrough mock config has a vendor-specific capability without the vGPU signature.
+        assertEquals(new TreeMap<>(Map.of("nvidia.com/vgpu.present", "false")),
+                gfdVgpuLabels(Fixtures.root().resolve("cases/sysfs_nvidia-passthrough-gpu/sys/bus/pci/devices")));
+        // Without root the kernel shows 64 bytes: GFD errors out of Devices() and writes no vGPU key.
+        assertEquals(new TreeMap<>(), gfdVgpuLabels(
+                Fixtures.root().resolve("cases/sysfs_nvidia-config-readable-to-root-only/sys/bus/pci/devices")));
+    }
+
+    /**
+     * internal/lm/vgpu.go over internal/vgpu (k8s-device-plugin {@code 1b826acc}), ported line by line: every
+     * function with vendor 0x10de, its whole config; fewer than 256 bytes in any is an error, and then no label at
+     * all; the first vendor-specific capability (id 9) on the list from 0x34, offsets as bytes; "VF" at its bytes
+     * 3-4; records from byte 5 to record 0, whose next 10 + 10 bytes are the host driver's version and branch.
+     */
+    private static SortedMap<String, String> gfdVgpuLabels(Path devices) throws IOException {
+        SortedMap<String, String> labels = new TreeMap<>();
+        List<byte[]> vgpus = new ArrayList<>();
+        List<Path> functions;
+        try (Stream<Path> s = Files.list(devices)) {
+            functions = s.sorted().toList();
+        }
+        for (Path d : functions) {
+            if (!isNvidia(d)) {
+                continue;
+            }
+            byte[] config = Files.readAllBytes(d.resolve("config"));
+            if (config.length < 256) {
+                return labels;
+            }
+            if ((config[0x06] & 0x10) == 0) {
+                continue;
+            }
+            boolean[] visited = new boolean[256];
+            int pos = config[0x34] & 0xff;
+            byte[] capability = null;
+            while (pos != 0) {
+                int id = config[pos] & 0xff;
+                int next = config[(pos + 1) & 0xff] & 0xff;
+                int length = config[(pos + 2) & 0xff] & 0xff;
+                if (visited[pos] || id == 0xff) {
+                    break;
+                }
+                if (id == 0x09) {
+                    capability = java.util.Arrays.copyOfRange(config, pos, pos + length);
+                    break;
+                }
+                visited[pos] = true;
+                pos = next;
+            }
+            if (capability != null && capability.length >= 5 && capability[3] == 0x56 && capability[4] == 0x46) {
+                vgpus.add(capability);
+            }
+        }
+        labels.put("nvidia.com/vgpu.present", String.valueOf(!vgpus.isEmpty()));
+        for (byte[] c : vgpus) {
+            int pos = 5;
+            int record = c[pos];
+            while (record != 0 && pos < c.length) {
+                pos += c[pos + 1] & 0xff;
+                record = c[pos];
+            }
+            if (record != 0 || pos + 22 > c.length) {
+                throw new AssertionError("GFD fails its pass: no driver version record");
+            }
+            labels.put("nvidia.com/vgpu.host-driver-version",
+                    new String(c, pos + 2, 10, java.nio.charset.StandardCharsets.ISO_8859_1).replaceAll("^\\x00+|\\x00+$", ""));
+            labels.put("nvidia.com/vgpu.host-driver-branch",
+                    new String(c, pos + 12, 10, java.nio.charset.StandardCharsets.ISO_8859_1).replaceAll("^\\x00+|\\x00+$", ""));
+        }
+        return labels;
     }
 
     /** GFD's labels for the host the XML describes, by GFD's rules (default config: MIG strategy none, no sharing). */

@@ -17,6 +17,7 @@ import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
+import io.gpudetect.model.Vgpu;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.testing.Fixtures;
 import java.lang.reflect.RecordComponent;
@@ -152,6 +153,7 @@ class InventoryWriterTest {
                 .health(new Health(Health.Status.DEGRADED, 3L, List.of("3 uncorrected ECC errors",
                         "retired pages \"pending\"\n", "")))
                 .as("derived").emulated(false)
+                .vgpu(new Vgpu(true, "550.54.16", "r550_40"))
                 .build();
     }
 
@@ -160,9 +162,11 @@ class InventoryWriterTest {
         gpus.add(everyField());
         // Nothing set: only the (empty) sources map is written.
         gpus.add(new Gpu(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null));
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null));
         // A builder without a source name records null sources; empty strings are not null.
         gpus.add(Gpu.builder(null).name("").model("").emulated(true).build());
+        // A GPU read as no vGPU: the host driver's version and branch are left out.
+        gpus.add(Gpu.builder("sysfs-pci").vgpu(Vgpu.NONE).build());
         // Empty partitioning and health, extreme numbers.
         gpus.add(Gpu.builder("x").memoryMiB(Long.MAX_VALUE).memoryGi(Integer.MIN_VALUE).powerLimitWatts(Double.NaN)
                 .partitioning(new Partitioning(null, null, null, null)).health(new Health(null, null, null)).build());

@@ -110,7 +110,7 @@ class ChartValuesTest {
         ValidatingAdmissionPolicy policy = CUSTOM.the(ValidatingAdmissionPolicy.class, "gpu-detect-own-node");
         Map<String, String> variables = AdmissionPolicyTest.variables(policy);
         assertEquals("[\"nvidia.com/gpu.\",\"nvidia.com/cuda.\",\"nvidia.com/mig.capable\",\"nvidia.com/mig.strategy\","
-                + "\"nvidia.com/mig-\",\"nvidia.com/mps.capable\",\"amd.com/gpu.\",\"beta.amd.com/gpu.\",\"gpus.example.com/\"]",
+                + "\"nvidia.com/mig-\",\"nvidia.com/mps.capable\",\"nvidia.com/vgpu.\",\"amd.com/gpu.\",\"beta.amd.com/gpu.\",\"gpus.example.com/\"]",
                 variables.get("labelPrefixes"));
         assertEquals("[\"gpu-detect.io/owned-labels\"]", variables.get("annotationPrefixes"),
                 "the ownership annotation keeps its name whatever the label prefix");

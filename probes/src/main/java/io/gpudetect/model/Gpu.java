@@ -64,6 +64,8 @@ public record Gpu(
         Health health,
         /** True for emulated or management display adapters (VM VGA, BMC graphics): not a GPU to bid with. */
         Boolean emulated,
+        /** NVIDIA vGPU, from the PCI config space; null when it was not read. */
+        Vgpu vgpu,
         Map<String, String> sources) {
 
     public Gpu {
@@ -160,6 +162,7 @@ public record Gpu(
         public Builder partitioning(Partitioning v) { return set(GpuField.PARTITIONING, v); }
         public Builder health(Health v) { return set(GpuField.HEALTH, v); }
         public Builder emulated(Boolean v) { return set(GpuField.EMULATED, v); }
+        public Builder vgpu(Vgpu v) { return set(GpuField.VGPU, v); }
 
         /**
          * Sets every field still unset from {@code other}, with the source {@code other} names for it. Merging
@@ -187,7 +190,7 @@ public record Gpu(
                     get(GpuField.SERIAL), get(GpuField.BOARD_PART_NUMBER), get(GpuField.BOARD_NAME), get(GpuField.INTERFACE),
                     get(GpuField.ARCHITECTURE), get(GpuField.COMPUTE_CAPABILITY), get(GpuField.COMPUTE_UNITS),
                     get(GpuField.KERNEL_DRIVER), get(GpuField.POWER_LIMIT_WATTS), get(GpuField.PARTITIONING),
-                    get(GpuField.HEALTH), get(GpuField.EMULATED), sources);
+                    get(GpuField.HEALTH), get(GpuField.EMULATED), get(GpuField.VGPU), sources);
         }
     }
 }

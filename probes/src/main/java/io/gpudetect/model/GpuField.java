@@ -47,13 +47,15 @@ public final class GpuField<T> {
             new GpuField<>(25, "partitioning", Partitioning.class);
     public static final GpuField<Health> HEALTH = new GpuField<>(26, "health", Health.class);
     public static final GpuField<Boolean> EMULATED = new GpuField<>(27, "emulated", Boolean.class);
+    public static final GpuField<Vgpu> VGPU = new GpuField<>(28, "vgpu", Vgpu.class);
 
     /** Every field, in the order of {@link Gpu}'s components (and of the JSON output). */
     public static final List<GpuField<?>> ALL = List.of(VENDOR, NAME, MODEL, MEMORY_MIB, MEMORY_GI, SHARED_MEMORY,
             DRIVER_VERSION, RUNTIME_VERSION, PCI_ADDRESS, PCI_VENDOR_ID, PCI_DEVICE_ID, PCI_SUBSYSTEM_VENDOR_ID,
             PCI_SUBSYSTEM_DEVICE_ID, PCI_REVISION, PCI_CLASS, UUID, SERIAL, BOARD_PART_NUMBER, BOARD_NAME, INTERFACE,
             ARCHITECTURE,
-            COMPUTE_CAPABILITY, COMPUTE_UNITS, KERNEL_DRIVER, POWER_LIMIT_WATTS, PARTITIONING, HEALTH, EMULATED);
+            COMPUTE_CAPABILITY, COMPUTE_UNITS, KERNEL_DRIVER, POWER_LIMIT_WATTS, PARTITIONING, HEALTH, EMULATED,
+            VGPU);
 
     /** The fields that hold text as a tool printed it: what a broken or hostile tool could fill with anything. */
     public static final List<GpuField<String>> TEXT = text();
@@ -128,6 +130,7 @@ public final class GpuField<T> {
             case 25 -> gpu.partitioning();
             case 26 -> gpu.health();
             case 27 -> gpu.emulated();
+            case 28 -> gpu.vgpu();
             default -> throw new IllegalStateException("no GPU field " + index);
         };
     }

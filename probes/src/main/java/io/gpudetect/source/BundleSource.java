@@ -226,6 +226,15 @@ public final class BundleSource implements Source {
 
     @Override
     public Optional<String> readFile(String path) throws IOException {
+        return read(path, LiveSource.MAX_FILE_BYTES).map(bytes -> new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Optional<byte[]> readBytes(String path, int maxBytes) throws IOException {
+        return read(path, Math.max(0, Math.min(maxBytes, LiveSource.MAX_FILE_BYTES)));
+    }
+
+    private Optional<byte[]> read(String path, int maxBytes) throws IOException {
         Path p = map(path);
         if (!Files.exists(p)) {
             return Optional.empty();
@@ -235,7 +244,7 @@ public final class BundleSource implements Source {
             return Optional.empty();
         }
         try (InputStream in = Files.newInputStream(real)) {
-            return Optional.of(new String(in.readNBytes(LiveSource.MAX_FILE_BYTES), StandardCharsets.UTF_8));
+            return Optional.of(in.readNBytes(maxBytes));
         }
     }
 

@@ -154,18 +154,27 @@ public final class LiveSource implements Source {
      */
     @Override
     public Optional<String> readFile(String path) throws IOException {
+        return read(path, MAX_FILE_BYTES).map(bytes -> new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    /** Like {@link #readFile}, with the same time limit, for at most {@code maxBytes} (and {@link #MAX_FILE_BYTES}). */
+    @Override
+    public Optional<byte[]> readBytes(String path, int maxBytes) throws IOException {
+        return read(path, Math.max(0, Math.min(maxBytes, MAX_FILE_BYTES)));
+    }
+
+    private Optional<byte[]> read(String path, int maxBytes) throws IOException {
         Path p = resolve(path);
         if (!Files.exists(p) || Files.isDirectory(p)) {
             return Optional.empty();
         }
         Future<byte[]> read = fileReader.submit(() -> {
             try (InputStream in = Files.newInputStream(p)) {
-                return in.readNBytes(MAX_FILE_BYTES);
+                return in.readNBytes(maxBytes);
             }
         });
         try {
-            return Optional.of(new String(read.get(fileReadTimeout.toMillis(), TimeUnit.MILLISECONDS),
-                    StandardCharsets.UTF_8));
+            return Optional.of(read.get(fileReadTimeout.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
             read.cancel(true);
             releaseBlockedPipe(p);

@@ -82,10 +82,14 @@ public final class RecordingSource implements Source {
     }
 
     private void write(String relative, String content) {
+        write(relative, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void write(String relative, byte[] content) {
         try {
             Path target = dir.resolve(relative);
             Files.createDirectories(target.getParent());
-            Files.writeString(target, content, StandardCharsets.UTF_8);
+            Files.write(target, content);
         } catch (IOException e) {
             synchronized (writeErrors) {
                 writeErrors.add(IoFailure.describe(e, dir.resolve(relative)));
@@ -98,6 +102,17 @@ public final class RecordingSource implements Source {
         Optional<String> content = live.readFile(path);
         if (content.isPresent()) {
             // Written at the real location so that links recorded by list() lead to it.
+            Path real = live.resolve(path).toRealPath();
+            write(relativeToRoot(real), content.get());
+        }
+        return content;
+    }
+
+    /** Records the bytes read, as read: a replay then sees the same (possibly shortened) file. */
+    @Override
+    public Optional<byte[]> readBytes(String path, int maxBytes) throws IOException {
+        Optional<byte[]> content = live.readBytes(path, maxBytes);
+        if (content.isPresent()) {
             Path real = live.resolve(path).toRealPath();
             write(relativeToRoot(real), content.get());
         }

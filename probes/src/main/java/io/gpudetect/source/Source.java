@@ -19,6 +19,13 @@ public interface Source {
     /** A small text file's content; empty when it does not exist. */
     Optional<String> readFile(String path) throws IOException;
 
+    /**
+     * The first {@code maxBytes} bytes of a file, exactly as stored (a binary file such as a PCI function's
+     * {@code config}); fewer when the file is shorter or the kernel shows less of it, empty when it does not exist.
+     * {@link #readFile} decodes text, which would corrupt bytes that are not UTF-8.
+     */
+    Optional<byte[]> readBytes(String path, int maxBytes) throws IOException;
+
     /** The names in a directory, sorted; empty when it does not exist. */
     List<String> list(String directory) throws IOException;
 

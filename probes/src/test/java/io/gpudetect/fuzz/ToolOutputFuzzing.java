@@ -80,6 +80,11 @@ final class ToolOutputFuzzing {
         }
 
         @Override
+        public Optional<byte[]> readBytes(String path, int maxBytes) {
+            return Optional.empty();
+        }
+
+        @Override
         public List<String> list(String directory) {
             return List.of();
         }

@@ -81,6 +81,8 @@ class GpuFieldTest {
             return new Partitioning("mig", true, null, List.of());
         } else if (type == Health.class) {
             return new Health(Health.Status.OK, null, List.of());
+        } else if (type == Vgpu.class) {
+            return new Vgpu(true, "550.54.16", "r550_40");
         }
         throw new AssertionError("no sample for " + type + ": add one with the new field");
     }

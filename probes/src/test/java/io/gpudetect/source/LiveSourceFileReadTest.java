@@ -40,6 +40,10 @@ class LiveSourceFileReadTest {
         assertTrue(ms >= 300 && ms < 3000, "gave up after " + ms + " ms");
         // The abandoned reader was let go: the same pipe blocks the next read the same way, no worse.
         assertThrows(IOException.class, () -> live.readFile("/sys/bus/pci/devices/0000:01:00.0/config"));
+        // Bytes are read under the same limit.
+        IOException bytes = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThrows(IOException.class,
+                () -> live.readBytes("/sys/bus/pci/devices/0000:01:00.0/config", 256)));
+        assertTrue(bytes.getMessage().contains("no answer within 300 ms"), bytes.getMessage());
     }
 
     @Test

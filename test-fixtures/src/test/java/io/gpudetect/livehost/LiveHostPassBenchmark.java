@@ -93,6 +93,7 @@ public final class LiveHostPassBenchmark {
     private record EverySource(LiveSource live) implements Source {
         @Override public ToolResult run(ToolCommand command) { return live.run(command); }
         @Override public Optional<String> readFile(String path) throws IOException { return live.readFile(path); }
+        @Override public Optional<byte[]> readBytes(String path, int maxBytes) throws IOException { return live.readBytes(path, maxBytes); }
         @Override public List<String> list(String directory) throws IOException { return live.list(directory); }
         @Override public Optional<String> readLink(String path) throws IOException { return live.readLink(path); }
         @Override public boolean exists(String path) { return live.exists(path); }

@@ -5,6 +5,7 @@ import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
+import io.gpudetect.model.Vgpu;
 import io.gpudetect.probe.HexId;
 import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
@@ -25,7 +26,8 @@ import java.util.regex.Pattern;
  * {@code /sys/class/drm/cardN/device} links to): the exact VRAM ({@code mem_info_vram_total}), the board's
  * name from its FRU ({@code product_name}), the compute and memory partition modes; the amdgpu module's
  * version; and AMD's kfd topology (gfx target, compute units, unique id). This is the probe that still works
- * with no vendor tool and no driver. BAR sizes ({@code resource}) are apertures, not memory, and are never read.
+ * with no vendor tool and no driver. For NVIDIA functions, whether each is a vGPU (the vendor-specific
+ * capability in its config space, read as GPU Feature Discovery reads it). BAR sizes ({@code resource}) are apertures, not memory, and are never read.
  */
 public final class SysfsPciProbe implements Probe {
 
@@ -116,6 +118,9 @@ public final class SysfsPciProbe implements Probe {
                 .pciSubsystemDeviceId(id16(source, dir + "/subsystem_device", diagnostics))
                 .pciRevision(hex(source, dir + "/revision", 2, diagnostics))
                 .pciClass(shortClass);
+        if ("10de".equals(vendorId)) {
+            vgpu(source, dir, address, b, diagnostics);
+        }
         Optional<String> driver = source.readLink(dir + "/driver");
         if (driver.isPresent()) {
             String target = driver.get();
@@ -153,6 +158,28 @@ public final class SysfsPciProbe implements Probe {
             }
         }
         return b;
+    }
+
+    /**
+     * Whether an NVIDIA function is a vGPU, from the vendor-specific capability in its first 256 bytes of config
+     * space (only those are read, and recorded). Nothing when there is no {@code config} file (a bundle recorded
+     * without it); a diagnostic when the kernel shows only the first 64 bytes, as it does to a user without
+     * {@code CAP_SYS_ADMIN}.
+     */
+    private static void vgpu(Source source, String dir, PciAddress address, Gpu.Builder b, List<Diagnostic> diagnostics)
+            throws IOException {
+        Optional<byte[]> config = source.readBytes(dir + "/config", NvidiaVgpuCapability.CONFIG_BYTES);
+        if (config.isEmpty()) {
+            return;
+        }
+        Vgpu vgpu = NvidiaVgpuCapability.read(config.get());
+        if (vgpu == null) {
+            diagnostics.add(Diagnostic.info(NAME, dir + "/config", null, "only " + config.get().length
+                    + " bytes of " + address + "'s PCI config space are readable (the kernel shows "
+                    + NvidiaVgpuCapability.CONFIG_BYTES + " to root); whether it is a vGPU is not known"));
+            return;
+        }
+        b.vgpu(vgpu);
     }
 
     /**
