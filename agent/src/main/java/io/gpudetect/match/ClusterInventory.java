@@ -13,7 +13,9 @@ import java.util.TreeMap;
 
 /**
  * What a set of nodes holds, per vendor and model: nodes, GPUs, allocatable, in use and free units, with each
- * node's state (a record that is stale, never had a good pass, or is missing is flagged).
+ * node's state (a record that is stale, never had a good pass, or is missing is flagged). A node that takes no
+ * new work (not Ready, cordoned, excluded by Akash's inventory operator) has no free units, whatever its pods
+ * use: its state says why, and it is not flagged, since that is the cluster's choice, not a fault of its record.
  *
  * <p>Units in use are known per vendor on a node, not per card. On a node with several models of one vendor a
  * model's free units are counted as a bid sees them: {@code min(cards of that model, the vendor's free units)},
@@ -34,15 +36,18 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
     public record VendorRow(String unitKind, int nodes, int units, int allocatable, int inUse, int free) {
     }
 
-    /** {@code state}: ok, stale, no-good-pass or missing; {@code lastGoodPass} as written in the record. */
+    /** {@code state}: ok, unavailable, stale, no-good-pass or missing; {@code lastGoodPass} as written in the record. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record NodeRow(String node, int gpus, Map<String, Integer> allocatable, Map<String, Integer> inUse,
                           String lastGoodPass, String state, String detail) {
 
         public boolean flagged() {
-            return !state.equals("ok");
+            return !state.equals("ok") && !state.equals(UNAVAILABLE);
         }
     }
+
+    /** The state of a node whose record is current but that takes no new work. */
+    static final String UNAVAILABLE = "unavailable";
 
     public ClusterInventory {
         models = List.copyOf(models);
@@ -76,13 +81,13 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
                 String kind = e.getKey().get(4) == null ? (String) e.getKey().get(0) : "mig-" + e.getKey().get(4);
                 int units = e.getValue()[1];
                 int allocatable = Math.min(units, n.allocatable(kind));
-                int free = Math.min(units, n.free(kind));
+                int idle = Math.min(units, n.free(kind));
                 int[] row = models.computeIfAbsent(e.getKey(), k -> new int[5]);
                 row[0]++;
                 row[1] += e.getValue()[0];
                 row[2] += allocatable;
-                row[3] += allocatable - free;
-                row[4] += free;
+                row[3] += allocatable - idle;
+                row[4] += n.unavailable() != null ? 0 : idle;
             }
             for (String kind : kinds(n)) {
                 int[] row = vendors.computeIfAbsent(kind, k -> new int[5]);
@@ -90,7 +95,7 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
                 row[1] += n.units(kind);
                 row[2] += n.allocatable(kind);
                 row[3] += n.inUse(kind);
-                row[4] += n.free(kind);
+                row[4] += n.unavailable() != null ? 0 : n.free(kind);
             }
         }
         List<ModelRow> modelRows = new ArrayList<>();
@@ -149,6 +154,9 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
         if (age.compareTo(staleAfter) > 0) {
             return new NodeRow(n.node(), n.gpus().size(), allocatable, inUse, last, "stale",
                     "last good pass " + words(age) + " ago, more than " + words(staleAfter));
+        }
+        if (n.unavailable() != null) {
+            return new NodeRow(n.node(), n.gpus().size(), allocatable, inUse, last, UNAVAILABLE, n.unavailable());
         }
         return new NodeRow(n.node(), n.gpus().size(), allocatable, inUse, last, "ok", null);
     }

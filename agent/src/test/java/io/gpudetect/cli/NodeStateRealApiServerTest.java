@@ -154,6 +154,37 @@ class NodeStateRealApiServerTest {
     }
 
     @Test
+    void inventoryCountsNoFreeUnitOnANodeThatIsNotReadyOrCordoned() throws IOException {
+        Run run = run("inventory", "--cluster", "-o", "json");
+
+        JsonNode doc = new ObjectMapper().readTree(run.out());
+        Map<String, String> states = new java.util.TreeMap<>();
+        doc.get("nodes").forEach(n -> states.put(n.get("node").asText(), n.get("state").asText()
+                + (n.has("detail") ? ": " + n.get("detail").asText() : "")));
+        assertEquals("ok", states.get("state-ready"));
+        assertEquals("unavailable: node cordoned (spec.unschedulable)" + NO_PODS, states.get("state-cordoned"));
+        assertEquals("unavailable: node not Ready (Ready is False: KubeletNotReady)" + NO_PODS, states.get("state-not-ready"));
+        // The server is shared with other test classes' nodes: the free AMD units are those of every node that takes
+        // new work, worked out from the node rows, with the cordoned and NotReady nodes' idle units left out.
+        int expectedFree = 0;
+        int idleOnUnavailable = 0;
+        for (JsonNode n : doc.get("nodes")) {
+            int idle = Math.max(0, n.path("allocatable").path("amd").asInt() - n.path("inUse").path("amd").asInt());
+            if (n.get("state").asText().equals("unavailable")) {
+                idleOnUnavailable += idle;
+            } else {
+                expectedFree += idle;
+            }
+        }
+        assertTrue(idleOnUnavailable >= 12, "three unavailable nodes with 4 idle units each: " + doc.get("nodes"));
+        for (JsonNode units : doc.get("units")) {
+            if (units.get("unitKind").asText().equals("amd")) {
+                assertEquals(expectedFree, units.get("free").asInt(), doc.toString());
+            }
+        }
+    }
+
+    @Test
     void akashPredictsNoLabelForANodeTheOperatorLeavesOut() throws IOException {
         Run run = run("akash", "--cluster", "--akash-inventory-config", inventoryConfig().toString(), "-o", "json");
 
@@ -196,6 +227,7 @@ class NodeStateRealApiServerTest {
         Supplier<Config> settings = server::adminConfig;
         ((MatchCommand) cmd.getSubcommands().get("match").getCommand()).offers.cluster.settings = settings;
         ((AkashCommand) cmd.getSubcommands().get("akash").getCommand()).cluster.settings = settings;
+        ((InventoryCommand) cmd.getSubcommands().get("inventory").getCommand()).cluster.settings = settings;
         int exit = cmd.execute(args);
         return new Run(exit, out.toString(), err.toString());
     }

@@ -37,6 +37,22 @@ class ClusterInventoryTest {
     }
 
     @Test
+    void aNodeThatTakesNoNewWorkHasNoFreeUnitsAndSaysWhyWithoutBeingFlagged() {
+        NodeOffer ready = NodeOffer.of("ready", List.of(gpu("rtx4090", 24), gpu("rtx4090", 24)),
+                Map.of("nvidia", 2), Map.of("nvidia", 1), NOW.minusSeconds(60));
+        NodeOffer cordoned = NodeOffer.of("cordoned", List.of(gpu("rtx4090", 24), gpu("rtx4090", 24)),
+                Map.of("nvidia", 2), Map.of(), NOW.minusSeconds(60)).unavailable("node cordoned (spec.unschedulable)");
+        ClusterInventory inv = ClusterInventory.of("r", List.of(ready, cordoned), NOW, Duration.ofMinutes(10));
+
+        assertEquals(List.of(new ClusterInventory.ModelRow("nvidia", "rtx4090", 24, "pcie", null, 2, 4, 4, 1, 1)),
+                inv.models(), "the cordoned node's two idle units are not free");
+        assertEquals(List.of(new ClusterInventory.VendorRow("nvidia", 2, 4, 4, 1, 1)), inv.vendors());
+        assertEquals(List.of("ok", "unavailable"), inv.nodes().stream().map(ClusterInventory.NodeRow::state).toList());
+        assertEquals("node cordoned (spec.unschedulable)", inv.nodes().get(1).detail());
+        assertEquals(0, inv.flaggedNodes(), "a cordoned node's record is current: the cluster chose, nothing is wrong");
+    }
+
+    @Test
     void agesInWords() {
         assertEquals("45s", ClusterInventory.words(Duration.ofSeconds(45)));
         assertEquals("2h 20m", ClusterInventory.words(Duration.ofMinutes(140)));
