@@ -57,7 +57,8 @@ public final class InventoryTable {
     public static String summary(Inventory inventory) {
         List<Gpu> real = inventory.realGpus();
         String answered = inventory.probes().stream()
-                .filter(p -> p.outcome() != io.gpudetect.probe.ProbeResult.Outcome.ABSENT)
+                .filter(p -> p.outcome() != io.gpudetect.probe.ProbeResult.Outcome.ABSENT
+                        && p.outcome() != io.gpudetect.probe.ProbeResult.Outcome.SKIPPED)
                 .map(Inventory.ProbeSummary::name).reduce((a, b) -> a + ", " + b).orElse("none");
         if (inventory.failure() != null) {
             return "No verdict on " + inventory.source() + ": " + inventory.failure() + ".";

@@ -146,6 +146,37 @@ class FakeHostProbePlanTest {
         assertEquals(0, run.exit(), "the host was seen; what failed is in the document");
     }
 
+    /**
+     * Two of four H100s fallen off the bus (the stand-in's "lost" scenario: one answers GPU_IS_LOST, one has no
+     * handle): NVML describes them as lost, the pass is complete, and the labels say so.
+     */
+    @Test
+    void gpusFallenOffTheBusAreDescribedAsLostAndReachTheLabels() throws IOException {
+        FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu().nvml("lost");
+        for (String address : List.of("0000:19:00.0", "0000:3b:00.0", "0000:4c:00.0", "0000:5d:00.0")) {
+            host.function(address, "10de", "2330", "0x030200", "a1", "nvidia");
+        }
+        Run run = detect(host);
+
+        assertEquals(List.of(), host.calls(), "NVML described every GPU, the lost ones as lost");
+        assertEquals("ok", run.outcomes().get("nvml"));
+        assertTrue(run.complete(), run.gaps().toString());
+        List<String> health = new ArrayList<>();
+        run.doc().get("gpus").forEach(g -> health.add(g.get("pciAddress").asText() + " " + g.path("health").path("status").asText()));
+        assertEquals(List.of("0000:19:00.0 ok", "0000:3b:00.0 lost", "0000:4c:00.0 ok", "0000:5d:00.0 lost"), health);
+        boolean noted = false;
+        for (JsonNode d : run.doc().get("diagnostics")) {
+            noted |= d.get("message").asText().startsWith("GPU 1 (0000:3b:00.0) is lost: ");
+        }
+        assertTrue(noted, "each lost GPU has its note: " + run.doc().get("diagnostics"));
+
+        Inventory inventory = new Detector(Probes.defaults(io.gpudetect.probe.ProbeSettings.defaults()
+                .withDriverRoot(host.driverRoot()))).detect(host.source());
+        Map<String, String> labels = io.gpudetect.labels.LabelProfiles.parse("gpu-detect").render(inventory);
+        assertEquals("4", labels.get("gpu-detect.io/gpu.count"));
+        assertEquals("2", labels.get("gpu-detect.io/gpu.unhealthy.count"));
+    }
+
     @Test
     void anAmdHostRunsOnlyTheFirstAmdToolThatAnswers() throws IOException {
         FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * and a replayed {@code nvml.json}. A call that answered {@code NOT_SUPPORTED} is a fact the GPU does not
  * have; a symbol the library lacks is a fact this driver cannot give (one note per symbol); a GPU that
  * answers {@code GPU_IS_LOST}, {@code UNKNOWN} or {@code RESET_REQUIRED} is reported lost, with its PCI
- * address when NVML still had it; any other failure is a warning naming the GPU and the call.
+ * address when NVML still had it, and a note (a GPU described as lost is not a failure to read it); any other
+ * failure is a warning naming the GPU and the call.
  */
 public final class NvmlGpus {
 
@@ -108,6 +109,16 @@ public final class NvmlGpus {
             this.file = file;
         }
 
+        /**
+         * A note, not a warning: a lost GPU is described (its health says lost, with why) rather than misread,
+         * so NVML's answer stays {@code ok}, the pass can be complete, and {@code gpu.unhealthy.count} reaches the
+         * node. The table's health column and the inventory's {@code health.problems} show it.
+         */
+        Diagnostic lost(String label, String why) {
+            return Diagnostic.info(NvmlProbe.PROBE, file, null, label + " is lost: " + why
+                    + "; it needs a reset or has fallen off the bus");
+        }
+
         /** The value of a call, or null with the failure noted the way its code deserves. */
         <T> T fact(NvmlCall<T> call, String what, String gpu) {
             if (call == null) {
@@ -142,8 +153,7 @@ public final class NvmlGpus {
             if (d.handle() == null || !d.handle().ok()) {
                 if (d.handle() != null && NvmlReturn.meansGpuLost(d.handle().returnCode())) {
                     String why = describe(d.handle());
-                    notes.add(Diagnostic.warning(NvmlProbe.PROBE, file, null, label + " is lost: " + why
-                            + "; it needs a reset or has fallen off the bus"));
+                    notes.add(lost(label, why));
                     return Gpu.builder(NvmlProbe.PROBE).vendor(Vendor.NVIDIA)
                             .health(new Health(Health.Status.LOST, null, List.of(why))).build();
                 }
@@ -181,8 +191,7 @@ public final class NvmlGpus {
                     ? fact(d.eccUncorrectedAggregate(), "the uncorrected ECC count", label) : null;
             b.partitioning(mig(d, label));
             if (lostBecause != null) {
-                notes.add(Diagnostic.warning(NvmlProbe.PROBE, file, null, label + " is lost: " + lostBecause
-                        + "; it needs a reset or has fallen off the bus"));
+                notes.add(lost(label, lostBecause));
                 return b.health(new Health(Health.Status.LOST, uncorrected, List.of(lostBecause))).build();
             }
             List<String> problems = new ArrayList<>();

@@ -101,6 +101,17 @@ class NvmlGpusTest {
     }
 
     @Test
+    void aLostGpuBesideAFailedCallIsStillPartial() {
+        NvmlSnapshot.Device lost = h100(1, 0x3b, fails("nvmlDeviceGetName", NvmlReturn.ERROR_GPU_IS_LOST, "GPU is lost"),
+                ok("nvmlDeviceGetArchitecture", 9L));
+        NvmlSnapshot.Device misread = h100(0, 0x19, fails("nvmlDeviceGetName", 7, "Insufficient Size"),
+                ok("nvmlDeviceGetArchitecture", 9L));
+        ProbeResult r = NvmlGpus.interpret(host(misread, lost), "nvml.json");
+
+        assertEquals(ProbeResult.Outcome.PARTIAL, r.outcome(), "a call that failed on a GPU that answers is not a lost GPU");
+    }
+
+    @Test
     void aLostGpuKeepsItsAddressAndTheOthersStillReport() {
         NvmlSnapshot.Device lost = h100(1, 0x3b, fails("nvmlDeviceGetName", NvmlReturn.ERROR_GPU_IS_LOST, "GPU is lost"),
                 fails("nvmlDeviceGetArchitecture", NvmlReturn.ERROR_GPU_IS_LOST, "GPU is lost"));
@@ -109,7 +120,9 @@ class NvmlGpusTest {
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, List.of());
         ProbeResult r = NvmlGpus.interpret(host(h100(0, 0x19), lost, noHandle), "nvml.json");
 
-        assertEquals(ProbeResult.Outcome.PARTIAL, r.outcome(), "a lost GPU makes the pass incomplete");
+        assertEquals(ProbeResult.Outcome.OK, r.outcome(), "a lost GPU is described, as lost: NVML answered in full");
+        assertEquals(2, r.diagnostics().stream().filter(d -> d.message().contains(" is lost: ")).count(),
+                "each lost GPU has its note: " + r.diagnostics());
         assertEquals(3, r.gpus().size());
         assertEquals(Health.Status.OK, r.gpus().get(0).health().status());
         Gpu g = r.gpus().get(1);
