@@ -95,10 +95,10 @@ final class ProbePlan {
         if (targets.isEmpty()) {
             return Decision.skip("no GPU bound to the " + driver + " driver on the PCI bus");
         }
-        List<String> before = consulted(soFar, first, second);
+        List<String> before = names(soFar, first, second, false);
         List<Gpu> uncovered = uncovered(targets, soFar, first, second);
         if (uncovered.isEmpty()) {
-            return Decision.skip(String.join(", ", answeredInFull(soFar, first, second)) + " described every GPU bound to the "
+            return Decision.skip(String.join(", ", names(soFar, first, second, true)) + " described every GPU bound to the "
                     + driver + " driver");
         }
         if (before.isEmpty()) {
@@ -166,10 +166,25 @@ final class ProbePlan {
         };
     }
 
+    /**
+     * By identity: the lists hold the bus's own GPUs, and a record's generated {@code equals} would spin its
+     * method handles at the start of every live detection (docs/performance.md, "probes hashed without
+     * ObjectMethods").
+     */
+    private static boolean holds(List<Gpu> gpus, Gpu g) {
+        for (Gpu each : gpus) {
+            if (each == g) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The vendor's GPUs on the bus bound to {@code driver}; with a null driver, all of them. */
     private List<Gpu> boundTo(Vendor vendor, String driver) {
         List<Gpu> out = new ArrayList<>();
         for (Gpu g : bus) {
-            if (g.vendor() == vendor && driver.equals(g.kernelDriver())) {
+            if (g.vendor() == vendor && (driver == null || driver.equals(g.kernelDriver()))) {
                 out.add(g);
             }
         }
@@ -185,44 +200,28 @@ final class ProbePlan {
     }
 
     private List<Gpu> undescribedByVendorSources(Map<Probe, ProbeResult> soFar) {
-        List<Gpu> nvidia = uncovered(ofVendor(Vendor.NVIDIA), soFar, ProbeRole.NVIDIA_LIBRARY, ProbeRole.NVIDIA_TOOL);
-        List<Gpu> amd = uncovered(ofVendor(Vendor.AMD), soFar, ProbeRole.AMD_TOOL, ProbeRole.AMD_TOOL);
+        List<Gpu> nvidia = uncovered(boundTo(Vendor.NVIDIA, null), soFar, ProbeRole.NVIDIA_LIBRARY, ProbeRole.NVIDIA_TOOL);
+        List<Gpu> amd = uncovered(boundTo(Vendor.AMD, null), soFar, ProbeRole.AMD_TOOL, ProbeRole.AMD_TOOL);
         List<Gpu> left = new ArrayList<>();
         for (Gpu g : bus) {
-            if (g.vendor() == Vendor.NVIDIA ? nvidia.contains(g) : g.vendor() != Vendor.AMD || amd.contains(g)) {
+            if (g.vendor() == Vendor.NVIDIA ? holds(nvidia, g) : g.vendor() != Vendor.AMD || holds(amd, g)) {
                 left.add(g);
             }
         }
         return left;
     }
 
-    private List<Gpu> ofVendor(Vendor vendor) {
-        List<Gpu> out = new ArrayList<>();
-        for (Gpu g : bus) {
-            if (g.vendor() == vendor) {
-                out.add(g);
-            }
-        }
-        return out;
-    }
-
-    private static List<String> consulted(Map<Probe, ProbeResult> soFar, ProbeRole first, ProbeRole second) {
+    /**
+     * The names of the probes of the roles that were consulted ({@code inFull}: only those that answered in
+     * full), each not {@code ok} followed by its outcome.
+     */
+    private static List<String> names(Map<Probe, ProbeResult> soFar, ProbeRole first, ProbeRole second, boolean inFull) {
         List<String> names = new ArrayList<>();
         for (Map.Entry<Probe, ProbeResult> e : soFar.entrySet()) {
             ProbeRole role = e.getKey().role();
-            if ((role == first || role == second) && e.getValue().outcome() != ProbeResult.Outcome.SKIPPED) {
-                names.add(e.getKey().name() + (e.getValue().outcome() == ProbeResult.Outcome.OK ? "" : " (" + e.getValue().outcome().id() + ")"));
-            }
-        }
-        return names;
-    }
-
-    private static List<String> answeredInFull(Map<Probe, ProbeResult> soFar, ProbeRole first, ProbeRole second) {
-        List<String> names = new ArrayList<>();
-        for (Map.Entry<Probe, ProbeResult> e : soFar.entrySet()) {
-            ProbeRole role = e.getKey().role();
-            if ((role == first || role == second) && e.getValue().outcome() == ProbeResult.Outcome.OK) {
-                names.add(e.getKey().name());
+            ProbeResult.Outcome o = e.getValue().outcome();
+            if ((role == first || role == second) && o != ProbeResult.Outcome.SKIPPED && (!inFull || o == ProbeResult.Outcome.OK)) {
+                names.add(e.getKey().name() + (o == ProbeResult.Outcome.OK ? "" : " (" + o.id() + ")"));
             }
         }
         return names;

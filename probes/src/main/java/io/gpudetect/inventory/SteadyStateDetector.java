@@ -4,6 +4,7 @@ import io.gpudetect.model.Gpu;
 import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.probe.ProbeRole;
+import io.gpudetect.probe.pci.SysfsPciProbe;
 import io.gpudetect.source.Source;
 import io.gpudetect.tables.Tables;
 import java.io.IOException;
@@ -25,9 +26,7 @@ import java.util.Optional;
  */
 public final class SteadyStateDetector {
 
-    static final String PCI_DEVICES = "/sys/bus/pci/devices";
     static final String NVIDIA_MODULE_VERSION = "/sys/module/nvidia/version";
-    static final String AMDGPU_MODULE_VERSION = "/sys/module/amdgpu/version";
 
     private final Detector detector;
     private final Probe nvml;
@@ -61,12 +60,16 @@ public final class SteadyStateDetector {
                 return last;
             }
         }
+        Fingerprint before = Fingerprint.read(source, null, null);
         Inventory inventory = detector.detect(source, tables);
         fullDetections++;
-        if (inventory.complete()) {
+        Fingerprint after = Fingerprint.read(source, inventory, consultedNvml(inventory) ? nvml : null);
+        // A bus or a module that changed during the detection (a driver loading) leaves an inventory older than
+        // the fingerprint read after it: such a pass is not kept, so the next one detects again.
+        if (inventory.complete() && after.sameBusAndModules(before)) {
             last = inventory;
             lastFull = now;
-            lastFingerprint = Fingerprint.read(source, inventory, consultedNvml(inventory) ? nvml : null);
+            lastFingerprint = after;
         } else {
             last = null;
         }
@@ -102,25 +105,32 @@ public final class SteadyStateDetector {
     record Fingerprint(List<String> functions, List<String> drivers, String nvidiaModule, String amdgpuModule,
                        ProbeResult nvml) {
 
+        /** @param basis the inventory whose GPUs' drivers are read; null for none */
         static Fingerprint read(Source source, Inventory basis, Probe nvml) {
             List<String> functions;
             List<String> drivers = new ArrayList<>();
             String nvidia;
             String amdgpu;
             try {
-                functions = source.list(PCI_DEVICES);
-                for (Gpu g : basis.gpus()) {
+                functions = source.list(SysfsPciProbe.PCI_DEVICES);
+                for (Gpu g : basis == null ? List.<Gpu>of() : basis.gpus()) {
                     if (g.pciAddress() != null) {
-                        Optional<String> link = source.readLink(PCI_DEVICES + "/" + g.pciAddress() + "/driver");
+                        Optional<String> link = source.readLink(SysfsPciProbe.PCI_DEVICES + "/" + g.pciAddress() + "/driver");
                         drivers.add(g.pciAddress() + "=" + link.map(l -> l.substring(l.lastIndexOf('/') + 1)).orElse(""));
                     }
                 }
                 nvidia = source.readFile(NVIDIA_MODULE_VERSION).map(String::strip).orElse("");
-                amdgpu = source.readFile(AMDGPU_MODULE_VERSION).map(String::strip).orElse("");
+                amdgpu = source.readFile(SysfsPciProbe.AMDGPU_VERSION).map(String::strip).orElse("");
             } catch (IOException e) {
                 return new Fingerprint(null, null, null, null, null);
             }
             return new Fingerprint(functions, drivers, nvidia, amdgpu, nvml == null ? null : nvml.probe(source));
+        }
+
+        /** The PCI functions and the module versions are as in {@code other}: what does not depend on a basis. */
+        boolean sameBusAndModules(Fingerprint other) {
+            return functions != null && other.functions != null && functions.equals(other.functions)
+                    && nvidiaModule.equals(other.nvidiaModule) && amdgpuModule.equals(other.amdgpuModule);
         }
 
         @Override

@@ -115,6 +115,22 @@ class SteadyStateLiveHostTest {
     }
 
     @Test
+    void aModuleThatChangesDuringTheDetectionIsNotTakenAsSteady() throws IOException {
+        FakeHost host = amdHost();
+        Path version = host.root.resolve("sys/module/amdgpu/version");
+        // rocm-smi runs in the middle of the full detection; the driver is upgraded in place meanwhile.
+        host.tool("rocm-smi", "echo 6.8.5 > '" + version + "'; cat '"
+                + HOSTS.resolve("rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json").toAbsolutePath() + "'");
+        SteadyStateDetector detector = detector(host);
+
+        detector.detect();
+        detector.detect();
+        assertEquals(2, detector.fullDetections(), "what the first detection saw predates the module it ended with");
+        detector.detect();
+        assertEquals(2, detector.fullDetections(), "the second saw the host as it stayed: steady from there");
+    }
+
+    @Test
     void theRefreshFallingDueDetectsInFull() throws IOException {
         FakeHost host = amdHost();
         SteadyStateDetector detector = detector(host);

@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
 public final class SysfsPciProbe implements Probe {
 
     public static final String NAME = "sysfs-pci";
-    static final String PCI_DEVICES = "/sys/bus/pci/devices";
+    public static final String PCI_DEVICES = "/sys/bus/pci/devices";
     static final String KFD = "/sys/class/kfd";
     static final String AMDGPU = "amdgpu";
     static final String KFD_NODES = "/sys/class/kfd/kfd/topology/nodes";
@@ -40,7 +40,7 @@ public final class SysfsPciProbe implements Probe {
      * The amdgpu module's version: only an out-of-tree (DKMS) build has the file, and it is what rocm-smi and AMD's
      * node labeller report as the driver version ({@code /sys/class/drm/cardN/device/driver/module/version}).
      */
-    static final String AMDGPU_VERSION = "/sys/module/amdgpu/version";
+    public static final String AMDGPU_VERSION = "/sys/module/amdgpu/version";
     private static final Pattern MODE = Pattern.compile("[A-Za-z0-9]{1,16}");
     private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z][-0-9A-Za-z._+~]{0,63}");
 
