@@ -1,5 +1,6 @@
 package io.gpudetect.akash;
 
+import io.gpudetect.testing.CommandRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,11 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
-import io.gpudetect.cli.GpuDetectCommand;
 import io.gpudetect.testing.Fixtures;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +23,6 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code gpu-detect akash} against Akash's own table ({@code tables/akash-gpus.json}, provider-configs as published)
@@ -39,19 +36,11 @@ class AkashCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {
+    static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = GpuDetectCommand.newCommandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        return new Run(cli.execute(args), out.toString(), err.toString());
-    }
-
-    static JsonNode json(Run r) throws IOException {
+    static JsonNode json(CommandRun r) throws IOException {
         return new ObjectMapper().readTree(r.out());
     }
 
@@ -76,7 +65,7 @@ class AkashCommandTest {
     @Test
     void twoCardsTheTableHasAreCountedUnderTheTablesModelRamAndInterface() throws IOException {
         // gpus.json: "10de": {"name": "nvidia", "devices": {"2231": {"name": "a5000", "interface": "PCIe", "memory_size": "24Gi"}}}
-        Run r = run("akash", "--replay", Fixtures.host("2x-rtx-a5000_590.44.01_v13").toString(), "-o", "json");
+        CommandRun r = run("akash", "--replay", Fixtures.host("2x-rtx-a5000_590.44.01_v13").toString(), "-o", "json");
         assertEquals(0, r.exit(), r.err() + r.out());
         JsonNode node = json(r).get("nodes").get(0);
         assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
@@ -92,7 +81,7 @@ class AkashCommandTest {
     @Test
     void anSxm5CardIsFoldedToSxm() throws IOException {
         // gpus.json: "2330": {"name": "h100", "interface": "SXM5", "memory_size": "80Gi"}
-        Run r = run("akash", "--replay", Fixtures.host("h100-80gb-hbm3_590.48.01_text-formats").toString(), "-o", "json");
+        CommandRun r = run("akash", "--replay", Fixtures.host("h100-80gb-hbm3_590.48.01_text-formats").toString(), "-o", "json");
         assertEquals(0, r.exit());
         assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
                 KEY + "nvidia.model.h100", "1", KEY + "nvidia.model.h100.ram.80Gi", "1",
@@ -102,7 +91,7 @@ class AkashCommandTest {
     @Test
     void aCardMissingFromTheTableIsDroppedWithTheEntryToAdd() throws IOException {
         // The table has no 10de:26b9 (L40S): the operator writes only akash.network=true.
-        Run r = run("akash", "--replay", Fixtures.host("l40s_595.80_text-formats").toString(), "-o", "json");
+        CommandRun r = run("akash", "--replay", Fixtures.host("l40s_595.80_text-formats").toString(), "-o", "json");
         assertEquals(1, r.exit());
         JsonNode node = json(r).get("nodes").get(0);
         assertEquals(Map.of("akash.network", "true"), labels(node));
@@ -112,7 +101,7 @@ class AkashCommandTest {
                 + "add it to gpus.json"), reasons(card));
         assertEquals("\"26b9\": {\"name\": \"l40s\", \"interface\": \"PCIe\", \"memory_size\": \"48Gi\"}",
                 card.get("tableEntry").asText());
-        Run table = run("akash", "--replay", Fixtures.host("l40s_595.80_text-formats").toString());
+        CommandRun table = run("akash", "--replay", Fixtures.host("l40s_595.80_text-formats").toString());
         assertTrue(table.out().contains("  card 0000:01:00.0  10de:26b9  NVIDIA L40S: NOT bid on\n"), table.out());
         assertTrue(table.out().endsWith("Some cards will not be bid on (1 card dropped)\n"), table.out());
     }
@@ -124,7 +113,7 @@ class AkashCommandTest {
         ((ObjectNode) table.get("10de").get("devices")).remove("2684");
         Path file = dir.resolve("gpus.json");
         Files.writeString(file, table.toString());
-        Run r = run("akash", "--replay", Fixtures.host("geforce-rtx-4090_535.86.05_v12").toString(),
+        CommandRun r = run("akash", "--replay", Fixtures.host("geforce-rtx-4090_535.86.05_v12").toString(),
                 "--akash-table", file.toString(), "-o", "json");
         assertEquals(1, r.exit(), r.err());
         JsonNode card = json(r).get("nodes").get(0).get("cards").get(0);
@@ -137,7 +126,7 @@ class AkashCommandTest {
         assertTrue(json(r).get("table").asText().equals(file.toString()));
 
         // With Akash's own table the same card is counted: the operator never reads the subsystem id.
-        Run shipped = run("akash", "--replay", Fixtures.host("geforce-rtx-4090_535.86.05_v12").toString(), "-o", "json");
+        CommandRun shipped = run("akash", "--replay", Fixtures.host("geforce-rtx-4090_535.86.05_v12").toString(), "-o", "json");
         assertEquals(0, shipped.exit());
         assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
                 KEY + "nvidia.model.rtx4090", "1", KEY + "nvidia.model.rtx4090.ram.24Gi", "1",
@@ -147,7 +136,7 @@ class AkashCommandTest {
     @Test
     void oneDeviceIdSoldAsTwoProductsIsMislabelledButBidOn() throws IOException {
         // gpus.json: "1002": {"name": "amd", "devices": {"66a1": {"name": "mi60", ...}}}; rocm-smi names the card MI50.
-        Run r = run("akash", "--replay", Fixtures.host("rocm-smi_radeon-instinct-mi50-32gb_vega20_showallinfo").toString(), "-o", "json");
+        CommandRun r = run("akash", "--replay", Fixtures.host("rocm-smi_radeon-instinct-mi50-32gb_vega20_showallinfo").toString(), "-o", "json");
         assertEquals(0, r.exit());
         JsonNode node = json(r).get("nodes").get(0);
         assertEquals(Map.of("akash.network", "true", KEY + "amd.model.mi60", "1", KEY + "amd.model.mi60.ram.32Gi", "1",
@@ -160,7 +149,7 @@ class AkashCommandTest {
 
     @Test
     void aRecordingWithoutPciIdsCannotTellAndDoesNotFail() throws IOException {
-        Run r = run("akash", "--replay", Fixtures.host("geforce-rtx-3090_525.147.05_v12").toString(), "-o", "json");
+        CommandRun r = run("akash", "--replay", Fixtures.host("geforce-rtx-3090_525.147.05_v12").toString(), "-o", "json");
         assertEquals(0, r.exit(), "what the input cannot show is not judged");
         JsonNode card = json(r).get("nodes").get(0).get("cards").get(0);
         assertEquals("unknown", card.get("verdict").asText());
@@ -177,7 +166,7 @@ class AkashCommandTest {
     void aCardWithoutADrmNodeIsDroppedAndTheIntelIGpuIsNotOffered() throws IOException {
         // i915 has card0 (and its connector card0-HDMI-A-1, which ghw skips); nvidia_drm is not loaded.
         Path bundle = withDrm("card0=0000:00:02.0", "card0-HDMI-A-1=0000:00:02.0");
-        Run r = run("akash", "--replay", bundle.toString(), "-o", "json");
+        CommandRun r = run("akash", "--replay", bundle.toString(), "-o", "json");
         assertEquals(1, r.exit(), r.err());
         JsonNode node = json(r).get("nodes").get(0);
         assertEquals(Map.of("akash.network", "true"), labels(node));
@@ -196,7 +185,7 @@ class AkashCommandTest {
     void withNvidiaDrmLoadedTheRtx3090IsCounted() throws IOException {
         // gpus.json: "2204": {"name": "rtx3090", "interface": "PCIe", "memory_size": "24Gi"}
         Path bundle = withDrm("card0=0000:00:02.0", "card1=0000:00:01.0/0000:01:00.0");
-        Run r = run("akash", "--replay", bundle.toString(), "-o", "json");
+        CommandRun r = run("akash", "--replay", bundle.toString(), "-o", "json");
         assertEquals(0, r.exit(), "every card is bid on: the Intel iGPU is not one to offer");
         JsonNode node = json(r).get("nodes").get(0);
         assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
@@ -234,7 +223,7 @@ class AkashCommandTest {
                     - {vendor: amd, model: mi100, memoryGi: 32, pciAddress: "0000:83:00.0", pciVendorId: "1002", pciDeviceId: 738c}
                     allocatable: {amd.com/gpu: 1}
                 """);
-        Run r = run("akash", "--records", records.toString(), "-o", "json");
+        CommandRun r = run("akash", "--records", records.toString(), "-o", "json");
         assertEquals(1, r.exit(), r.err());
         JsonNode nodes = json(r).get("nodes");
         JsonNode full = nodes.get(0);
@@ -286,7 +275,7 @@ class AkashCommandTest {
         Files.writeString(config, "version: v1\ncluster_storage: [default]\nexclude:\n  nodes: [\"gpu-\\\\d$\"]\n"
                 + "  node_storage: []\n");
 
-        Run r = run("akash", "--records", records.toString(), "--akash-inventory-config", config.toString(), "-o", "json");
+        CommandRun r = run("akash", "--records", records.toString(), "--akash-inventory-config", config.toString(), "-o", "json");
 
         assertEquals(1, r.exit(), r.err());
         Map<String, JsonNode> nodes = new TreeMap<>();
@@ -319,11 +308,11 @@ class AkashCommandTest {
                 + "that is not Ready or is cordoned"), notChecked.toString());
         assertFalse(r.out().contains("node exclusion:"), "the exclusion rules were given");
 
-        Run table = run("akash", "--records", records.toString(), "--akash-inventory-config", config.toString());
+        CommandRun table = run("akash", "--records", records.toString(), "--akash-inventory-config", config.toString());
         assertTrue(table.out().contains("node cordoned: 1 card: 1 dropped\n  left out: node cordoned "
                 + "(spec.unschedulable)" + leftOut + "\n  labels the operator writes: none\n"), table.out());
 
-        Run withoutRules = run("akash", "--records", records.toString(), "-o", "json");
+        CommandRun withoutRules = run("akash", "--records", records.toString(), "-o", "json");
         JsonNode excludedByName = null;
         for (JsonNode n : json(withoutRules).get("nodes")) {
             if (n.get("node").asText().equals("old-gpu-3")) {
@@ -339,12 +328,12 @@ class AkashCommandTest {
     void aBrokenTableIsInvalidInputNamingFileAndLine() throws IOException {
         Path file = dir.resolve("gpus.json");
         Files.writeString(file, "{\n  \"10de\": {\n    \"name\": \"nvidia\",\n    \"devices\": {\"2684\": {\"name\": 7}}\n  }\n}\n");
-        Run typed = run("akash", "--replay", Fixtures.host("tesla-t4_515.105.01_v11").toString(), "--akash-table", file.toString());
+        CommandRun typed = run("akash", "--replay", Fixtures.host("tesla-t4_515.105.01_v11").toString(), "--akash-table", file.toString());
         assertEquals(2, typed.exit());
         assertEquals("gpu-detect akash: " + file + ": 10de.devices.2684.name: expected a string, found number 7 "
                 + "(the operator would read it as empty)\n", typed.err());
         Files.writeString(file, "{\n  \"10de\": {\n    \"name\": \"nvidia\",,\n");
-        Run syntax = run("akash", "--replay", Fixtures.host("tesla-t4_515.105.01_v11").toString(), "--akash-table", file.toString());
+        CommandRun syntax = run("akash", "--replay", Fixtures.host("tesla-t4_515.105.01_v11").toString(), "--akash-table", file.toString());
         assertEquals(2, syntax.exit());
         assertTrue(syntax.err().startsWith("gpu-detect akash: " + file + ":3: not valid JSON ("), syntax.err());
         assertEquals(2, run("akash", "--records", file.toString(), "--replay", dir.toString()).exit());
@@ -367,7 +356,7 @@ class AkashCommandTest {
         server.start();
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
-            Run r = run("akash", "--replay", Fixtures.host("tesla-t4_515.105.01_v11").toString(), "--akash-table", url, "-o", "json");
+            CommandRun r = run("akash", "--replay", Fixtures.host("tesla-t4_515.105.01_v11").toString(), "--akash-table", url, "-o", "json");
             assertEquals(List.of("/devices/gpus"), asked);
             assertEquals(0, r.exit(), r.err());
             JsonNode node = json(r).get("nodes").get(0);
@@ -385,7 +374,7 @@ class AkashCommandTest {
     @Test
     void anIntegratedGpuBesideTwoCardsIsListedNotOfferedAndFailsNothing() throws IOException {
         // gpus.json: "2231": {"name": "a5000", "interface": "PCIe", "memory_size": "24Gi"}; no Intel vendor.
-        Run r = run("akash", "--replay", Fixtures.testCase("intel-igpu-beside-2x-rtx-a5000").toString(), "-o", "json");
+        CommandRun r = run("akash", "--replay", Fixtures.testCase("intel-igpu-beside-2x-rtx-a5000").toString(), "-o", "json");
         assertEquals(0, r.exit(), r.out());
         JsonNode node = json(r).get("nodes").get(0);
         assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
@@ -394,7 +383,7 @@ class AkashCommandTest {
         List<String> verdicts = new ArrayList<>();
         node.get("cards").forEach(c -> verdicts.add(c.get("name").asText() + ": " + c.get("verdict").asText()));
         assertEquals(List.of("NVIDIA RTX A5000: bid", "NVIDIA RTX A5000: bid", "Intel(R) HD Graphics: skipped"), verdicts);
-        Run table = run("akash", "--replay", Fixtures.testCase("intel-igpu-beside-2x-rtx-a5000").toString());
+        CommandRun table = run("akash", "--replay", Fixtures.testCase("intel-igpu-beside-2x-rtx-a5000").toString());
         assertTrue(table.out().contains("3 cards: 2 bid, 1 skipped"), table.out());
         assertTrue(table.out().contains("  card (address unknown)  ????:????  Intel(R) HD Graphics: not offered\n"),
                 table.out());
@@ -406,7 +395,7 @@ class AkashCommandTest {
         try (Stream<Path> hosts = Files.list(Fixtures.root().resolve("hosts"))) {
             for (Iterator<Path> it = hosts.sorted().iterator(); it.hasNext(); ) {
                 Path h = it.next();
-                Run r = run("akash", "--replay", h.toString(), "-o", "json");
+                CommandRun r = run("akash", "--replay", h.toString(), "-o", "json");
                 assertTrue(r.exit() == 0 || r.exit() == 1, h + ": " + r.err());
                 JsonNode node = json(r).get("nodes").get(0);
                 assertEquals(Fixtures.detect(h).realGpus().size(), node.get("cards").size(), h.toString());

@@ -1,5 +1,6 @@
 package io.gpudetect.akash;
 
+import io.gpudetect.testing.CommandRun;
 import io.gpudetect.probe.pci.DrmCards;
 import static io.gpudetect.akash.AkashCommandTest.json;
 import static io.gpudetect.akash.AkashCommandTest.labels;
@@ -108,7 +109,7 @@ class RecordDrmNodesTest {
                     - {vendor: nvidia, model: rtx4090, memoryGi: 24, interface: pcie, pciAddress: "0000:02:00.0", pciVendorId: 10de, pciDeviceId: "2684"}
                     allocatable: {nvidia.com/gpu: 2}
                 """.formatted(RTX4090));
-        AkashCommandTest.Run r = run("akash", "--records", file.toString(), "-o", "json");
+        CommandRun r = run("akash", "--records", file.toString(), "-o", "json");
         assertEquals(1, r.exit(), r.err() + r.out());
         JsonNode report = json(r);
 
@@ -154,7 +155,7 @@ class RecordDrmNodesTest {
                     - vendor: nvidia
                       drmCards: [card0-HDMI-A-1]
                 """);
-        AkashCommandTest.Run r = run("akash", "--records", file.toString());
+        CommandRun r = run("akash", "--records", file.toString());
         assertEquals(2, r.exit(), r.out());
         assertEquals("gpu-detect akash: " + file + ":7: [0](n1).gpus[0].drmCards[0]: expected a DRM card name such "
                 + "as card0, found 'card0-HDMI-A-1'", r.err().strip());
@@ -164,7 +165,7 @@ class RecordDrmNodesTest {
                   metadata: {name: n1}
                   spec: {sysClassDrm: yes, gpus: []}
                 """);
-        AkashCommandTest.Run r2 = run("akash", "--records", yes.toString());
+        CommandRun r2 = run("akash", "--records", yes.toString());
         assertEquals(2, r2.exit(), r2.out());
         assertEquals("gpu-detect akash: " + yes + ":3: [0](n1).sysClassDrm: expected true or false, found 'yes'",
                 r2.err().strip());
@@ -190,7 +191,7 @@ class RecordDrmNodesTest {
             JsonNode fromBundle = json(run("akash", "--replay", bundle.toString(), "-o", "json")).get("nodes").get(0);
             Path file = dir.resolve("record-" + nvidiaDrm + ".json");
             Files.writeString(file, Serialization.asJson(record("host", spec)));
-            AkashCommandTest.Run r = run("akash", "--records", file.toString(), "-o", "json");
+            CommandRun r = run("akash", "--records", file.toString(), "-o", "json");
             JsonNode fromRecord = json(r).get("nodes").get(0);
 
             assertEquals(labels(fromBundle), labels(fromRecord));

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 
-/** For tests in other packages: the {@code agent} subcommand's client settings, instead of a kubeconfig. */
+/** For tests: the client settings of the subcommands that reach a cluster, instead of a kubeconfig. */
 public final class AgentCommands {
 
     private AgentCommands() {
@@ -12,5 +12,12 @@ public final class AgentCommands {
 
     public static void useClientSettings(CommandLine commandLine, Supplier<Config> settings) {
         ((AgentCommand) commandLine.getSubcommands().get("agent").getCommand()).clientSettings = settings;
+    }
+
+    /** {@code match --cluster}, {@code akash --cluster} and {@code inventory --cluster} read the cluster with these. */
+    public static void useClusterSettings(CommandLine commandLine, Supplier<Config> settings) {
+        ((MatchCommand) commandLine.getSubcommands().get("match").getCommand()).offers.cluster.settings = settings;
+        ((AkashCommand) commandLine.getSubcommands().get("akash").getCommand()).cluster.settings = settings;
+        ((InventoryCommand) commandLine.getSubcommands().get("inventory").getCommand()).cluster.settings = settings;
     }
 }

@@ -142,7 +142,6 @@ class ClusterRoundTripRealApiServerTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cmd = command(server::adminConfig, out, err);
-        ((AkashCommand) cmd.getSubcommands().get("akash").getCommand()).cluster.settings = server::adminConfig;
 
         int code = cmd.execute("akash", "--cluster");
 
@@ -186,8 +185,7 @@ class ClusterRoundTripRealApiServerTest {
         CommandLine cmd = new CommandLine(new GpuDetectCommand());
         cmd.setOut(new PrintWriter(out));
         cmd.setErr(new PrintWriter(err));
-        ((InventoryCommand) cmd.getSubcommands().get("inventory").getCommand()).cluster.settings = settings;
-        ((MatchCommand) cmd.getSubcommands().get("match").getCommand()).offers.cluster.settings = settings;
+        AgentCommands.useClusterSettings(cmd, settings);
         return cmd;
     }
 }

@@ -161,8 +161,7 @@ class ClusterRoundTripTest {
     /** The whole command line, its --cluster reading the mock server, its output and errors into {@code out}. */
     private CommandLine commandLine(StringWriter out) {
         CommandLine cmd = new CommandLine(new GpuDetectCommand());
-        ((InventoryCommand) cmd.getSubcommands().get("inventory").getCommand()).cluster.settings = settings;
-        ((MatchCommand) cmd.getSubcommands().get("match").getCommand()).offers.cluster.settings = settings;
+        AgentCommands.useClusterSettings(cmd, settings);
         cmd.setOut(new PrintWriter(out));
         cmd.setErr(new PrintWriter(out));
         return cmd;

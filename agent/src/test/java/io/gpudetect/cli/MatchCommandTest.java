@@ -1,18 +1,16 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.testing.CommandRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** Exit statuses and messages of {@code match} and {@code inventory} through the real picocli command. */
 class MatchCommandTest {
@@ -22,16 +20,8 @@ class MatchCommandTest {
     Path records;
     Path sdl;
 
-    record Run(int exit, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = GpuDetectCommand.newCommandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        return new Run(cli.execute(args), out.toString(), err.toString());
+    static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     @BeforeEach
@@ -68,7 +58,7 @@ class MatchCommandTest {
 
     @Test
     void fitsIsZero() {
-        Run r = run("match", sdl.toString(), "--records", records.toString());
+        CommandRun r = run("match", sdl.toString(), "--records", records.toString());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("app/dc (profile gpu): 1 replica of 2 x nvidia rtx4090/24Gi: fits on n1"), r.out());
         assertEquals("", r.err());
@@ -76,7 +66,7 @@ class MatchCommandTest {
 
     @Test
     void doesNotFitIsOne() {
-        Run r = run("match", "--records", records.toString(), "--gpu", "vendor=nvidia,model=rtx4090,count=3");
+        CommandRun r = run("match", "--records", records.toString(), "--gpu", "vendor=nvidia,model=rtx4090,count=3");
         assertEquals(1, r.exit());
         assertTrue(r.out().contains("  n1    2 nvidia  too few GPUs: 2 matching GPUs (rtx4090 24Gi pcie), 3 asked"), r.out());
         assertTrue(r.out().endsWith("Does not fit: --gpu[0] (1 of 1 replicas without a node).\n"), r.out());
@@ -97,11 +87,11 @@ class MatchCommandTest {
         String warning = sdl + ":6: profiles.compute.gpu.resources.gpu: gpu: '2' asks for no GPU: the network's parser "
                 + "reads units and attributes only from a mapping, so this profile is deployed without a GPU; write "
                 + "units and attributes under gpu";
-        Run table = run("match", sdl.toString(), "--records", records.toString());
+        CommandRun table = run("match", sdl.toString(), "--records", records.toString());
         assertEquals(0, table.exit(), table.err());
         assertTrue(table.out().contains("\n\nwarning: " + warning + "\n\napp/dc (profile gpu): 1 replica of no GPU: "
                 + "fits (no GPU asked)"), table.out());
-        Run json = run("match", sdl.toString(), "--records", records.toString(), "-o", "json");
+        CommandRun json = run("match", sdl.toString(), "--records", records.toString(), "-o", "json");
         assertEquals(warning, new ObjectMapper().readTree(json.out()).get("warnings").get(0).asText(), json.out());
         assertTrue(!run("match", "--gpu", "vendor=nvidia", "--records", records.toString(), "-o", "json").out()
                 .contains("warnings"), "no warnings, no field");
@@ -110,7 +100,7 @@ class MatchCommandTest {
     @Test
     void invalidInputIsTwo() throws IOException {
         Files.writeString(sdl, Files.readString(sdl).replace("units: 2", "units: 0.5"));
-        Run bad = run("match", sdl.toString(), "--records", records.toString());
+        CommandRun bad = run("match", sdl.toString(), "--records", records.toString());
         assertEquals(2, bad.exit());
         assertEquals(sdl + ":7: profiles.compute.gpu.resources.gpu.units: '0.5' is not a whole number of 0 or more (the "
                 + "network's parser reads the digits 0-9 alone: no sign, point, exponent or spaces); expected the number "
@@ -124,15 +114,15 @@ class MatchCommandTest {
         assertEquals(2, run("match", "--gpu", "vendor=", "--records", records.toString()).exit());
         assertEquals(2, run("match", "--no-such-option").exit(), "usage errors are invalid input too");
         Files.writeString(records, "[{\"kind\": \"GpuCapacity\", \"metadata\": {\"name\": \"n1\"}, \"spec\": {\"gpus\": 3}}]");
-        Run badRecords = run("match", "--gpu", "vendor=nvidia", "--records", records.toString());
+        CommandRun badRecords = run("match", "--gpu", "vendor=nvidia", "--records", records.toString());
         assertEquals(2, badRecords.exit());
         assertTrue(badRecords.err().contains("[0](n1).gpus: expected a list of GPUs"), badRecords.err());
     }
 
     @Test
     void jsonAndYamlCarryTheSameAnswer() throws IOException {
-        Run json = run("match", sdl.toString(), "--records", records.toString(), "-o", "json");
-        Run yaml = run("match", sdl.toString(), "--records", records.toString(), "-o", "yaml");
+        CommandRun json = run("match", sdl.toString(), "--records", records.toString(), "-o", "json");
+        CommandRun yaml = run("match", sdl.toString(), "--records", records.toString(), "-o", "yaml");
         var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
         var yamlMapper = new com.fasterxml.jackson.databind.ObjectMapper(
                 new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
@@ -142,11 +132,11 @@ class MatchCommandTest {
 
     @Test
     void inventoryExitsOneWhenANodeIsStale() {
-        Run fresh = run("inventory", "--records", records.toString(), "--now", "2026-05-01T12:00:00Z");
+        CommandRun fresh = run("inventory", "--records", records.toString(), "--now", "2026-05-01T12:00:00Z");
         assertEquals(0, fresh.exit(), fresh.err());
         assertTrue(fresh.out().contains("nvidia  rtx4090  24Gi  pcie   -    1      2     2            0       2"),
                 fresh.out());
-        Run stale = run("inventory", "--records", records.toString(), "--now", "2026-05-01T12:30:00Z",
+        CommandRun stale = run("inventory", "--records", records.toString(), "--now", "2026-05-01T12:30:00Z",
                 "--stale-after", "10m");
         assertEquals(1, stale.exit());
         assertTrue(stale.out().contains("stale (last good pass 31m ago, more than 10m)"), stale.out());

@@ -1,5 +1,6 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.testing.CommandRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,13 +32,13 @@ class MatchWithoutDevicePluginTest {
                     gpus:
                     - {vendor: nvidia, model: rtx4090, memoryGi: 24, interface: pcie, pciAddress: "0000:01:00.0"}
                 """);
-        MatchCommandTest.Run r = MatchCommandTest.run("match", "--records", records.toString(), "--gpu", "vendor=nvidia,model=rtx4090,count=1", "-o", "json");
+        CommandRun r = MatchCommandTest.run("match", "--records", records.toString(), "--gpu", "vendor=nvidia,model=rtx4090,count=1", "-o", "json");
         assertEquals(0, r.exit(), "the record without an allocatable field still counts its cards as free: " + r.out());
         assertTrue(r.out().contains("\"reason\" : \"no nvidia.com/gpu allocatable (device plugin missing?)\""), r.out());
-        MatchCommandTest.Run both = MatchCommandTest.run("match", "--records", records.toString(), "--gpu",
+        CommandRun both = MatchCommandTest.run("match", "--records", records.toString(), "--gpu",
                 "vendor=nvidia,model=rtx4090,count=1,replicas=2");
         assertEquals(1, both.exit(), both.out());
-        MatchCommandTest.Run inventory = MatchCommandTest.run("inventory", "--records", records.toString(), "-o", "json");
+        CommandRun inventory = MatchCommandTest.run("inventory", "--records", records.toString(), "-o", "json");
         assertTrue(inventory.out().contains("\"allocatable\" : 1"), inventory.out());
     }
 }

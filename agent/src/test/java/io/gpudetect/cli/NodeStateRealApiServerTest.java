@@ -1,5 +1,6 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.testing.CommandRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,7 +11,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.agent.AgentLog;
 import io.gpudetect.agent.AgentMetrics;
@@ -33,13 +33,11 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Nodes that Akash's inventory operator leaves out, on a real API server: one Ready, one cordoned (as
@@ -133,7 +131,7 @@ class NodeStateRealApiServerTest {
 
     @Test
     void matchGivesNoReplicaToANodeThatIsNotReadyCordonedOrExcluded() throws IOException {
-        Run run = run("match", "--cluster", "--akash-inventory-config", inventoryConfig().toString(),
+        CommandRun run = run("match", "--cluster", "--akash-inventory-config", inventoryConfig().toString(),
                 "--gpu", "vendor=amd,model=mi100,count=4,replicas=2", "-o", "json");
 
         assertEquals(1, run.exit(), run.err());
@@ -148,14 +146,14 @@ class NodeStateRealApiServerTest {
         assertEquals("node excluded by the Akash inventory operator's exclude.nodes rule '^state-retired-': Akash's "
                 + "provider does not bid with it", reasons.get("state-retired-1"));
 
-        Run withoutRules = run("match", "--cluster", "--gpu", "vendor=amd,model=mi100,count=4", "-o", "json");
+        CommandRun withoutRules = run("match", "--cluster", "--gpu", "vendor=amd,model=mi100,count=4", "-o", "json");
         assertEquals("can serve", verdicts(new ObjectMapper().readTree(withoutRules.out()).get("placements").get(0))
                 .get("state-retired-1"), "no exclusion rule given");
     }
 
     @Test
     void inventoryCountsNoFreeUnitOnANodeThatIsNotReadyOrCordoned() throws IOException {
-        Run run = run("inventory", "--cluster", "-o", "json");
+        CommandRun run = run("inventory", "--cluster", "-o", "json");
 
         JsonNode doc = new ObjectMapper().readTree(run.out());
         Map<String, String> states = new java.util.TreeMap<>();
@@ -186,7 +184,7 @@ class NodeStateRealApiServerTest {
 
     @Test
     void akashPredictsNoLabelForANodeTheOperatorLeavesOut() throws IOException {
-        Run run = run("akash", "--cluster", "--akash-inventory-config", inventoryConfig().toString(), "-o", "json");
+        CommandRun run = run("akash", "--cluster", "--akash-inventory-config", inventoryConfig().toString(), "-o", "json");
 
         assertEquals(1, run.exit(), run.err());
         Map<String, JsonNode> nodes = new TreeMap<>();
@@ -215,21 +213,8 @@ class NodeStateRealApiServerTest {
         });
     }
 
-    record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new GpuDetectCommand());
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        Supplier<Config> settings = server::adminConfig;
-        ((MatchCommand) cmd.getSubcommands().get("match").getCommand()).offers.cluster.settings = settings;
-        ((AkashCommand) cmd.getSubcommands().get("akash").getCommand()).cluster.settings = settings;
-        ((InventoryCommand) cmd.getSubcommands().get("inventory").getCommand()).cluster.settings = settings;
-        int exit = cmd.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    private static CommandRun run(String... args) {
+        return CommandRun.of(cli -> AgentCommands.useClusterSettings(cli, server::adminConfig), args);
     }
 
     /** Each of this test's nodes with its verdict: "can serve" or the reason, word for word. */
