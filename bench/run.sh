@@ -15,8 +15,8 @@ mkdir -p "$out"
 rounds=${BENCH_ROUNDS:-9}
 nodes=${BENCH_NODES:-1000}
 steady=${BENCH_STEADY_S:-60}
-eight_gpus=test-fixtures/hosts/rocminfo_8x-vega20-gfx906_4-numa-epyc-7551p
-agent_host=test-fixtures/hosts/tesla-t4_515.105.01_v11
+eight_gpus=../shared/fixtures/hosts/rocminfo_8x-vega20-gfx906_4-numa-epyc-7551p
+agent_host=test-fixtures/live-bundles/h100-sxm5-80gb_580.159.04_vm
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 javac=${JAVA_HOME:+$JAVA_HOME/bin/}javac
 pids=""
@@ -136,7 +136,7 @@ row "detection: first pass, 8 GPUs (rocminfo), ms" "$(awk '$2=="detection_first_
 row "detection: later passes, median, ms" "$(awk '$2=="detection_pass_median_ms" {print $3}' "$out/detect.out")" "-" "-" "-" "-"
 if [ -f "$out/fake-nvml/current/usr/lib64/libnvidia-ml.so.1" ]; then
     FAKE_NVML_SCENARIO=8xa100-mig "$java" -cp "$cp" io.gpudetect.fixtures.NvmlVsSmiBenchmark "$out/fake-nvml/current" \
-        test-fixtures 200 >"$out/nvml.out" 2>&1 || true
+        ../shared/fixtures 200 >"$out/nvml.out" 2>&1 || true
     nvml_us=$(awk '/^round 2:/ {print $5}' "$out/nvml.out")
     smi_us=$(awk '/^round 2:/ {print $15}' "$out/nvml.out")
     row "detection: 8x A100 via fake NVML, us" "${nvml_us:--}" "${smi_us:--}" \

@@ -78,7 +78,7 @@ printf '%s\n' 'apiVersion: v1' 'kind: Config' \
     'users: [{name: none, user: {token: none}}]' \
     'contexts: [{name: none, context: {cluster: none, user: none}}]' 'current-context: none' >"$kubeconfig"
 KUBECONFIG="$kubeconfig" "$check/bin/gpu-detect" agent --node dist-check --once --dry-run --port -1 \
-    --replay "$module_dir/../test-fixtures/hosts/tesla-t4_515.105.01_v11" >/dev/null 2>"$log" \
+    --replay "$module_dir/../test-fixtures/live-bundles/h100-sxm5-80gb_580.159.04_vm" >/dev/null 2>"$log" \
     || { cat "$log" >&2; exit 1; }
 rm -rf "$check" "$kubeconfig" "$log"
 

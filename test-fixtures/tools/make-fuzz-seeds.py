@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""Writes the fuzz tests' seed corpora from the fixtures (docs/fuzzing.md). Run from the repository root
-after adding fixtures or a fuzz target:  python3 test-fixtures/tools/make-fuzz-seeds.py
+"""Writes the fuzz tests' seed corpora from the recordings and cases, for fuzzing by hand (docs/fuzzing.md).
+Run from the repository root:  python3 test-fixtures/tools/make-fuzz-seeds.py
 
-Seeds are named 'fixture-<folder>'; other files in a corpus folder (crash-*, found by fuzzing and kept as
-regression inputs, and hand-made seeds) are left alone."""
+The recordings are tool output published by others: they live in the workspace's shared set
+(../shared/fixtures/hosts), never in the project, so their seeds are named 'shared-<folder>' and git ignores
+them (.gitignore); `mvn test` runs the same checks over the recordings themselves (RecordingsAsSeedsTest).
+Other files in a corpus folder (crash-*, found by fuzzing and kept as regression inputs, and hand-made seeds)
+are left alone."""
 import os, pathlib, re
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-FIXTURES = [ROOT / 'test-fixtures' / 'hosts', ROOT / 'test-fixtures' / 'cases']
+FIXTURES = [ROOT.parent / 'shared' / 'fixtures' / 'hosts', ROOT / 'test-fixtures' / 'cases']
 TESTS = ROOT / 'probes' / 'src' / 'test' / 'resources' / 'io' / 'gpudetect'
 TABLES = ROOT / 'probes' / 'src' / 'main' / 'resources' / 'io' / 'gpudetect' / 'tables'
-NOT_BUNDLE = {'expected.json', 'README.md'}
+NOT_BUNDLE = {'expected.json', 'README.md', 'shared-files.txt'}
 
 # Bundle file name -> the fuzz tests whose seeds are every fixture copy of that file. One line per tool.
 TOOL_TARGETS = {
@@ -40,6 +43,9 @@ WHOLE_BUNDLES = 'fuzz/DetectorFuzzTestInputs/bundle'
 
 def fixture_folders():
     for base in FIXTURES:
+        if not base.is_dir():
+            print(f'skipped: {base} is missing')
+            continue
         for d in sorted(p for p in base.iterdir() if p.is_dir()):
             yield d
 
@@ -74,7 +80,7 @@ def write(corpus, name, data, written):
 def main():
     written = {}
     for folder in fixture_folders():
-        seed = f'fixture-{folder.name}'
+        seed = f'shared-{folder.name}'
         sections = []
         partial = {}
         for rel, data, link in bundle_files(folder):
@@ -89,16 +95,9 @@ def main():
             write(WHOLE_BUNDLES, seed, b'\n'.join(sections), written)
         for corpus, parts in partial.items():
             write(corpus, seed, b'\n'.join(parts), written)
-    # Table seeds: the head of each shipped table and the NVIDIA / AMD entries a lookup hits.
-    pci = (TABLES / 'pci.ids').read_bytes().split(b'\n')
-    head = pci[:40]
-    nvidia = [l for l in pci if re.match(rb'^(10de|\t2684|\t\t10de 16f3)', l)][:20]
-    write('fuzz/PciIdsFuzzTestInputs/table', 'fixture-pci.ids-excerpt', b'\n'.join(head + nvidia) + b'\n', written)
-    amd = (ROOT / 'tables' / 'amdgpu.ids').read_bytes().split(b'\n')[:60]
-    write('tables/AmdGpuIdsFuzzTestInputs/table', 'fixture-amdgpu.ids-excerpt', b'\n'.join(amd) + b'\n', written)
     # Drop seeds of fixtures that no longer exist.
     for corpus, names in written.items():
-        for f in (TESTS / corpus).glob('fixture-*'):
+        for f in (TESTS / corpus).glob('shared-*'):
             if f.name not in names:
                 f.unlink()
     for corpus, names in sorted(written.items()):

@@ -83,13 +83,13 @@ class AmdLabellerRulesTest {
 
     static Stream<Path> amdRecordings() throws IOException {
         List<Path> all = new ArrayList<>();
-        try (Stream<Path> s = Files.list(Fixtures.root().resolve("hosts"))) {
-            s.filter(p -> Files.isRegularFile(p.resolve("rocminfo.txt")) || Files.isRegularFile(p.resolve("rocm-smi.json"))
-                    || Files.isRegularFile(p.resolve("lspci.txt")) && AMD_LSPCI.matcher(read(p.resolve("lspci.txt"))).find())
-                    .forEach(all::add);
-        }
+        Fixtures.hosts().stream().filter(p -> Files.isRegularFile(p.resolve("rocminfo.txt"))
+                        || Files.isRegularFile(p.resolve("rocm-smi.json"))
+                        || Files.isRegularFile(p.resolve("lspci.txt")) && AMD_LSPCI.matcher(read(p.resolve("lspci.txt"))).find())
+                .forEach(all::add);
         try (Stream<Path> s = Files.list(Fixtures.root().resolve("cases"))) {
-            s.filter(p -> !sysfsCards(p).isEmpty()).forEach(all::add);
+            s.filter(p -> !sysfsCards(p).isEmpty()).map(p -> Fixtures.testCase(p.getFileName().toString()))
+                    .forEach(all::add);
         }
         return all.stream().sorted();
     }

@@ -58,10 +58,7 @@ class GfdRulesTest {
     private static final Set<String> NOT_RECORDED = Set.of("nvidia.com/gpu.mode", "nvidia.com/vgpu.present");
 
     static Stream<Path> nvidiaXmlHosts() throws IOException {
-        try (Stream<Path> s = Files.list(Fixtures.root().resolve("hosts"))) {
-            List<Path> hosts = new ArrayList<>(s.filter(p -> Files.isRegularFile(p.resolve("nvidia-smi.xml"))).sorted().toList());
-            return hosts.stream();
-        }
+        return Fixtures.hosts().stream().filter(p -> Files.isRegularFile(p.resolve("nvidia-smi.xml")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -85,10 +82,9 @@ class GfdRulesTest {
     /** Every bundle, real or hand-made, whose {@code /sys} holds an NVIDIA function's {@code config}. */
     static Stream<Path> nvidiaConfigBundles() throws IOException {
         List<Path> bundles = new ArrayList<>();
-        for (String group : List.of("hosts", "cases")) {
-            try (Stream<Path> s = Files.list(Fixtures.root().resolve(group))) {
-                s.filter(GfdRulesTest::hasNvidiaConfig).sorted().forEach(bundles::add);
-            }
+        Fixtures.hosts().stream().filter(GfdRulesTest::hasNvidiaConfig).forEach(bundles::add);
+        try (Stream<Path> s = Files.list(Fixtures.root().resolve("cases"))) {
+            s.filter(GfdRulesTest::hasNvidiaConfig).sorted().forEach(bundles::add);
         }
         return bundles.stream();
     }

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The label profiles over the real recordings in {@code test-fixtures/}, read through BundleSource and Detector. */
+/** The label profiles over the real recordings and the hand-made cases ({@link Fixtures}), read through BundleSource and Detector. */
 class LabelProfilesTest {
 
     private static final LabelProfiles ALL = LabelProfiles.parse("gpu-detect,nvidia,amd,akash");
@@ -160,7 +160,7 @@ class LabelProfilesTest {
     @ParameterizedTest(name = "{0} [{1}]")
     @MethodSource("expectedLabels")
     void recordingsGiveExactlyTheseLabels(String bundle, String profiles, Map<String, String> expected) {
-        Inventory inventory = Fixtures.detect(Fixtures.root().resolve(bundle));
+        Inventory inventory = Fixtures.detect(Fixtures.bundle(bundle));
         assertEquals(new TreeMap<>(expected), LabelProfiles.parse(profiles).render(inventory));
     }
 
@@ -210,7 +210,7 @@ class LabelProfilesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("operatorLabels")
     void akashProfileWritesWhatTheInventoryOperatorWrites(String bundle, Map<String, String> operator) {
-        Inventory inventory = Fixtures.detect(Fixtures.root().resolve(bundle));
+        Inventory inventory = Fixtures.detect(Fixtures.bundle(bundle));
         assertEquals(new TreeMap<>(operator), new AkashProfile().labels(inventory));
     }
 
@@ -432,7 +432,7 @@ class LabelProfilesTest {
     @org.junit.jupiter.api.Test
     void ourOwnProfileWritesUnderTheChosenPrefixAndRefusesAnInvalidOne() throws Exception {
         var inventory = new io.gpudetect.inventory.Detector(io.gpudetect.probe.Probes.defaults()).detect(
-                io.gpudetect.source.BundleSource.open(java.nio.file.Path.of("../test-fixtures/hosts/tesla-t4_515.105.01_v11")));
+                io.gpudetect.source.BundleSource.open(Fixtures.host("tesla-t4_515.105.01_v11")));
         var labels = LabelProfiles.parse("gpu-detect", "gpus.example.com").render(inventory);
         assertEquals("1", labels.get("gpus.example.com/gpu.count"));
         assertTrue(labels.keySet().stream().allMatch(k -> k.startsWith("gpus.example.com/")), labels.toString());

@@ -9,11 +9,21 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
-/** The recorded bundles in {@code test-fixtures/}, read through the same BundleSource and Detector as production. */
+/**
+ * The bundles the tests replay, read through the same BundleSource and Detector as production: the hand-made
+ * cases in {@code test-fixtures/}, and the real recordings, which are tool output published by others and so
+ * never committed: they are read from the workspace's shared set, {@code shared/fixtures/} in a folder above
+ * the module (or the folder {@code GPU_DETECT_SHARED} names). A test that needs them runs without them only as
+ * skipped, with one line saying what is missing.
+ */
 public final class Fixtures {
 
     private Fixtures() {
@@ -23,12 +33,70 @@ public final class Fixtures {
         return Path.of(System.getProperty("gpudetect.fixtures", "../test-fixtures"));
     }
 
-    public static Path host(String name) {
-        return root().resolve("hosts").resolve(name);
+    /** The shared set's {@code fixtures} folder, when this workspace has it. */
+    public static Optional<Path> shared() {
+        String given = System.getenv("GPU_DETECT_SHARED");
+        if (given != null && !given.isBlank()) {
+            return Optional.of(Path.of(given).resolve("fixtures")).filter(Files::isDirectory);
+        }
+        for (Path p = root().toAbsolutePath().normalize(); p != null; p = p.getParent()) {
+            if (Files.isDirectory(p.resolve("shared/fixtures/hosts"))) {
+                return Optional.of(p.resolve("shared/fixtures"));
+            }
+        }
+        return Optional.empty();
     }
 
+    /** A file or folder of the shared set; skips the calling test, with one line, where it is absent. */
+    public static Path sharedOrSkip(String relative) {
+        Optional<Path> p = shared().map(s -> s.resolve(relative)).filter(Files::exists);
+        Assumptions.assumeTrue(p.isPresent(), () -> "skipped: needs shared/fixtures/" + relative
+                + " (the shared recordings), not found above " + root().toAbsolutePath().normalize()
+                + " or in GPU_DETECT_SHARED");
+        return p.get();
+    }
+
+    /** A recorded host's raw bundle, from the shared set. */
+    public static Path host(String name) {
+        return sharedOrSkip("hosts/" + name);
+    }
+
+    /** Every recorded host's raw bundle, sorted; skips the calling test where the shared set is absent. */
+    public static List<Path> hosts() {
+        return folders(sharedOrSkip("hosts"));
+    }
+
+    /**
+     * A hand-made case, ready to replay: where it names real recordings it replays beside its own files
+     * ({@code shared-files.txt}: {@code <file in the bundle> <path under shared/fixtures/>} per line), a copy in
+     * {@code target/} with those files added.
+     */
     public static Path testCase(String name) {
-        return root().resolve("cases").resolve(name);
+        Path dir = root().resolve("cases").resolve(name);
+        Path list = dir.resolve("shared-files.txt");
+        if (!Files.isRegularFile(list)) {
+            return dir;
+        }
+        try {
+            Path copy = Path.of("target", "assembled-cases", name);
+            copyTree(dir, copy);
+            for (String line : Files.readAllLines(list)) {
+                String[] fileAndSource = line.strip().split("\\s+");
+                if (fileAndSource.length == 2 && !line.startsWith("#")) {
+                    Files.copy(sharedOrSkip(fileAndSource[1]), copy.resolve(fileAndSource[0]),
+                            StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            return copy;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code hosts/NAME} (a shared recording) or {@code cases/NAME} (a hand-made case), ready to replay. */
+    public static Path bundle(String groupAndName) {
+        String name = groupAndName.substring(groupAndName.indexOf('/') + 1);
+        return groupAndName.startsWith("hosts/") ? host(name) : testCase(name);
     }
 
     public static Inventory detect(Path bundle) {
@@ -45,19 +113,7 @@ public final class Fixtures {
      * {@code name=device path under /sys/devices/pci0000:00} ({@code card1=0000:00:01.0/0000:01:00.0}).
      */
     public static Path sysfsWithDrm(Path target, String... cards) throws IOException {
-        Path src = testCase("sysfs_intel-igpu-beside-nvidia");
-        try (Stream<Path> all = Files.walk(src)) {
-            for (Path p : (Iterable<Path>) all::iterator) {
-                Path to = target.resolve(src.relativize(p).toString());
-                if (Files.isSymbolicLink(p)) {
-                    Files.createSymbolicLink(to, Files.readSymbolicLink(p));
-                } else if (Files.isDirectory(p)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(p, to);
-                }
-            }
-        }
+        copyTree(testCase("sysfs_intel-igpu-beside-nvidia"), target);
         Path drm = Files.createDirectories(target.resolve("sys/class/drm"));
         for (String c : cards) {
             String[] nameAndDevice = c.split("=");
@@ -67,19 +123,49 @@ public final class Fixtures {
         return target;
     }
 
-    /** Every bundle under hosts/ and cases/, sorted. */
+    /**
+     * Every bundle: the shared recordings where this workspace has them, then every hand-made case (those
+     * that need a shared recording only where it is there), sorted within each group.
+     */
     public static List<Path> allBundles() {
         List<Path> all = new ArrayList<>();
-        for (String group : List.of("hosts", "cases")) {
-            Path dir = root().resolve(group);
-            if (Files.isDirectory(dir)) {
-                try (Stream<Path> s = Files.list(dir)) {
-                    s.filter(Files::isDirectory).sorted().forEach(all::add);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
+        shared().map(s -> s.resolve("hosts")).filter(Files::isDirectory).ifPresent(h -> all.addAll(folders(h)));
+        for (Path c : folders(root().resolve("cases"))) {
+            if (shared().isPresent() || !Files.exists(c.resolve("shared-files.txt"))) {
+                all.add(testCase(c.getFileName().toString()));
             }
         }
         return all;
+    }
+
+    private static List<Path> folders(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(Files::isDirectory).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A copy of a bundle folder, links kept as links; what {@code to} held before is replaced. */
+    private static void copyTree(Path from, Path to) throws IOException {
+        if (Files.exists(to)) {
+            try (Stream<Path> old = Files.walk(to)) {
+                for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path copy = to.resolve(from.relativize(p).toString());
+                if (Files.isSymbolicLink(p)) {
+                    Files.createSymbolicLink(copy, Files.readSymbolicLink(p));
+                } else if (Files.isDirectory(p)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(p, copy);
+                }
+            }
+        }
     }
 }

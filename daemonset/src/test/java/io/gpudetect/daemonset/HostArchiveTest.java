@@ -30,7 +30,9 @@ class HostArchiveTest {
     static final String ROOT_NAME = "gpu-detect-debian11-root";
     private static final Path ARCHIVE = Chart.MODULE.resolve("target/gpu-detect-" + System.getProperty("gpudetect.version")
             + "-linux-x86_64.tar.gz");
-    private static final Path BUNDLE = Chart.MODULE.resolve("../test-fixtures/hosts/tesla-t4_515.105.01_v11").normalize();
+    /** The H100's nvidia-smi output, recorded by gpu-detect on a lent machine: ours, so it is in the project. */
+    private static final Path BUNDLE = Chart.MODULE.resolve("../test-fixtures/live-bundles/h100-sxm5-80gb_580.159.04_vm-raw")
+            .normalize();
     private static final String HOME = "/opt/gpu-detect-test";
     private static final int NOBODY = 65534;
 
@@ -107,9 +109,11 @@ class HostArchiveTest {
 
     @Test
     void aReplayedBundleGivesTheRecordedHostsGpus() throws Exception {
-        Path bundle = Files.createDirectories(root.resolve("tmp/gpu-detect-test/t4"));
-        Files.copy(BUNDLE.resolve("nvidia-smi.xml"), bundle.resolve("nvidia-smi.xml"));
-        Result replay = chroot(NOBODY, "gpu-detect", "--output", "json", "--replay", "/tmp/gpu-detect-test/t4");
+        Path bundle = Files.createDirectories(root.resolve("tmp/gpu-detect-test/h100"));
+        for (String file : List.of("nvidia-smi-q.txt", "nvidia-smi-L.txt", "nvidia-smi-query.csv", "nvidia-smi.txt")) {
+            Files.copy(BUNDLE.resolve(file), bundle.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+        }
+        Result replay = chroot(NOBODY, "gpu-detect", "--output", "json", "--replay", "/tmp/gpu-detect-test/h100");
         assertEquals(0, replay.exit(), replay.output());
         ObjectMapper json = new ObjectMapper();
         JsonNode expected = json.readTree(BUNDLE.resolve("expected.json").toFile());
@@ -131,7 +135,7 @@ class HostArchiveTest {
     void unusableInputIsExitOneWithOneLineSayingWhy() throws Exception {
         Path test = Files.createDirectories(root.resolve("tmp/gpu-detect-test"));
         Path locked = Files.createDirectories(test.resolve("locked"));
-        Files.copy(BUNDLE.resolve("nvidia-smi.xml"), locked.resolve("nvidia-smi.xml"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(BUNDLE.resolve("nvidia-smi-q.txt"), locked.resolve("nvidia-smi-q.txt"), StandardCopyOption.REPLACE_EXISTING);
         run(List.of("chmod", "700", locked.toString()), 10);
         Files.createDirectories(test.resolve("empty"));
         Files.createDirectories(test.resolve("root-owned"));
