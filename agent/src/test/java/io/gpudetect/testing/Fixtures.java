@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class Fixtures {
 
+    /** The list a case keeps of the real recordings it builds on ({@link #testCase}). */
+    public static final String SHARED_FILES = "shared-files.txt";
+
     private Fixtures() {
     }
 
@@ -66,25 +69,56 @@ public final class Fixtures {
         return folders(sharedOrSkip("hosts"));
     }
 
+    /** The names of the recorded hosts we hold a reviewed result for ({@code hosts/<host>/expected.json}). */
+    public static List<String> recordedHostNames() {
+        return folders(root().resolve("hosts")).stream().map(p -> p.getFileName().toString()).toList();
+    }
+
+    /** The hand-made cases' folders, as committed (replay them through {@link #testCase}). */
+    public static List<Path> caseFolders() {
+        return folders(root().resolve("cases"));
+    }
+
+    /** The bundles gpu-detect recorded itself on hardware we ran: ours, so they are in the project. */
+    public static List<Path> liveBundles() {
+        return folders(root().resolve("live-bundles"));
+    }
+
     /**
-     * A hand-made case, ready to replay: where it names real recordings it replays beside its own files
-     * ({@code shared-files.txt}: {@code <file in the bundle> <path under shared/fixtures/>} per line), a copy in
-     * {@code target/} with those files added.
+     * A hand-made case, ready to replay. Where it builds on real recordings, its {@value #SHARED_FILES} says
+     * how, one line each: {@code <file in the bundle> <path under shared/fixtures/>} copies a recording in,
+     * {@code <file in the bundle> edit <text> => <replacement>} then changes one place in it (the text must be
+     * there). The case is then replayed from a copy in {@code target/} with those files added.
      */
     public static Path testCase(String name) {
         Path dir = root().resolve("cases").resolve(name);
-        Path list = dir.resolve("shared-files.txt");
+        Path list = dir.resolve(SHARED_FILES);
         if (!Files.isRegularFile(list)) {
             return dir;
         }
         try {
-            Path copy = Path.of("target", "assembled-cases", name);
+            Path copy = Path.of("target", "assembled-cases", name).toAbsolutePath();
             copyTree(dir, copy);
-            for (String line : Files.readAllLines(list)) {
-                String[] fileAndSource = line.strip().split("\\s+");
-                if (fileAndSource.length == 2 && !line.startsWith("#")) {
-                    Files.copy(sharedOrSkip(fileAndSource[1]), copy.resolve(fileAndSource[0]),
-                            StandardCopyOption.REPLACE_EXISTING);
+            List<String> lines = Files.readAllLines(list);
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i).strip();
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                String where = list + ":" + (i + 1) + ": ";
+                String[] parts = line.split("\\s+", 3);
+                if (parts.length == 2) {
+                    Files.copy(sharedOrSkip(parts[1]), copy.resolve(parts[0]), StandardCopyOption.REPLACE_EXISTING);
+                } else if (parts.length == 3 && parts[1].equals("edit") && parts[2].contains(" => ")) {
+                    String[] change = parts[2].split(" => ", 2);
+                    String text = Files.readString(copy.resolve(parts[0]));
+                    if (!text.contains(change[0])) {
+                        throw new IllegalStateException(where + parts[0] + " does not hold '" + change[0] + "'");
+                    }
+                    Files.writeString(copy.resolve(parts[0]), text.replace(change[0], change[1]));
+                } else {
+                    throw new IllegalStateException(where + "expected '<file> <path under shared/fixtures/>' or "
+                            + "'<file> edit <text> => <replacement>', got: " + line);
                 }
             }
             return copy;
@@ -131,7 +165,7 @@ public final class Fixtures {
         List<Path> all = new ArrayList<>();
         shared().map(s -> s.resolve("hosts")).filter(Files::isDirectory).ifPresent(h -> all.addAll(folders(h)));
         for (Path c : folders(root().resolve("cases"))) {
-            if (shared().isPresent() || !Files.exists(c.resolve("shared-files.txt"))) {
+            if (shared().isPresent() || !Files.exists(c.resolve(SHARED_FILES))) {
                 all.add(testCase(c.getFileName().toString()));
             }
         }
@@ -139,6 +173,9 @@ public final class Fixtures {
     }
 
     private static List<Path> folders(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(Files::isDirectory).sorted().toList();
         } catch (IOException e) {

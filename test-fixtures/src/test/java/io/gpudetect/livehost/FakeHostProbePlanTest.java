@@ -1,6 +1,6 @@
 package io.gpudetect.livehost;
 
-import io.gpudetect.fixtures.FixtureFolders;
+import io.gpudetect.testing.Fixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -117,7 +117,7 @@ class FakeHostProbePlanTest {
     @Test
     void withoutNvmlOnlyNvidiaSmiRunsAndItsRealOutputDescribesTheCards() throws IOException {
         FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()
-                .toolPrinting("nvidia-smi", FixtureFolders.sharedOrSkip("hosts/2x-rtx-a5000_590.44.01_v13/nvidia-smi.xml"))
+                .toolPrinting("nvidia-smi", Fixtures.sharedOrSkip("hosts/2x-rtx-a5000_590.44.01_v13/nvidia-smi.xml"))
                 .function("0000:81:00.0", "10de", "2231", "0x030000", "a1", "nvidia")
                 .function("0000:c1:00.0", "10de", "2231", "0x030000", "a1", "nvidia");
         Run run = detect(host);
@@ -180,7 +180,7 @@ class FakeHostProbePlanTest {
     @Test
     void anAmdHostRunsOnlyTheFirstAmdToolThatAnswers() throws IOException {
         FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()
-                .toolPrinting("rocm-smi", FixtureFolders.sharedOrSkip("hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
+                .toolPrinting("rocm-smi", Fixtures.sharedOrSkip("hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
                 .function("0000:03:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
                 .function("0000:06:00.0", "1002", "66af", "0x030000", "c1", "amdgpu");
         java.nio.file.Files.delete(host.bin.resolve("amd-smi"));
@@ -212,7 +212,7 @@ class FakeHostProbePlanTest {
     @Test
     void aHostWithEveryVendorRunsEachVendorsSourceForItsOwnGpusOnly() throws IOException {
         FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu().nvml("h100")
-                .toolPrinting("rocm-smi", FixtureFolders.sharedOrSkip("hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
+                .toolPrinting("rocm-smi", Fixtures.sharedOrSkip("hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
                 .function("0000:00:02.0", "8086", "3e92", "0x030000", "00", "i915")
                 .function("0000:03:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
                 .function("0000:06:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
@@ -304,7 +304,7 @@ class FakeHostProbePlanTest {
         java.nio.file.Files.createDirectories(driverRoot.resolve("usr/lib/x86_64-linux-gnu"));
         Path smi = java.nio.file.Files.createDirectories(driverRoot.resolve("usr/bin")).resolve("nvidia-smi");
         java.nio.file.Files.writeString(smi, "#!/bin/sh\necho \"driver-root nvidia-smi $* LD_LIBRARY_PATH=$LD_LIBRARY_PATH\" >> '"
-                + host.log + "'\ncat '" + FixtureFolders.sharedOrSkip("hosts/2x-rtx-a5000_590.44.01_v13/nvidia-smi.xml").toAbsolutePath() + "'\n");
+                + host.log + "'\ncat '" + Fixtures.sharedOrSkip("hosts/2x-rtx-a5000_590.44.01_v13/nvidia-smi.xml").toAbsolutePath() + "'\n");
         java.nio.file.Files.setPosixFilePermissions(smi, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
 
         StringWriter out = new StringWriter();

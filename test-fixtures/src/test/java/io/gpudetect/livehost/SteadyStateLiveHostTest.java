@@ -1,6 +1,6 @@
 package io.gpudetect.livehost;
 
-import io.gpudetect.fixtures.FixtureFolders;
+import io.gpudetect.testing.Fixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -58,7 +58,7 @@ class SteadyStateLiveHostTest {
     /** 2 Radeon VII whose rocm-smi prints a real recording. */
     private FakeHost amdHost() throws IOException {
         FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()
-                .toolPrinting("rocm-smi", FixtureFolders.sharedOrSkip("hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
+                .toolPrinting("rocm-smi", Fixtures.sharedOrSkip("hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
                 .function("0000:03:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
                 .function("0000:06:00.0", "1002", "66af", "0x030000", "c1", "amdgpu");
         Files.delete(host.bin.resolve("amd-smi"));
@@ -120,7 +120,7 @@ class SteadyStateLiveHostTest {
         Path version = host.root.resolve("sys/module/amdgpu/version");
         // rocm-smi runs in the middle of the full detection; the driver is upgraded in place meanwhile.
         host.tool("rocm-smi", "echo 6.8.5 > '" + version + "'; cat '"
-                + FixtureFolders.sharedOrSkip("hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json").toAbsolutePath() + "'");
+                + Fixtures.sharedOrSkip("hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json").toAbsolutePath() + "'");
         SteadyStateDetector detector = detector(host);
 
         detector.detect();
