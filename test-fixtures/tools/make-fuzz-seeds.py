@@ -2,8 +2,8 @@
 """Writes the fuzz tests' seed corpora from the fixtures (docs/fuzzing.md). Run from the repository root
 after adding fixtures or a fuzz target:  python3 test-fixtures/tools/make-fuzz-seeds.py
 
-Seeds are named 'fixture-<folder>'; other files in a corpus folder (crash-*, found by fuzzing and kept as
-regression inputs, and hand-made seeds) are left alone."""
+Seeds are named 'fixture-<folder>'; other files in a corpus folder (crash-*, hand-written regression inputs
+for what fuzzing found, and other hand-made seeds) are left alone."""
 import os, pathlib, re
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -94,8 +94,8 @@ def main():
     head = pci[:40]
     nvidia = [l for l in pci if re.match(rb'^(10de|\t2684|\t\t10de 16f3)', l)][:20]
     write('fuzz/PciIdsFuzzTestInputs/table', 'fixture-pci.ids-excerpt', b'\n'.join(head + nvidia) + b'\n', written)
-    amd = (ROOT / 'tables' / 'amdgpu.ids').read_bytes().split(b'\n')[:60]
-    write('tables/AmdGpuIdsFuzzTestInputs/table', 'fixture-amdgpu.ids-excerpt', b'\n'.join(amd) + b'\n', written)
+    # tables/AmdGpuIdsFuzzTestInputs/table/fixture-amdgpu.ids-excerpt is hand-written (made-up products in
+    # amdgpu.ids's layout), not cut from libdrm's table: not written here.
     # Drop seeds of fixtures that no longer exist.
     for corpus, names in written.items():
         for f in (TESTS / corpus).glob('fixture-*'):
