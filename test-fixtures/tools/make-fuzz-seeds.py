@@ -5,7 +5,7 @@ Run from the repository root:  python3 test-fixtures/tools/make-fuzz-seeds.py
 The recordings are tool output published by others: they live in the workspace's shared set
 (../shared/fixtures/hosts), never in the project, so their seeds are named 'shared-<folder>' and git ignores
 them (.gitignore); `mvn test` runs the same checks over the recordings themselves (RecordingsAsSeedsTest).
-Other files in a corpus folder (crash-*, found by fuzzing and kept as regression inputs, and hand-made seeds)
+Other files in a corpus folder (crash-*, hand-written regression inputs for what fuzzing found, and other hand-made seeds)
 are left alone."""
 import os, pathlib, re
 
@@ -95,6 +95,13 @@ def main():
             write(WHOLE_BUNDLES, seed, b'\n'.join(sections), written)
         for corpus, parts in partial.items():
             write(corpus, seed, b'\n'.join(parts), written)
+    # Table seeds: the head of each shipped table and the NVIDIA / AMD entries a lookup hits.
+    pci = (TABLES / 'pci.ids').read_bytes().split(b'\n')
+    head = pci[:40]
+    nvidia = [l for l in pci if re.match(rb'^(10de|\t2684|\t\t10de 16f3)', l)][:20]
+    write('fuzz/PciIdsFuzzTestInputs/table', 'fixture-pci.ids-excerpt', b'\n'.join(head + nvidia) + b'\n', written)
+    # tables/AmdGpuIdsFuzzTestInputs/table/fixture-amdgpu.ids-excerpt is hand-written (made-up products in
+    # amdgpu.ids's layout), not cut from libdrm's table: not written here.
     # Drop seeds of fixtures that no longer exist.
     for corpus, names in written.items():
         for f in (TESTS / corpus).glob('shared-*'):
