@@ -40,12 +40,19 @@ import org.junit.jupiter.api.Test;
 class AgentFaultTest {
 
     static final String NODE = "node-1";
-    static final Inventory T4 = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
-    static final Inventory RTX4090 = Fixtures.detect(Fixtures.host("geforce-rtx-4090_535.86.05_v12"));
+    /** A Tesla t4() host, from the shared recordings (the test is skipped without them). */
+    static Inventory t4() {
+        return Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
+    }
+
+    /** An RTX 4090 host, from the shared recordings. */
+    static Inventory rtx4090() {
+        return Fixtures.detect(Fixtures.host("geforce-rtx-4090_535.86.05_v12"));
+    }
     static final String T4_KEY = "akash.network/capabilities.gpu.vendor.nvidia.model.t4";
     static final String RTX4090_KEY = "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090";
 
-    private final AtomicReference<Inventory> inventory = new AtomicReference<>(T4);
+    private final AtomicReference<Inventory> inventory = new AtomicReference<>(t4());
     private final StringWriter log = new StringWriter();
     /** The pass interval of the tests that wait for failed passes to be retried. */
     static final Duration RETRY_INTERVAL = Duration.ofMillis(500);
@@ -113,7 +120,7 @@ class AgentFaultTest {
         long passesBefore = agent.metrics().passCount();
         api.failWhen(r -> !isWatch(r), FaultyApiServer.status(500, "InternalError"));
         long t0 = System.currentTimeMillis();
-        inventory.set(RTX4090);
+        inventory.set(rtx4090());
         loop.trigger("test");
         Thread.sleep(3_000);
         long failedPasses = agent.metrics().passCount() - passesBefore;
@@ -136,7 +143,7 @@ class AgentFaultTest {
         api.failWhen(r -> "PATCH".equals(r.getMethod()) && r.getPath().startsWith("/api/v1/nodes/")
                 && refusals.getAndIncrement() == 0, FaultyApiServer.tooManyRequests(2));
         long t0 = System.currentTimeMillis();
-        inventory.set(RTX4090);
+        inventory.set(rtx4090());
         loop.trigger("test");
         await("converges after the Retry-After", () -> "1".equals(label(RTX4090_KEY)));
         List<Seen> patches = api.since(t0).stream()
@@ -176,7 +183,7 @@ class AgentFaultTest {
     void slowResponsesBoundAPassAndTriggersDoNotPileUp() throws Exception {
         runLoop(RETRY_INTERVAL);
         api.slowDown(r -> !isWatch(r), Duration.ofSeconds(3));
-        inventory.set(RTX4090);
+        inventory.set(rtx4090());
         long passesBefore = agent.metrics().passCount();
         long t0 = System.currentTimeMillis();
         for (int i = 0; i < 20; i++) {
@@ -252,7 +259,7 @@ class AgentFaultTest {
         api.dropWatches();
         long t0 = System.currentTimeMillis();
         long passesBefore = agent.metrics().passCount();
-        inventory.set(RTX4090);
+        inventory.set(rtx4090());
         loop.trigger("test");
         Thread.sleep(4_000);
         Map<String, Integer> during = api.countSince(t0);
@@ -279,7 +286,7 @@ class AgentFaultTest {
         admin.resources(GpuCapacity.class).withName(NODE).delete();
         long t0 = System.currentTimeMillis();
         long passesBefore = agent.metrics().passCount();
-        inventory.set(RTX4090);
+        inventory.set(rtx4090());
         loop.trigger("test");
         Thread.sleep(2_000);
         long passes = agent.metrics().passCount() - passesBefore;

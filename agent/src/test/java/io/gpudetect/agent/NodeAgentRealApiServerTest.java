@@ -111,7 +111,7 @@ class NodeAgentRealApiServerTest {
     @Test
     void aBareNodeWithoutLabelsOrAnnotationsGetsLabelledAndItsRecord() {
         createNode(null, null);
-        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect");
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.t4()), "gpu-detect");
 
         int mark = server.auditMark();
         PassReport first = agent.pass();
@@ -139,7 +139,7 @@ class NodeAgentRealApiServerTest {
     @Test
     void anUnchangedPassSendsNoRequestAtAll() {
         createNode(Map.of("kubernetes.io/hostname", node), Map.of("example.com/owner", "ops"));
-        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect,nvidia");
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.t4()), "gpu-detect,nvidia");
         assertNull(agent.pass().error(), log::toString);
         waitFor(() -> agent.cachedNodeVersion() != null
                 && agent.cachedNodeVersion().equals(admin.nodes().withName(node).get().getMetadata().getResourceVersion()),
@@ -160,7 +160,7 @@ class NodeAgentRealApiServerTest {
     void foreignLabelsAndAnnotationsStayWhenTheAgentsOwnLabelsChange() {
         createNode(Map.of("kubernetes.io/hostname", node, "example.com/zone", "a", "gpu-detect.io/custom", "mine"),
                 Map.of("example.com/owner", "ops"));
-        AtomicReference<Inventory> inventory = new AtomicReference<>(NodeAgentTest.T4);
+        AtomicReference<Inventory> inventory = new AtomicReference<>(NodeAgentTest.t4());
         NodeAgent agent = agent(inventory, "gpu-detect,nvidia");
         assertNull(agent.pass().error(), log::toString);
         assertEquals("t4", labels().get("gpu-detect.io/gpu.model"));
@@ -169,7 +169,7 @@ class NodeAgentRealApiServerTest {
                 && agent.cachedNodeVersion().equals(admin.nodes().withName(node).get().getMetadata().getResourceVersion()),
                 "the informer to see the agent's own write");
 
-        inventory.set(NodeAgentTest.RTX4090);
+        inventory.set(NodeAgentTest.rtx4090());
         int mark = server.auditMark();
         PassReport changed = agent.pass();
 
@@ -193,7 +193,7 @@ class NodeAgentRealApiServerTest {
     void anotherWriterBetweenReadAndPatchIsDecidedAgainNotOverwritten() {
         createNode(Map.of("kubernetes.io/hostname", node), null);
         AtomicReference<Runnable> duringDetection = new AtomicReference<>(() -> { });
-        AtomicReference<Inventory> inventory = new AtomicReference<>(NodeAgentTest.T4);
+        AtomicReference<Inventory> inventory = new AtomicReference<>(NodeAgentTest.t4());
         NodeAgent agent = agent(() -> {
             duringDetection.getAndSet(() -> { }).run();
             return inventory.get();
@@ -209,7 +209,7 @@ class NodeAgentRealApiServerTest {
         // node does not have that change yet when it decides, so its first patch is refused.
         duringDetection.set(() -> admin.nodes().withName(node).edit(n -> new NodeBuilder(n).editMetadata()
                 .removeFromLabels(memoryKey).addToLabels("example.com/added", "during-pass").endMetadata().build()));
-        inventory.set(NodeAgentTest.RTX4090);
+        inventory.set(NodeAgentTest.rtx4090());
         PassReport pass = agent.pass();
 
         assertNull(pass.error(), () -> pass.error() + "\n" + log);
@@ -222,7 +222,7 @@ class NodeAgentRealApiServerTest {
     @Test
     void aNodeDeletedAndCreatedAgainIsLabelledAgainAndItsRecordReowned() {
         Node first = createNode(Map.of("kubernetes.io/hostname", node), null);
-        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect");
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.t4()), "gpu-detect");
         assertNull(agent.pass().error(), log::toString);
 
         admin.nodes().withName(node).withGracePeriod(0).delete();
@@ -242,7 +242,7 @@ class NodeAgentRealApiServerTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(server.garbageCollectorRunning(),
                 "kube-controller-manager not supplied: the garbage collector is not running");
         createNode(null, null);
-        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect");
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.t4()), "gpu-detect");
         assertNull(agent.pass().error(), log::toString);
         assertNotNull(admin.resources(GpuCapacity.class).withName(node).get());
         agent.close();
@@ -262,7 +262,7 @@ class NodeAgentRealApiServerTest {
         io.fabric8.kubernetes.client.Config viaProxy = new io.fabric8.kubernetes.client.ConfigBuilder(
                 InstalledChart.agentConfig(server)).withMasterUrl("https://" + url.getHost() + ":" + proxy.port())
                 .withRequestRetryBackoffLimit(0).withConnectionTimeout(1000).withRequestTimeout(2000).build();
-        AtomicReference<Inventory> inventory = new AtomicReference<>(NodeAgentTest.T4);
+        AtomicReference<Inventory> inventory = new AtomicReference<>(NodeAgentTest.t4());
         RetryAfterHint hint = new RetryAfterHint();
         KubernetesClient client = AgentClient.build(viaProxy, hint);
         toClose.add(client);
@@ -280,7 +280,7 @@ class NodeAgentRealApiServerTest {
         // The API server goes away (an upgrade); meanwhile the host changes, and so does the node: someone
         // removes one of the agent's labels and the kubelet's writes move its resourceVersion on.
         proxy.cut();
-        inventory.set(NodeAgentTest.RTX4090);
+        inventory.set(NodeAgentTest.rtx4090());
         admin.nodes().withName(node).edit(n -> new NodeBuilder(n).editMetadata().removeFromLabels(memoryKey)
                 .addToLabels("example.com/zone", "b").endMetadata().build());
         PassReport during = agent.pass();
@@ -315,7 +315,7 @@ class NodeAgentRealApiServerTest {
         Map<String, String> initial = new java.util.HashMap<>(operators);
         initial.put("kubernetes.io/hostname", node);
         createNode(initial, null);
-        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect,akash");
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.t4()), "gpu-detect,akash");
 
         PassReport pass = agent.pass();
 
@@ -337,7 +337,7 @@ class NodeAgentRealApiServerTest {
     @Test
     void withoutAkashsOperatorTheAkashProfileWritesTheOperatorsKeys() {
         createNode(Map.of("kubernetes.io/hostname", node), null);
-        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "akash");
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.t4()), "akash");
 
         PassReport pass = agent.pass();
 
@@ -353,7 +353,7 @@ class NodeAgentRealApiServerTest {
     @Test
     void theChartsRoleAllowsNothingBeyondWhatTheAgentUses() {
         createNode(Map.of("kubernetes.io/hostname", node), null);
-        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.T4), "gpu-detect");
+        NodeAgent agent = agent(new AtomicReference<>(NodeAgentTest.t4()), "gpu-detect");
         assertNull(agent.pass().error(), log::toString);
         try (KubernetesClient asAgent = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
                 .withConfig(InstalledChart.agentConfig(server)).build()) {

@@ -61,8 +61,15 @@ import org.junit.jupiter.api.io.TempDir;
 class NodeAgentTest {
 
     static final String NODE = "node-1";
-    static final Inventory T4 = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
-    static final Inventory RTX4090 = Fixtures.detect(Fixtures.host("geforce-rtx-4090_535.86.05_v12"));
+    /** A Tesla t4() host, from the shared recordings (the test is skipped without them). */
+    static Inventory t4() {
+        return Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
+    }
+
+    /** An RTX 4090 host, from the shared recordings. */
+    static Inventory rtx4090() {
+        return Fixtures.detect(Fixtures.host("geforce-rtx-4090_535.86.05_v12"));
+    }
     static final Inventory FAILED = new Inventory("test", List.of(),
             List.of(new Inventory.ProbeSummary("nvidia-smi-xml", ProbeResult.Outcome.FAILED, 0)),
             List.of(Diagnostic.error("nvidia-smi-xml", "nvidia-smi.xml", null, "nvidia-smi timed out after 5s")));
@@ -156,7 +163,7 @@ class NodeAgentTest {
     void firstPassLabelsAndRecordsThenAnIdenticalPassWritesNothing() throws Exception {
         startWithNode();
         writes();
-        NodeAgent agent = agent(new AtomicReference<>(T4));
+        NodeAgent agent = agent(new AtomicReference<>(t4()));
 
         PassReport first = agent.pass();
         assertNull(first.error(), first.toString());
@@ -203,7 +210,7 @@ class NodeAgentTest {
     @Test
     void aLiveHostWithoutAPciBusChangesNothingAndReadyzSaysWhy() throws Exception {
         startWithNode();
-        AtomicReference<Inventory> inventory = new AtomicReference<>(T4);
+        AtomicReference<Inventory> inventory = new AtomicReference<>(t4());
         NodeAgent agent = agent(inventory);
         agent.pass();
         Map<String, String> before = labels();
@@ -232,7 +239,7 @@ class NodeAgentTest {
     @Test
     void aModelChangeReplacesTheOldLabelsAndKeepsEveryoneElses() throws Exception {
         startWithNode();
-        AtomicReference<Inventory> inventory = new AtomicReference<>(T4);
+        AtomicReference<Inventory> inventory = new AtomicReference<>(t4());
         NodeAgent agent = agent(inventory);
         agent.pass();
         // GPU Feature Discovery writes a key of its own between our passes.
@@ -245,7 +252,7 @@ class NodeAgentTest {
             Thread.sleep(10);
         }
 
-        inventory.set(RTX4090);
+        inventory.set(rtx4090());
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
         assertEquals(List.of("PATCH /api/v1/nodes/node-1", "PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1"),
@@ -269,7 +276,7 @@ class NodeAgentTest {
     @Test
     void whereAkashsOperatorLabelsTheNodeTheAgentLeavesEveryAkashKeyAsItIs() throws Exception {
         startWithNode();
-        // The operator's labels (its view: one T4, a storage class), plus two keys an older agent wrote before
+        // The operator's labels (its view: one t4(), a storage class), plus two keys an older agent wrote before
         // the operator arrived and still lists as its own.
         client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata()
                 .addToLabels("akash.network", "true")
@@ -282,7 +289,7 @@ class NodeAgentTest {
                 .endMetadata().build());
         Map<String, String> akashBefore = akashKeys();
         writes();
-        NodeAgent agent = agent(new AtomicReference<>(RTX4090));
+        NodeAgent agent = agent(new AtomicReference<>(rtx4090()));
 
         PassReport first = agent.pass();
         assertNull(first.error(), first.toString());
@@ -307,7 +314,7 @@ class NodeAgentTest {
     @Test
     void withTheOperatorDeclaredPresentNoAkashKeyIsWrittenEvenOnANodeWithoutOne() throws Exception {
         startWithNode();
-        NodeAgent agent = agent(new AtomicReference<>(T4), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
+        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
                 "test").withAkashOperator(AkashCoexistence.OperatorSetting.PRESENT));
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
@@ -320,7 +327,7 @@ class NodeAgentTest {
     @Test
     void withoutTheOperatorTheAkashProfileWritesItsMarkerAndKeepsManagingItsKeys() throws Exception {
         startWithNode();
-        AtomicReference<Inventory> inventory = new AtomicReference<>(T4);
+        AtomicReference<Inventory> inventory = new AtomicReference<>(t4());
         NodeAgent agent = agent(inventory);
         agent.pass();
         assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
@@ -335,7 +342,7 @@ class NodeAgentTest {
         while (!version.equals(agent.cachedNodeVersion()) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        inventory.set(RTX4090);
+        inventory.set(rtx4090());
         assertNull(agent.pass().error());
         assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",
                 "akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090", "1",
@@ -346,7 +353,7 @@ class NodeAgentTest {
     @Test
     void aFailedPassKeepsEveryLabelAndReportsInTheRecordStatus() throws Exception {
         startWithNode();
-        AtomicReference<Inventory> inventory = new AtomicReference<>(T4);
+        AtomicReference<Inventory> inventory = new AtomicReference<>(t4());
         NodeAgent agent = agent(inventory);
         agent.pass();
         Map<String, String> before = labels();
@@ -370,7 +377,7 @@ class NodeAgentTest {
     @Test
     void stoppingTheAgentLikeSigtermKeepsEveryLabel() throws Exception {
         startWithNode();
-        NodeAgent agent = agent(new AtomicReference<>(T4));
+        NodeAgent agent = agent(new AtomicReference<>(t4()));
         AgentLoop loop = new AgentLoop(agent, Duration.ofMillis(200), 0.1, () -> 0.5);
         Thread worker = new Thread(loop);
         worker.start();
@@ -398,7 +405,7 @@ class NodeAgentTest {
             port = s.getLocalPort();
         }
         client = clientFor(port);
-        NodeAgent agent = agent(new AtomicReference<>(T4));
+        NodeAgent agent = agent(new AtomicReference<>(t4()));
         PassReport down = agent.pass();
         assertTrue(down.failed(), down.toString());
         assertTrue(down.error().startsWith("api-unavailable"), down.error());
@@ -418,7 +425,7 @@ class NodeAgentTest {
         server.expect().patch().withPath("/api/v1/nodes/" + NODE)
                 .andReturn(409, new StatusBuilder().withCode(409).withReason("Conflict").withMessage("changed").build())
                 .once();
-        NodeAgent agent = agent(new AtomicReference<>(T4));
+        NodeAgent agent = agent(new AtomicReference<>(t4()));
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
         assertEquals("1", labels().get("akash.network/capabilities.gpu.vendor.nvidia.model.t4"));
@@ -432,7 +439,7 @@ class NodeAgentTest {
     void aDryRunPrintsThePatchAndTheRecordAndWritesNothing() throws Exception {
         startWithNode();
         writes();
-        NodeAgent agent = agent(new AtomicReference<>(T4),
+        NodeAgent agent = agent(new AtomicReference<>(t4()),
                 AgentSettings.defaults(NODE, LabelProfiles.parse("akash"), "test").withDryRun(true));
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
@@ -446,7 +453,7 @@ class NodeAgentTest {
     void nfdFileOutputWritesTheFileOnlyWhenItChanges(@TempDir Path dir) throws Exception {
         startWithNode();
         Path file = dir.resolve("features.d/gpu-detect");
-        NodeAgent agent = agent(new AtomicReference<>(T4), AgentSettings.defaults(NODE, LabelProfiles.parse("akash"), "test")
+        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, LabelProfiles.parse("akash"), "test")
                 .withLabelOutput(LabelOutput.NFD_FILE, file));
         agent.pass();
         String content = Files.readString(file);
@@ -464,7 +471,7 @@ class NodeAgentTest {
         client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().addToLabels("akash.network", "true")
                 .endMetadata().build());
         Path file = dir.resolve("features.d/gpu-detect");
-        NodeAgent agent = agent(new AtomicReference<>(T4), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
+        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
                 "test").withLabelOutput(LabelOutput.NFD_FILE, file));
         assertNull(agent.pass().error());
         String content = Files.readString(file);

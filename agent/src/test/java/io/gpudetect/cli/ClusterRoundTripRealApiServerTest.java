@@ -54,7 +54,7 @@ class ClusterRoundTripRealApiServerTest {
         server = realServer;
         InstalledChart.install(server);
         admin = server.adminClient();
-        for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.HOSTS) {
+        for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.hosts()) {
             admin.nodes().withName(h.node()).delete();
             Node node = admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(h.node()).endMetadata()
                     .build()).create();
@@ -68,7 +68,7 @@ class ClusterRoundTripRealApiServerTest {
         }
         RetryAfterHint hint = new RetryAfterHint();
         try (KubernetesClient asAgent = AgentClient.build(InstalledChart.agentConfig(server), hint)) {
-            for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.HOSTS) {
+            for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.hosts()) {
                 Inventory inventory = Fixtures.detect(h.bundle());
                 try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(h.node(), LabelProfiles.parse("gpu-detect"),
                         "test"), () -> inventory, () -> null, asAgent, hint,
@@ -84,7 +84,7 @@ class ClusterRoundTripRealApiServerTest {
     @AfterAll
     static void restore() {
         if (admin != null) {
-            for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.HOSTS) {
+            for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.hosts()) {
                 admin.pods().inNamespace("default").withName(h.node() + "-running").delete();
                 admin.pods().inNamespace("default").withName(h.node() + "-finished").delete();
                 admin.nodes().withName(h.node()).delete();
@@ -118,7 +118,7 @@ class ClusterRoundTripRealApiServerTest {
         JsonNode doc = new ObjectMapper().readTree(out.toString());
         Map<String, String> perNode = new TreeMap<>();
         for (JsonNode n : doc.get("nodes")) {
-            if (ClusterRoundTripTest.HOSTS.stream().anyMatch(h -> h.node().equals(n.get("node").asText()))) {
+            if (ClusterRoundTripTest.hosts().stream().anyMatch(h -> h.node().equals(n.get("node").asText()))) {
                 perNode.put(n.get("node").asText(), n.get("gpus").asInt() + " alloc=" + n.get("allocatable") + " used="
                         + n.get("inUse") + " " + n.get("state").asText());
             }

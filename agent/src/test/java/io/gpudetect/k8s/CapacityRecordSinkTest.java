@@ -26,8 +26,15 @@ import org.junit.jupiter.api.Test;
 @EnableKubernetesMockClient(crud = true)
 class CapacityRecordSinkTest {
 
-    static final Inventory T4 = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
-    static final Inventory RTX4090 = Fixtures.detect(Fixtures.host("geforce-rtx-4090_535.86.05_v12"));
+    /** A Tesla t4() host, from the shared recordings (the test is skipped without them). */
+    static Inventory t4() {
+        return Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
+    }
+
+    /** An RTX 4090 host, from the shared recordings. */
+    static Inventory rtx4090() {
+        return Fixtures.detect(Fixtures.host("geforce-rtx-4090_535.86.05_v12"));
+    }
     /** A pass whose only probe timed out: no GPU seen, and not complete. */
     static final Inventory FAILED = new Inventory("test", List.of(),
             List.of(new Inventory.ProbeSummary("nvidia-smi-xml", ProbeResult.Outcome.FAILED, 0)),
@@ -58,17 +65,17 @@ class CapacityRecordSinkTest {
         }
         Node recreated = new NodeBuilder(node).editMetadata().withUid("uid-2").endMetadata().build();
         List<Row> rows = List.of(
-                new Row("no record: created, then its status", output(node, T4, true, T0), "create,status"),
-                new Row("the same pass again: nothing", output(node, T4, true, T0), "none"),
-                new Row("before the heartbeat is due: nothing", output(node, T4, true, T0.plusSeconds(60)), "none"),
-                new Row("the heartbeat is due: the status", output(node, T4, true, T0.plus(HEARTBEAT)), "status"),
-                new Row("the host changed: the spec", output(node, RTX4090, true, T0.plus(HEARTBEAT)), "spec"),
+                new Row("no record: created, then its status", output(node, t4(), true, T0), "create,status"),
+                new Row("the same pass again: nothing", output(node, t4(), true, T0), "none"),
+                new Row("before the heartbeat is due: nothing", output(node, t4(), true, T0.plusSeconds(60)), "none"),
+                new Row("the heartbeat is due: the status", output(node, t4(), true, T0.plus(HEARTBEAT)), "status"),
+                new Row("the host changed: the spec", output(node, rtx4090(), true, T0.plus(HEARTBEAT)), "spec"),
                 new Row("an incomplete pass keeps the spec, says so in the status",
                         output(node, FAILED, false, T0.plus(HEARTBEAT)), "status"),
                 new Row("a new Node under the same name: re-owned",
-                        output(recreated, RTX4090, true, T0.plus(HEARTBEAT)), "reown,status"),
+                        output(recreated, rtx4090(), true, T0.plus(HEARTBEAT)), "reown,status"),
                 new Row("no node (a dry run without a cluster): the whole record, nothing read",
-                        output(null, T4, true, T0), "create,status"));
+                        output(null, t4(), true, T0), "create,status"));
         for (Row row : rows) {
             CapacityRecordSink.RecordChange change = sink.decide(row.output());
             assertEquals(row.expected(), change.summary(), row.what());
