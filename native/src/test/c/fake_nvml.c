@@ -9,12 +9,22 @@
  * Scenarios: h100, 8xa100-mig, mixed, lost, empty, init-error-N (nvmlInit returns N).
  * Built twice: normally, and with -DOLD_NVML, which leaves out every _v2/_v3 symbol, MIG and
  * architecture calls, as a pre-R450 library does; its nvmlDeviceGetPciInfo writes the v1 struct.
+ *
+ * It costs what the real library costs, so that a benchmark on a machine without a GPU predicts a real
+ * host: CPU time and resident memory as measured on an H100 with driver 580.159.04
+ * (shared/device/H100-MEASUREMENTS.md and docs/performance.md, "The stand-in NVML"). The first nvmlInit
+ * of a process takes 10.8 ms and leaves 18.2 MiB resident that nothing frees while the library is loaded;
+ * an init from zero after that 1.7 ms; the shutdown that brings the count back to zero 9 ms; an init or
+ * shutdown nested in a held one only counts. MIG mode, max MIG devices, ECC mode and the power limit take
+ * 170 us each, the ECC error count 14 us, memory info 5 us, the brand 2 us; the rest under 1 us, as here.
+ * FAKE_NVML_COSTS=0 turns the costs off.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef int nvmlReturn_t;
 #define NVML_SUCCESS 0
@@ -255,10 +265,46 @@ static nvmlReturn_t check(nvmlDevice_t d, const void *out) {
     return NVML_SUCCESS;
 }
 
+/* What real NVML costs (see the top of this file), in microseconds of CPU time. */
+#define COST_FIRST_INIT_US 10800
+#define COST_INIT_US 1700
+#define COST_SHUTDOWN_US 9000
+#define COST_SLOW_CALL_US 170
+#define COST_ECC_COUNT_US 14
+#define COST_MEMORY_INFO_US 5
+#define COST_BRAND_US 2
+#define RESIDENT_AFTER_FIRST_INIT (18 * MIB + MIB / 5)
+
+static int costs_read, costs_on;
+static char *driver_state;  /* what the real library keeps after its first init: never freed */
+
+/* Spends this thread's CPU for as long as the real call does. */
+static void spend(long us) {
+    if (!costs_read) {
+        const char *env = getenv("FAKE_NVML_COSTS");
+        costs_on = !(env && strcmp(env, "0") == 0);
+        costs_read = 1;
+    }
+    if (!costs_on) return;
+    struct timespec start, now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+    do {
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    } while ((now.tv_sec - start.tv_sec) * 1000000L + (now.tv_nsec - start.tv_nsec) / 1000L < us);
+}
+
 static nvmlReturn_t init(void) {
     if (initialized) {
         initialized++;
         return NVML_SUCCESS;
+    }
+    if (driver_state == NULL) {
+        spend(COST_FIRST_INIT_US);
+        if (costs_on && (driver_state = malloc(RESIDENT_AFTER_FIRST_INIT)) != NULL) {
+            memset(driver_state, 1, RESIDENT_AFTER_FIRST_INIT);
+        }
+    } else {
+        spend(COST_INIT_US);
     }
     read_scenario();
     int code;
@@ -278,10 +324,14 @@ EXPORT nvmlReturn_t nvmlInit_v2(void) { return init(); }
 EXPORT nvmlReturn_t nvmlShutdown(void) {
     if (!initialized) return NVML_ERROR_UNINITIALIZED;
     initialized--;
+    if (!initialized) spend(COST_SHUTDOWN_US);
     return NVML_SUCCESS;
 }
 
 EXPORT const char *nvmlErrorString(nvmlReturn_t result) { return error_string(result); }
+
+/* Not NVML's: how many inits are outstanding, for the tests of a held session. */
+EXPORT int fakeNvmlInitCount(void) { return initialized; }
 
 EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
     if (!initialized) return NVML_ERROR_UNINITIALIZED;
@@ -383,6 +433,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t d, nvmlPciInfoV1_t *p) {
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m) {
+    spend(COST_MEMORY_INFO_US);
     nvmlReturn_t r = check(d, m);
     if (r) return r;
     m->total = d->mem_total;
@@ -400,6 +451,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int *majo
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t d, unsigned int *brand) {
+    spend(COST_BRAND_US);
     nvmlReturn_t r = check(d, brand);
     if (r) return r;
     *brand = d->brand;
@@ -407,6 +459,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t d, unsigned int *brand) {
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d, unsigned int *limit) {
+    spend(COST_SLOW_CALL_US);
     nvmlReturn_t r = check(d, limit);
     if (r) return r;
     if (d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
@@ -415,6 +468,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d, unsigned i
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, unsigned int *current, unsigned int *pending) {
+    spend(COST_SLOW_CALL_US);
     nvmlReturn_t r = check(d, current);
     if (r) return r;
     if (pending == NULL) return NVML_ERROR_INVALID_ARGUMENT;
@@ -426,6 +480,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, unsigned int *current, 
 /* errorType 1 = NVML_MEMORY_ERROR_TYPE_UNCORRECTED, counterType 1 = NVML_AGGREGATE_ECC */
 EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, unsigned int errorType, unsigned int counterType,
                                                 unsigned long long *n) {
+    spend(COST_ECC_COUNT_US);
     nvmlReturn_t r = check(d, n);
     if (r) return r;
     if (!d->ecc_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
@@ -439,6 +494,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t d, nvmlPciInfo_t *p) { 
 EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *p) { return pci(d, p, 8); }
 
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t *m) {
+    spend(COST_MEMORY_INFO_US);
     nvmlReturn_t r = check(d, m);
     if (r) return r;
     if (m->version != nvmlMemory_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
@@ -457,6 +513,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t d, unsigned int *arch
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *current, unsigned int *pending) {
+    spend(COST_SLOW_CALL_US);
     nvmlReturn_t r = check(d, current);
     if (r) return r;
     if (pending == NULL) return NVML_ERROR_INVALID_ARGUMENT;
@@ -466,6 +523,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *current, 
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t d, unsigned int *n) {
+    spend(COST_SLOW_CALL_US);
     nvmlReturn_t r = check(d, n);
     if (r) return r;
     if (!d->mig_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;

@@ -9,14 +9,34 @@ import java.util.Optional;
  * Takes {@link NvmlSnapshot}s from {@code libnvidia-ml.so.1} through JNA. The library is looked for on the
  * first snapshot, not before, and again on each later one until it is found: the GPU operator may install
  * the driver after this agent started.
+ *
+ * <p>A long-running agent holds the library initialised between snapshots ({@link Session#HELD}): NVML counts
+ * its inits, and only the shutdown that brings the count to zero tears the driver connection down, which on a
+ * real H100 costs 9 ms, and an init from zero 1.7 ms (docs/performance.md, "NVML held between passes"). A
+ * held session is given up when NVML stops answering (the driver was unloaded or reset, a GPU fell off), so
+ * the next snapshot starts afresh on the driver that is there then. While it is held, the {@code nvidia}
+ * module cannot be unloaded: as with NVIDIA's device plugin and DCGM, a driver reload needs the agent's pod
+ * stopped first (docs/provider.md).
  */
 public final class JnaNvmlScope implements NvmlScope {
 
-    private final Optional<Path> driverRoot;
-    private NvmlLibrary library;
+    /** Whether the library stays initialised between snapshots. */
+    public enum Session {
+        /** Each snapshot initialises NVML and shuts it down: a one-shot command. */
+        PER_SNAPSHOT,
+        /** NVML stays initialised from the first good snapshot until it fails: the agent. */
+        HELD
+    }
 
-    public JnaNvmlScope(Optional<Path> driverRoot) {
+    private final Optional<Path> driverRoot;
+    private final Session session;
+    private NvmlLibrary library;
+    /** True while this scope holds an init of its own beyond the snapshots' own init and shutdown. */
+    private boolean held;
+
+    public JnaNvmlScope(Optional<Path> driverRoot, Session session) {
         this.driverRoot = driverRoot;
+        this.session = session;
     }
 
     @Override
@@ -31,7 +51,22 @@ public final class JnaNvmlScope implements NvmlScope {
             // JNA's own native part could not be loaded (no writable temp folder, foreign architecture).
             return NvmlSnapshot.unavailable("JNA could not load its native support: " + e.getMessage());
         }
-        return take(library);
+        if (session == Session.HELD && !held) {
+            held = library.init().ok();
+        }
+        NvmlSnapshot snapshot = take(library);
+        if (held && !answered(snapshot)) {
+            library.shutdown();
+            held = false;
+        }
+        return snapshot;
+    }
+
+    /** NVML initialised and counted its devices, and each device answered for its handle. */
+    private static boolean answered(NvmlSnapshot s) {
+        return s.init() != null && s.init().ok() && s.deviceCount() != null && s.deviceCount().ok()
+                && s.devices().stream().allMatch(d -> d.handle() != null && d.handle().ok()
+                        && (d.name() == null || d.name().returnCode() != NvmlReturn.ERROR_GPU_IS_LOST));
     }
 
     /** Everything detection reads, between one init and one shutdown; a device that fails does not stop the others. */

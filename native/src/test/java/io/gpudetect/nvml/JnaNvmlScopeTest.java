@@ -25,7 +25,7 @@ class JnaNvmlScopeTest {
     Path dir;
 
     private NvmlSnapshot snapshot(String variant, String scenario) throws IOException {
-        return new JnaNvmlScope(Optional.of(FakeNvml.driverRoot(dir, variant, scenario))).snapshot();
+        return new JnaNvmlScope(Optional.of(FakeNvml.driverRoot(dir, variant, scenario)), JnaNvmlScope.Session.PER_SNAPSHOT).snapshot();
     }
 
     @Test
@@ -164,7 +164,7 @@ class JnaNvmlScopeTest {
 
     @Test
     void aScopeCanBeAskedAgainAfterShutdown() throws Exception {
-        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(FakeNvml.driverRoot(dir, "current", "mixed")));
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(FakeNvml.driverRoot(dir, "current", "mixed")), JnaNvmlScope.Session.PER_SNAPSHOT);
         NvmlSnapshot first = scope.snapshot();
         NvmlSnapshot second = scope.snapshot();
 
@@ -195,7 +195,7 @@ class JnaNvmlScopeTest {
         Path relative = Path.of("").toAbsolutePath().relativize(FakeNvml.driverRoot(dir, "current", "h100"));
         assertFalse(relative.isAbsolute());
 
-        NvmlSnapshot s = new JnaNvmlScope(Optional.of(relative)).snapshot();
+        NvmlSnapshot s = new JnaNvmlScope(Optional.of(relative), JnaNvmlScope.Session.PER_SNAPSHOT).snapshot();
 
         assertNull(s.unavailable());
         assertEquals(dir.resolve("usr/lib64/libnvidia-ml.so.1").toRealPath(), Path.of(s.library()).toRealPath());
@@ -208,5 +208,34 @@ class JnaNvmlScopeTest {
         assertEquals("/run/nvidia/driver/usr/lib64/libnvidia-ml.so.1", c.get(0));
         assertTrue(c.indexOf("libnvidia-ml.so.1") > c.indexOf("/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"));
         assertFalse(NvmlLocator.candidates(Optional.empty()).get(0).startsWith("/run"));
+    }
+
+    /** The stand-in's own count of outstanding inits (not an NVML call). */
+    private static int initCount(Path driverRoot) {
+        return com.sun.jna.NativeLibrary.getInstance(driverRoot.resolve("usr/lib64/libnvidia-ml.so.1").toString())
+                .getFunction("fakeNvmlInitCount").invokeInt(new Object[0]);
+    }
+
+    @Test
+    void aHeldSessionStaysInitialisedBetweenSnapshotsAndAnotherSessionDoesNot() throws Exception {
+        Path held = FakeNvml.driverRoot(dir.resolve("held"), "current", "h100");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(held), JnaNvmlScope.Session.HELD);
+        assertEquals(1, scope.snapshot().devices().size());
+        assertEquals(1, initCount(held), "the session's own init outlives the snapshot");
+        NvmlSnapshot again = scope.snapshot();
+        assertTrue(again.init().ok() && again.shutdown().ok(), "a snapshot still pairs its own init and shutdown");
+        assertEquals(1, initCount(held), "and takes no second hold");
+
+        Path perSnapshot = FakeNvml.driverRoot(dir.resolve("per-snapshot"), "current", "h100");
+        new JnaNvmlScope(Optional.of(perSnapshot), JnaNvmlScope.Session.PER_SNAPSHOT).snapshot();
+        assertEquals(0, initCount(perSnapshot));
+    }
+
+    @Test
+    void aHeldSessionIsGivenUpWhenAGpuIsLost() throws Exception {
+        Path lost = FakeNvml.driverRoot(dir.resolve("lost"), "current", "lost");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(lost), JnaNvmlScope.Session.HELD);
+        scope.snapshot();
+        assertEquals(0, initCount(lost), "the next snapshot starts on whatever driver is there then");
     }
 }

@@ -54,7 +54,8 @@ public final class Probes {
 
     public static List<Probe> defaults(ProbeSettings settings) {
         return List.of(
-                new NvmlProbe(new JnaNvmlScope(Optional.ofNullable(settings.driverRoot())), settings.nvmlTimeout()),
+                new NvmlProbe(new JnaNvmlScope(Optional.ofNullable(settings.driverRoot()), settings.nvmlSession()),
+                        settings.nvmlTimeout()),
                 new ToolProbe(NvidiaSmiXmlParser.PROBE, NVIDIA_SMI_XML, Format.NVIDIA_SMI_XML, ProbeRole.NVIDIA_TOOL),
                 // Text forms after the XML, richest first: -q has every field, the CSV most, the table
                 // cuts long names, -L has names and UUIDs only.
