@@ -119,12 +119,14 @@ class GfdRulesTest {
     }
 
     @org.junit.jupiter.api.Test
-    void gfdsOwnTestConfigsGiveTheHostDriverItsTestExpects() throws Exception {
-        // internal/vgpu/vgpu_test.go TestVGPUGetInfo: the vgpu mock config names host driver 460.16, branch r460_00.
+    void theHandMadeConfigsGiveTheHostDriverTheirBytesName() throws Exception {
+        // test-fixtures/tools/make-pci-configs.py: status 0x0010 (list), 0x34 -> 0x60 PM -> 0x68 MSI -> 0x78 PCIe
+        // -> 0xc8 id 9, length 0x1f, 'V' 'F'; record 0x01 of length 4 skipped, record 0 at capability byte 9:
+        // version "535.104.06" (all 10 bytes), branch "r535_00" (3 NULs trimmed).
         assertEquals(new TreeMap<>(Map.of("nvidia.com/vgpu.present", "true",
-                        "nvidia.com/vgpu.host-driver-version", "460.16", "nvidia.com/vgpu.host-driver-branch", "r460_00")),
+                        "nvidia.com/vgpu.host-driver-version", "535.104.06", "nvidia.com/vgpu.host-driver-branch", "r535_00")),
                 gfdVgpuLabels(Fixtures.root().resolve("cases/sysfs_nvidia-vgpu-guest/sys/bus/pci/devices")));
-        // Its passthrough mock config has a vendor-specific capability without the vGPU signature.
+        // The passed-through GPU's first vendor-specific capability (0xc8) starts 0x02 0x00, not the vGPU signature.
         assertEquals(new TreeMap<>(Map.of("nvidia.com/vgpu.present", "false")),
                 gfdVgpuLabels(Fixtures.root().resolve("cases/sysfs_nvidia-passthrough-gpu/sys/bus/pci/devices")));
         // Without root the kernel shows 64 bytes: GFD errors out of Devices() and writes no vGPU key.

@@ -123,7 +123,7 @@ class LabelProfilesTest {
                         "gpu-detect.io/gpu.count", "3",
                         "gpu-detect.io/gpu.vendors", "nvidia",
                         "gpu-detect.io/gpu.vendor.nvidia.count", "3",
-                        "gpu-detect.io/gpu.vendor.nvidia.driver", "535.86.05",
+                        "gpu-detect.io/gpu.vendor.nvidia.driver", "535.129.03",
                         "gpu-detect.io/gpu.mixed", "true",
                         "gpu-detect.io/gpu.memory-gi.min", "16",
                         "gpu-detect.io/gpu.model.rtx4090.count", "2",

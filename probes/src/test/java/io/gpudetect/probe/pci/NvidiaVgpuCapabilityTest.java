@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Config spaces laid out as the PCI Local Bus Specification 3.0 section 6.7 lays out capabilities (status bit 4,
  * pointer at 0x34, id / next / length), with NVIDIA's vGPU record as GFD's {@code internal/vgpu/vgpu.go} reads it.
- * The whole-file cases, GFD's own test configs, are {@code test-fixtures/cases/sysfs_nvidia-vgpu-guest} and
- * {@code sysfs_nvidia-passthrough-gpu}.
+ * The whole-file cases, written field by field by {@code test-fixtures/tools/make-pci-configs.py}, are
+ * {@code test-fixtures/cases/sysfs_nvidia-vgpu-guest} and {@code sysfs_nvidia-passthrough-gpu}.
  */
 class NvidiaVgpuCapabilityTest {
 

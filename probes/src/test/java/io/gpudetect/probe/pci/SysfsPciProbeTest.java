@@ -171,7 +171,10 @@ class SysfsPciProbeTest {
         Files.createSymbolicLink(root.resolve("sys/class/kfd/kfd"), Path.of("../../devices/virtual/kfd/kfd"));
     }
 
-    /** A kfd GPU node of an MI300X (values of ROCm/k8s-device-plugin testdata/topo-mi300-cpx, a real capture). */
+    /**
+     * A kfd GPU node of an MI300X at function {@code function} of 0000:05:00 ({@code location_id} bus << 8 | device
+     * << 3 | function, domain 0), with AMD's documented gfx target and SIMDs per compute unit; unique ids are made up.
+     */
     private static String mi300xNode(int simds, int function, String uniqueId) {
         return "cpu_cores_count 0\nsimd_count " + simds + "\nsimd_per_cu 4\nlocation_id " + (1280 + function)
                 + "\ndomain 0\ngfx_target_version 90402\nunique_id " + uniqueId + "\nnum_xcc " + simds / 152 + "\n";
@@ -181,7 +184,7 @@ class SysfsPciProbeTest {
     void readsTheBoardsFruNamePartitionModesAndTheModulesVersion() throws IOException {
         Path root = tmp.resolve("host");
         mi300xHost(root, "SPX", "NPS1");
-        kfdNodes(root, "cpu_cores_count 96\nsimd_count 0\n", mi300xNode(1216, 0, "16404946649897475633"));
+        kfdNodes(root, "cpu_cores_count 96\nsimd_count 0\n", mi300xNode(1216, 0, "15188288718613593960"));
 
         ProbeResult result = new SysfsPciProbe().probe(live(root));
 
@@ -192,7 +195,7 @@ class SysfsPciProbeTest {
         assertEquals(new Partitioning("spx", false, null, List.of(), "nps1", List.of("spx", "dpx", "qpx", "cpx"), List.of()),
                 gpu.partitioning(), "no available_memory_partition: the memory mode cannot be switched");
         assertEquals(304, gpu.computeUnits());
-        assertEquals("GPU-e3aa140f9a5f9e31", gpu.uuid(), "a unique id above 2^63, as real MI300X cards have");
+        assertEquals("GPU-d2c7a41e5b093f68", gpu.uuid(), "a unique id above 2^63, as real MI300X cards have");
     }
 
     @Test
@@ -234,8 +237,8 @@ class SysfsPciProbeTest {
     void aCardSplitIntoComputePartitionsIsOneCardWithAllItsComputeUnits() throws IOException {
         Path root = tmp.resolve("host");
         mi300xHost(root, "CPX", "NPS1");
-        String id = "16404946649897475633";
-        // CPX: eight kfd nodes, at functions 0 to 7 of the card's slot, 38 compute units each; the real capture
+        String id = "15188288718613593960";
+        // CPX: eight kfd nodes, at functions 0 to 7 of the card's slot, 38 compute units each; the kernel
         // lists them as nodes 2 to 9 after two CPU nodes, and a directory listing sorts 10 before 2.
         String[] nodes = new String[11];
         nodes[0] = "cpu_cores_count 96\nsimd_count 0\n";
@@ -243,7 +246,7 @@ class SysfsPciProbeTest {
         for (int f = 0; f < 8; f++) {
             nodes[2 + f] = mi300xNode(152, f, id);
         }
-        nodes[10] = mi300xNode(152, 1, "2472748907779728154");
+        nodes[10] = mi300xNode(152, 1, "5661507212032091633");
         kfdNodes(root, nodes);
 
         ProbeResult result = new SysfsPciProbe().probe(live(root));
