@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -59,7 +60,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:with --once, the pass wrote what it needed (or, with --dry-run, printed it); without "
                 + "--once, stopped by SIGTERM", "1:with --once, the pass failed: detection failed, the API server "
                 + "could not be reached or refused (RBAC), the node does not exist; or the --replay bundle cannot be "
-                + "used", "2:usage: no node name, an unknown profile or option value, an unreadable --config file"})
+                + "used", "2:usage: no node name, an unknown profile or option value, an unreadable --config file; "
+                + "or an unexpected failure that ended the agent (one line names it)"})
 public final class AgentCommand implements Callable<Integer> {
 
     static final String ENV_PROFILES = "GPU_DETECT_PROFILES";
@@ -209,7 +211,7 @@ public final class AgentCommand implements Callable<Integer> {
                 out.flush();
                 return report.failed() ? GpuDetectCommand.EXIT_UNUSABLE_INPUT : GpuDetectCommand.EXIT_OK;
             }
-            return runForever(agent, settings, maxStartupJitter, triggerInterval, log);
+            return runForever(agent, settings, maxStartupJitter, triggerInterval, log, err);
         }
     }
 
@@ -225,7 +227,7 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, Duration triggerInterval,
-                           AgentLog log) throws IOException {
+                           AgentLog log, PrintWriter err) throws IOException {
         Duration startupDelay = AgentLoop.startupDelay(maxStartupJitter, ThreadLocalRandom.current().nextDouble());
         AgentLoop loop = AgentLoop.withStartupDelay(agent, settings.interval(), settings.jitter(),
                 () -> ThreadLocalRandom.current().nextDouble(), new PassTriggers(triggerInterval, Clock.systemUTC()),
@@ -233,6 +235,12 @@ public final class AgentCommand implements Callable<Integer> {
         AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop);
         Signals.onHangup(() -> loop.trigger("SIGHUP"));
         Thread worker = new Thread(loop, "gpu-detect-agent");
+        // Whatever escapes the loop (a pass catches what a broken API server or host can cause; an Error such as
+        // a NoClassDefFoundError of a jar missing from an installation is not): the process must then end with
+        // a status that is not 0 and one line naming it, so that a pod crash-loops visibly, instead of the
+        // JVM's stack trace and a clean exit.
+        AtomicReference<Throwable> escaped = new AtomicReference<>();
+        worker.setUncaughtExceptionHandler((thread, e) -> escaped.set(e));
         // SIGTERM (pod deletion, upgrade): stop after the pass in progress and write nothing on the way out.
         Thread hook = new Thread(() -> {
             log.info("stopping; labels and record stay as they are");
@@ -258,7 +266,19 @@ public final class AgentCommand implements Callable<Integer> {
                 http.close();
             }
         }
-        return GpuDetectCommand.EXIT_OK;
+        Throwable failure = escaped.get();
+        if (failure == null) {
+            return GpuDetectCommand.EXIT_OK;
+        }
+        try {
+            // Not stopping on a signal: the hook's "labels and record stay" line would only blur the failure.
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // A SIGTERM came meanwhile; its hook runs either way.
+        }
+        err.println(GpuDetectCommand.failureLine(spec.qualifiedName(), failure));
+        err.flush();
+        return GpuDetectCommand.EXIT_FAILED;
     }
 
     private Properties readConfig() {
