@@ -241,10 +241,16 @@ public final class AgentCommand implements Callable<Integer> {
         // JVM's stack trace and a clean exit.
         AtomicReference<Throwable> escaped = new AtomicReference<>();
         worker.setUncaughtExceptionHandler((thread, e) -> escaped.set(e));
-        // SIGTERM (pod deletion, upgrade): stop after the pass in progress and write nothing on the way out.
-        Thread hook = new Thread(() -> {
+        // SIGTERM (pod deletion, upgrade, systemctl stop): stop after the pass in progress and write nothing on
+        // the way out; the worker's end then ends the command with status 0. Other ways the JVM is shut down
+        // (SIGINT) go through the hook, with the JVM's own status.
+        Runnable stop = () -> {
             log.info("stopping; labels and record stay as they are");
             loop.stop();
+        };
+        Signals.Restore term = Signals.onTerminate(stop);
+        Thread hook = new Thread(() -> {
+            stop.run();
             try {
                 worker.join(Duration.ofSeconds(20).toMillis());
             } catch (InterruptedException e) {
@@ -265,16 +271,18 @@ public final class AgentCommand implements Callable<Integer> {
             if (http != null) {
                 http.close();
             }
+            term.close();
+        }
+        try {
+            // The loop has ended (SIGTERM, or a failure): the hook's "stopping" line would come twice, or blur
+            // the failure's line.
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // SIGINT: the JVM is shutting down and runs the hook either way.
         }
         Throwable failure = escaped.get();
         if (failure == null) {
             return GpuDetectCommand.EXIT_OK;
-        }
-        try {
-            // Not stopping on a signal: the hook's "labels and record stay" line would only blur the failure.
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // A SIGTERM came meanwhile; its hook runs either way.
         }
         err.println(GpuDetectCommand.failureLine(spec.qualifiedName(), failure));
         err.flush();
