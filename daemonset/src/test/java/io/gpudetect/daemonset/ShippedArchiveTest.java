@@ -189,8 +189,10 @@ class ShippedArchiveTest {
         Process agent = pb.start();
         try {
             // A pass labels the node, then writes the record.
-            waitFor(() -> labels(LONG_RUNNING_NODE).containsKey("gpu-detect.io/gpu.count") && record(LONG_RUNNING_NODE) != null,
-                    Duration.ofSeconds(60), () -> "the long-running agent labelled no node or wrote no record: " + read(log));
+            waitFor(() -> {
+                assertTrue(agent.isAlive(), () -> "the agent ended, status " + agent.exitValue() + ": " + read(log));
+                return labels(LONG_RUNNING_NODE).containsKey("gpu-detect.io/gpu.count") && record(LONG_RUNNING_NODE) != null;
+            }, Duration.ofSeconds(60), () -> "the long-running agent labelled no node or wrote no record: " + read(log));
             assertLabelledWithItsRecord(LONG_RUNNING_NODE, "t4");
             HttpClient http = HttpClient.newHttpClient();
             for (String probe : List.of("/healthz", "/readyz")) {
