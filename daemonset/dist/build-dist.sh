@@ -48,6 +48,19 @@ cp "$module_dir"/../agent/src/build/*-jvm.flags "$module_dir"/../agent/target/de
 for list in "$module_dir"/../agent/target/gpu-detect.classlist "$module_dir"/../agent/target/gpu-detect-agent.classlist; do
     if [ -f "$list" ]; then cp "$list" "$stage/lib/"; fi
 done
+# Nothing the agent loads may be missing: lib/ must hold every jar of the agent's runtime dependency set, and
+# every class its training runs loaded on Maven's class path (the class lists just copied: detections and an
+# agent against fabric8's mock API server) must be in lib/ or the runtime. The first archive left 16 fabric8
+# model jars out "because the client never loads them"; it loads one at the informer's first list. The JDK
+# modules below are left out although a training run touched them, each because the JDK treats its absence
+# as normal: java.desktop (above), jdk.localedata (formats use Locale.ROOT), jdk.net (extended socket
+# options, looked up by name), and the modules of the security providers that the JDK's java.security lists
+# (SunJGSS, SunSASL, XMLDSig, SunPCSC, JdkLDAP, JdkSASL, SunPKCS11): a lookup of an algorithm tries them in
+# turn and skips those absent; TLS to the API server needs only java.base's and jdk.crypto.ec's.
+absent_modules="$left_out_modules,jdk.localedata,jdk.net,java.security.jgss,java.security.sasl,java.xml.crypto"
+absent_modules="$absent_modules,java.smartcardio,java.naming,jdk.security.jgss,jdk.crypto.cryptoki"
+"${jdk_bin}java" "$module_dir/dist/CheckLib.java" "$stage" "$module_dir/../agent/target/runtime.classpath" \
+    "$absent_modules"
 # JNA's native part for this architecture, unpacked by the agent's build, so JNA need not unpack it per start.
 if [ -f "$module_dir/../agent/target/jna/libjnidispatch.so" ]; then
     mkdir -p "$stage/lib/jna" && cp "$module_dir/../agent/target/jna/libjnidispatch.so" "$stage/lib/jna/"

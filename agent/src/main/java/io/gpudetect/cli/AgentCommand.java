@@ -41,6 +41,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,7 +61,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:with --once, the pass wrote what it needed (or, with --dry-run, printed it); without "
                 + "--once, stopped by SIGTERM", "1:with --once, the pass failed: detection failed, the API server "
                 + "could not be reached or refused (RBAC), the node does not exist; or the --replay bundle cannot be "
-                + "used", "2:usage: no node name, an unknown profile or option value, an unreadable --config file"})
+                + "used", "2:usage: no node name, an unknown profile or option value, an unreadable --config file; "
+                + "or an unexpected failure that ended the agent (one line names it)"})
 public final class AgentCommand implements Callable<Integer> {
 
     static final String ENV_PROFILES = "GPU_DETECT_PROFILES";
@@ -215,7 +217,7 @@ public final class AgentCommand implements Callable<Integer> {
                 out.flush();
                 return report.failed() ? GpuDetectCommand.EXIT_UNUSABLE_INPUT : GpuDetectCommand.EXIT_OK;
             }
-            return runForever(agent, settings, maxStartupJitter, triggerInterval, log);
+            return runForever(agent, settings, maxStartupJitter, triggerInterval, log, err);
         }
     }
 
@@ -231,7 +233,7 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, Duration triggerInterval,
-                           AgentLog log) throws IOException {
+                           AgentLog log, PrintWriter err) throws IOException {
         Duration startupDelay = AgentLoop.startupDelay(maxStartupJitter, ThreadLocalRandom.current().nextDouble());
         AgentLoop loop = AgentLoop.withStartupDelay(agent, settings.interval(), settings.jitter(),
                 () -> ThreadLocalRandom.current().nextDouble(), new PassTriggers(triggerInterval, Clock.systemUTC()),
@@ -239,10 +241,22 @@ public final class AgentCommand implements Callable<Integer> {
         AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop);
         Signals.onHangup(() -> loop.trigger("SIGHUP"));
         Thread worker = new Thread(loop, "gpu-detect-agent");
-        // SIGTERM (pod deletion, upgrade): stop after the pass in progress and write nothing on the way out.
-        Thread hook = new Thread(() -> {
+        // Whatever escapes the loop (a pass catches what a broken API server or host can cause; an Error such as
+        // a NoClassDefFoundError of a jar missing from an installation is not): the process must then end with
+        // a status that is not 0 and one line naming it, so that a pod crash-loops visibly, instead of the
+        // JVM's stack trace and a clean exit.
+        AtomicReference<Throwable> escaped = new AtomicReference<>();
+        worker.setUncaughtExceptionHandler((thread, e) -> escaped.set(e));
+        // SIGTERM (pod deletion, upgrade, systemctl stop): stop after the pass in progress and write nothing on
+        // the way out; the worker's end then ends the command with status 0. Other ways the JVM is shut down
+        // (SIGINT) go through the hook, with the JVM's own status.
+        Runnable stop = () -> {
             log.info("stopping; labels and record stay as they are");
             loop.stop();
+        };
+        Signals.Restore term = Signals.onTerminate(stop);
+        Thread hook = new Thread(() -> {
+            stop.run();
             try {
                 worker.join(Duration.ofSeconds(20).toMillis());
             } catch (InterruptedException e) {
@@ -263,8 +277,22 @@ public final class AgentCommand implements Callable<Integer> {
             if (http != null) {
                 http.close();
             }
+            term.close();
         }
-        return GpuDetectCommand.EXIT_OK;
+        try {
+            // The loop has ended (SIGTERM, or a failure): the hook's "stopping" line would come twice, or blur
+            // the failure's line.
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // SIGINT: the JVM is shutting down and runs the hook either way.
+        }
+        Throwable failure = escaped.get();
+        if (failure == null) {
+            return GpuDetectCommand.EXIT_OK;
+        }
+        err.println(GpuDetectCommand.failureLine(spec.qualifiedName(), failure));
+        err.flush();
+        return GpuDetectCommand.EXIT_FAILED;
     }
 
     private Properties readConfig() {

@@ -38,12 +38,17 @@ import picocli.CommandLine.Spec;
                 NfdDirCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (no bundle in the folder, unreadable bundle, an output folder that cannot be written, a host whose PCI bus cannot be read)",
-                "2:usage error"})
+                "2:usage error, or an unexpected failure (one line names it)"})
 public final class GpuDetectCommand implements Callable<Integer> {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_UNUSABLE_INPUT = 1;
     public static final int EXIT_USAGE = 2;
+    /**
+     * An unexpected failure (a bug, a class missing from an installation): one line that names it
+     * ({@link #failureLine}), never a stack trace. The status of usage errors, as no caller can do more about it.
+     */
+    public static final int EXIT_FAILED = 2;
     /**
      * Not a status anyone sees: what {@link #main} answers, when started on the detection class path, to
      * arguments that only picocli reads. The launchers then start it again with every jar.
@@ -71,7 +76,16 @@ public final class GpuDetectCommand implements Callable<Integer> {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
-        System.exit(run(args, out, err, System.getenv(), Boolean.getBoolean(DETECTION_CLASS_PATH)));
+        int status;
+        try {
+            status = run(args, out, err, System.getenv(), Boolean.getBoolean(DETECTION_CLASS_PATH));
+        } catch (RuntimeException | Error e) {
+            // Only what fails before a command runs (building the command line itself) gets here.
+            err.println(failureLine("gpu-detect", e));
+            err.flush();
+            status = EXIT_FAILED;
+        }
+        System.exit(status);
     }
 
     /**
@@ -96,11 +110,11 @@ public final class GpuDetectCommand implements Callable<Integer> {
             PlainArguments a = plain.get();
             try {
                 return detect(a.detectionOptions(), a.format(), a.verbose(), out, err);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 // What picocli's execution exception handler below does for the same failure.
-                err.println("gpu-detect: " + e.getMessage());
+                err.println(failureLine("gpu-detect", e));
                 err.flush();
-                return EXIT_UNUSABLE_INPUT;
+                return EXIT_FAILED;
             }
         }
         CommandLine cli = newCommandLine();
@@ -109,9 +123,26 @@ public final class GpuDetectCommand implements Callable<Integer> {
         return cli.execute(args);
     }
 
-    /** The command line with its error handling: a message and the usage hint, never a stack trace. */
+    /**
+     * The command line with its error handling: a message and the usage hint for a usage error; for anything a
+     * command did not expect, Errors included (a NoClassDefFoundError of a jar missing from an installation),
+     * one line naming it and {@link #EXIT_FAILED}; never a stack trace.
+     */
     public static CommandLine newCommandLine() {
         CommandLine cli = new CommandLine(new GpuDetectCommand());
+        // picocli hands only Exceptions to the execution exception handler and lets Errors out of execute(),
+        // where the JVM would print their stack trace: they are wrapped here to take the same way.
+        cli.setExecutionStrategy(parseResult -> {
+            try {
+                return new CommandLine.RunLast().execute(parseResult);
+            } catch (Error e) {
+                CommandLine.ParseResult last = parseResult;
+                while (last.subcommand() != null) {
+                    last = last.subcommand();
+                }
+                throw new CommandLine.ExecutionException(last.commandSpec().commandLine(), String.valueOf(e), e);
+            }
+        });
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setParameterExceptionHandler((e, args) -> {
             CommandLine failed = e.getCommandLine();
@@ -121,10 +152,25 @@ public final class GpuDetectCommand implements Callable<Integer> {
             return EXIT_USAGE;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("gpu-detect: " + e.getMessage());
-            return EXIT_UNUSABLE_INPUT;
+            Throwable failure = e instanceof CommandLine.ExecutionException && e.getCause() != null ? e.getCause() : e;
+            commandLine.getErr().println(failureLine(commandLine.getCommandSpec().qualifiedName(), failure));
+            commandLine.getErr().flush();
+            return EXIT_FAILED;
         });
         return cli;
+    }
+
+    /**
+     * {@code gpu-detect agent: failed: NoClassDefFoundError io/fabric8/...}: what failed, in one line, for a
+     * failure nothing expected (the class and the first line of its message; a stack trace says no more to a user).
+     */
+    public static String failureLine(String command, Throwable failure) {
+        String message = failure.getMessage();
+        if (message != null && message.indexOf('\n') >= 0) {
+            message = message.substring(0, message.indexOf('\n'));
+        }
+        return command + ": failed: " + failure.getClass().getSimpleName()
+                + (message == null || message.isBlank() ? "" : " " + message.strip());
     }
 
     @Override

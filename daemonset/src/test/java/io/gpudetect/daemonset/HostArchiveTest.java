@@ -5,37 +5,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
+import io.gpudetect.daemonset.Debian11Root.Result;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The host archive that {@code package} built ({@code target/gpu-detect-VERSION-linux-x86_64.tar.gz}) on
- * the oldest system it is for: a Debian 11 root (glibc 2.31, no Java) made by {@code debootstrap
- * --variant=minbase bullseye}, entered with {@code chroot}. The root is made once and kept in the system's
- * temporary folder ({@value #ROOT_NAME}); each run unpacks the archive into it afresh. Runs in the
- * {@code integration-test} phase, after the archive is built; needs root (chroot, mount) and debootstrap.
+ * The host archive that {@code package} built on the oldest system it is for, a Debian 11 root
+ * ({@link Debian11Root}), run as a user runs it: {@code --version} through the link on the PATH, a replay,
+ * {@code record}, the exit statuses of unusable input as an unprivileged user and on a read-only mount, the glibc
+ * check. Runs in the {@code integration-test} phase, after the archive is built; needs root and debootstrap.
  */
 class HostArchiveTest {
 
-    static final String ROOT_NAME = "gpu-detect-debian11-root";
-    private static final Path ARCHIVE = Chart.MODULE.resolve("target/gpu-detect-" + System.getProperty("gpudetect.version")
-            + "-linux-x86_64.tar.gz");
     /** The H100's nvidia-smi output, recorded by gpu-detect on a lent machine: ours, so it is in the project. */
     private static final Path BUNDLE = Chart.MODULE.resolve("../test-fixtures/live-bundles/h100-sxm5-80gb_580.159.04_vm-raw")
             .normalize();
     private static final String HOME = "/opt/gpu-detect-test";
     private static final int NOBODY = 65534;
 
+    private static Debian11Root debian;
     private static Path root;
 
     @TempDir
@@ -43,51 +37,26 @@ class HostArchiveTest {
 
     @BeforeAll
     static void debian11Root() throws Exception {
-        assertTrue(Files.isRegularFile(ARCHIVE), ARCHIVE + " is missing: it is built by `package` (profile dist)");
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
-                "HostArchiveTest needs root (chroot, mount): the archive is not run in a Debian 11 root");
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/debootstrap")),
-                "debootstrap is not installed (Debian package debootstrap; .ci/run installs it): the archive is "
-                        + "not run in a Debian 11 root");
-        root = Path.of(System.getProperty("java.io.tmpdir"), ROOT_NAME);
-        if (!Files.isExecutable(root.resolve("usr/bin/getconf"))) {
-            Path partial = Path.of(root + ".partial");
-            run(List.of("rm", "-rf", partial.toString()), 60);
-            // About a minute; made under another name and renamed, so a run cut short leaves no half root.
-            Result made = run(List.of("/usr/sbin/debootstrap", "--variant=minbase", "bullseye", partial.toString(),
-                    "http://deb.debian.org/debian"), 600);
-            assertEquals(0, made.exit(), made.output());
-            Files.move(partial, root, StandardCopyOption.ATOMIC_MOVE);
-        }
-        Path home = root.resolve(HOME.substring(1));
-        run(List.of("umount", "-l", root.resolve("tmp/gpu-detect-test/read-only").toString()), 30);
-        run(List.of("rm", "-rf", home.toString(), root.resolve("tmp/gpu-detect-test").toString()), 60);
-        Files.createDirectories(home);
-        assertEquals(0, run(List.of("tar", "-xzf", ARCHIVE.toString(), "--strip-components=1", "-C", home.toString()), 120).exit());
+        debian = Debian11Root.prepare("HostArchiveTest");
+        root = debian.path();
+        debian.unmount("tmp/gpu-detect-test/read-only");
+        run(List.of("rm", "-rf", root.resolve("tmp/gpu-detect-test").toString()), 60);
+        debian.unpack(HOME);
         Path link = root.resolve("usr/local/bin/gpu-detect");
         Files.deleteIfExists(link);
         Files.createSymbolicLink(link, Path.of(HOME, "bin/gpu-detect"));
-        mount("proc", "-t", "proc", "proc");
-        // A host has its /sys, and a live pass refuses to judge a host whose PCI bus it cannot read: the root
-        // gets a PCI bus with one host bridge (not the build machine's, which a container may not have).
-        Path bridge = Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:00:00.0"));
-        Files.writeString(bridge.resolve("class"), "0x060000\n");
     }
 
     @AfterAll
     static void unmount() throws Exception {
-        if (root != null) {
-            run(List.of("umount", "-l", root.resolve("tmp/gpu-detect-test/read-only").toString()), 30);
-            run(List.of("umount", "-l", root.resolve("proc").toString()), 30);
+        if (debian != null) {
+            debian.unmount("tmp/gpu-detect-test/read-only");
+            debian.unmount("proc");
         }
     }
 
     private static void mount(String target, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("mount"));
-        command.addAll(List.of(args));
-        command.add(root.resolve(target).toString());
-        Result mounted = run(command, 30);
-        assertEquals(0, mounted.exit(), mounted.output());
+        debian.mount(target, args);
     }
 
     @Test
@@ -117,7 +86,7 @@ class HostArchiveTest {
         assertEquals(0, replay.exit(), replay.output());
         ObjectMapper json = new ObjectMapper();
         JsonNode expected = json.readTree(BUNDLE.resolve("expected.json").toFile());
-        JsonNode actual = json.readTree(replay.output());
+        JsonNode actual = json.readTree(replay.out());
         assertEquals(expected.path("gpus"), actual.path("gpus"));
         assertTrue(actual.path("complete").asBoolean(), replay.output());
     }
@@ -187,32 +156,15 @@ class HostArchiveTest {
         assertTrue(result.output().startsWith(start), result.output());
     }
 
-    /** Runs a command in the Debian 11 root as {@code uid} (0 or nobody), with a plain environment. */
     private static Result chroot(int uid, String... command) throws Exception {
-        List<String> line = new ArrayList<>(List.of("chroot", "--userspec=" + uid + ":" + uid, root.toString(),
-                "env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=/tmp", "LANG=C.UTF-8"));
-        line.addAll(List.of(command));
-        return run(line, 120);
-    }
-
-    record Result(int exit, String output) {
+        return debian.chroot(uid, command);
     }
 
     private static Result run(List<String> command, int seconds) throws Exception {
-        return run(new ProcessBuilder(command), seconds);
+        return Debian11Root.run(command, seconds);
     }
 
     private static Result run(ProcessBuilder pb, int seconds) throws Exception {
-        Path log = Files.createTempFile("host-archive-test", ".log");
-        try {
-            Process p = pb.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                throw new AssertionError(pb.command() + " did not finish in " + seconds + " s");
-            }
-            return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
-        } finally {
-            Files.deleteIfExists(log);
-        }
+        return Debian11Root.run(pb, seconds);
     }
 }
