@@ -5,6 +5,8 @@ import io.gpudetect.inventory.Inventory;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
+import io.gpudetect.source.Source;
+import io.gpudetect.tables.Tables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,12 +33,18 @@ public final class Fixtures {
         return root().resolve("cases").resolve(name);
     }
 
+    /** A detection over a bundle as {@code gpu-detect --replay} runs it, with the shared Akash table (skipped without it). */
     public static Inventory detect(Path bundle) {
         try {
-            return new Detector(Probes.defaults()).detect(BundleSource.open(bundle));
+            return detect(BundleSource.open(bundle));
         } catch (BundleException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A detection over any source with the shared Akash table, given as --akash-table gives it; skipped without it. */
+    public static Inventory detect(Source source) {
+        return new Detector(Probes.defaults()).detect(source, Tables.forSource(source, SharedData::akashGpus));
     }
 
     /**
