@@ -73,7 +73,8 @@ class FakeHostProbePlanTest {
     }
 
     private static Run detect(FakeHost host) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--host-root", host.root.toString(), "--output", "json"));
+        List<String> args = new ArrayList<>(List.of("--host-root", host.root.toString(), "--output", "json",
+                "--akash-table", io.gpudetect.testing.SharedData.akashTableOption()));
         if (host.driverRoot() != null) {
             args.addAll(List.of("--driver-root", host.driverRoot().toString()));
         }
@@ -311,7 +312,8 @@ class FakeHostProbePlanTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = GpuDetectCommand.run(new String[] {"--host-root", host.root.toString(), "--driver-root",
-                driverRoot.toString(), "--output", "json"}, new PrintWriter(out), new PrintWriter(err),
+                driverRoot.toString(), "--output", "json", "--akash-table", io.gpudetect.testing.SharedData.akashTableOption()},
+                new PrintWriter(out), new PrintWriter(err),
                 Map.of("PATH", host.pathVariable()));
         JsonNode doc = JSON.readTree(out.toString());
 
