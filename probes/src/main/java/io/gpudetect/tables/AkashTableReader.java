@@ -34,6 +34,11 @@ public final class AkashTableReader {
     public static final String NONE = "none";
     /** How long a cached copy is used before it is fetched again. */
     static final Duration MAX_AGE = Duration.ofDays(1);
+    /**
+     * How long after a failed fetch the next command tries again: a host without a network would otherwise wait on
+     * it at every start. The failure is kept beside the cache ({@code <cache>.failed}, its reason inside).
+     */
+    static final Duration RETRY_AFTER = Duration.ofHours(1);
 
     /** The table's text and where it came from, for errors and the output. */
     public record Text(String json, String origin) {
@@ -115,14 +120,23 @@ public final class AkashTableReader {
                 return new Text(json, url + " (cached " + cached + ")");
             }
         }
-        String failure;
-        try {
-            String json = fetch(url);
-            AkashGpus.parse(json, url);   // a broken answer must not replace a good cached copy
-            store(cached, json);
-            return new Text(json, url);
-        } catch (TableException e) {
-            failure = e.getMessage();
+        Path failed = cached == null ? null : cached.resolveSibling(cached.getFileName() + ".failed");
+        Instant failedAt = modified(failed);
+        String failure = failedAt == null || Duration.between(failedAt, clock.instant()).compareTo(RETRY_AFTER) >= 0 ? null
+                : readOrNull(failed);
+        if (failure != null) {
+            failure = failure.strip() + " (at " + failedAt + "; tried again an hour after)";
+        } else {
+            try {
+                String json = fetch(url);
+                AkashGpus.parse(json, url);   // a broken answer must not replace a good cached copy
+                store(cached, json);
+                delete(failed);
+                return new Text(json, url);
+            } catch (TableException e) {
+                failure = e.getMessage();
+                store(failed, failure + "\n");
+            }
         }
         String stale = fetchedAt == null ? null : readOrNull(cached);
         if (stale != null) {
@@ -167,6 +181,16 @@ public final class AkashTableReader {
             Files.move(partial, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | RuntimeException e) {
             // A read-only home (a container) still gets the table, fetched at each start.
+        }
+    }
+
+    private static void delete(Path file) {
+        try {
+            if (file != null) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            // A stale failure note only delays the next fetch by an hour.
         }
     }
 

@@ -127,6 +127,24 @@ class AkashTableReaderTest {
     }
 
     @Test
+    void afterAFailedFetchTheNextCommandsWaitNoLongerForAnHour() throws Exception {
+        String url = serve();
+        Instant now = Instant.now();
+        status = 503;
+        AkashGpus first = reader(now).read(url);
+        assertFalse(first.present());
+        assertEquals(1, asked.size());
+        status = 200;
+        AkashGpus soon = reader(now.plus(Duration.ofMinutes(30))).read(url);
+        assertEquals(1, asked.size(), "no second try within the hour");
+        assertFalse(soon.present());
+        assertTrue(soon.origin().contains("answered HTTP 503"), soon.origin());
+        AkashGpus later = reader(now.plus(Duration.ofMinutes(61))).read(url);
+        assertEquals(2, asked.size());
+        assertEquals("t4", later.lookup("10de", "1eb8").orElseThrow().model());
+    }
+
+    @Test
     void theDefaultIsWhereTheOperatorReadsAndTheCacheUnderTheUsersCacheFolder() {
         assertEquals("https://provider-configs.akash.network/devices/gpus",
                 AkashTableReader.tableUrl(AkashTableReader.OPERATOR_PROVIDER_CONFIGS));
