@@ -154,6 +154,8 @@ class GpuDetectCommandTest {
     void versionAndHelp() {
         assertEquals(0, run("--version"));
         assertTrue(out.toString().startsWith("gpu-detect "), out.toString());
+        assertTrue(out.toString().contains("\npci.ids 20"), out.toString());
+        assertTrue(out.toString().matches("(?s).*\namdgpu\\.ids: (Debian libdrm-common \\S+ \\(shipped\\)|none: .*); .*"), out.toString());
         assertEquals(0, run("--help"));
         assertTrue(out.toString().contains("--replay"));
     }
