@@ -77,7 +77,9 @@ public final class RecordCommand implements Callable<Integer> {
         RecordingSource recording = new RecordingSource(detection.live(), dir, everySource);
         Tables tables;
         try {
-            tables = detection.tables(recording);
+            // The host's id tables are read around the recording, not through it: a bundle holds what the host's
+            // tools and sysfs said, not copies of pci.ids or amdgpu.ids (a replay uses the jar's tables anyway).
+            tables = detection.tables(detection.live());
         } catch (TableException e) {
             err.println("gpu-detect record: " + e.getMessage());
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
