@@ -48,7 +48,7 @@ public final class DetectionOptions {
                     + "looked for under its usr/lib64, usr/lib/x86_64-linux-gnu, ... before the system's library paths (default: $GPU_DETECT_DRIVER_ROOT).")
     Path driverRoot;
 
-    @Option(names = "--akash-table", paramLabel = "FILE|URL", defaultValue = "${env:" + AKASH_TABLE_VARIABLE + "}",
+    @Option(names = "--akash-table", paramLabel = "FILE|URL|none", defaultValue = "${env:" + AKASH_TABLE_VARIABLE + "}",
             description = "Akash's GPU table (gpus.json), or a provider-configs URL as given to the inventory operator's "
                     + "--provider-configs-url (read at <URL>/devices/gpus), or 'none'. Default: $" + AKASH_TABLE_VARIABLE
                     + ", else where the operator reads it (" + AkashTableReader.OPERATOR_PROVIDER_CONFIGS
