@@ -14,7 +14,6 @@ import io.gpudetect.tables.Tables;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /** Where detection reads from, shared by every command that detects: this host, or a recorded bundle. */
@@ -83,9 +82,10 @@ public final class DetectionOptions {
     }
 
     /**
-     * The id tables for a pass over {@code source}. A named file is read now, so a wrong path is a one-line error
+     * The id tables for passes over {@code source}. A named file is read now, so a wrong path is a one-line error
      * before anything runs; a URL (and the default address) when a card first needs it, so a host without GPUs
-     * never waits on the network, and a fetch that fails leaves the table absent with the reason, never an error.
+     * never waits on the network, and again when the copy is a day old (the agent runs for weeks); a fetch that
+     * fails leaves the table absent with the reason, never an error.
      */
     public Tables tables(Source source) throws TableException {
         AkashTableReader reader = akashTableReader();
@@ -94,14 +94,7 @@ public final class DetectionOptions {
             AkashGpus table = reader.read(given);
             return Tables.forSource(source, () -> table);
         }
-        Supplier<AkashGpus> later = () -> {
-            try {
-                return reader.read(given);
-            } catch (TableException e) {
-                return AkashGpus.absent(e.getMessage());
-            }
-        };
-        return Tables.forSource(source, later);
+        return Tables.forSource(source, reader.refreshing(given));
     }
 
     /** What the probes are told beyond the source: the driver root. */

@@ -44,7 +44,16 @@ public final class Fixtures {
 
     /** A detection over any source with the shared Akash table, given as --akash-table gives it; skipped without it. */
     public static Inventory detect(Source source) {
-        return new Detector(Probes.defaults()).detect(source, Tables.forSource(source, SharedData::akashGpus));
+        // Read when the first card is named, once: a bundle without GPUs needs no table.
+        java.util.function.Supplier<io.gpudetect.tables.AkashGpus> akash = new java.util.function.Supplier<>() {
+            private io.gpudetect.tables.AkashGpus table;
+
+            @Override
+            public io.gpudetect.tables.AkashGpus get() {
+                return table != null ? table : (table = SharedData.akashGpus());
+            }
+        };
+        return new Detector(Probes.defaults()).detect(source, Tables.forSource(source, akash));
     }
 
     /**

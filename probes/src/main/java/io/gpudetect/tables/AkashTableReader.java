@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Where Akash's GPU table is read from, as {@code --akash-table} says: a file, a URL, {@code none}, or by default
@@ -96,6 +97,33 @@ public final class AkashTableReader {
     public AkashGpus read(String given) throws TableException {
         Text text = text(given);
         return text.json() == null ? AkashGpus.absent(text.origin()) : AkashGpus.parse(text.json(), text.origin());
+    }
+
+    /**
+     * {@link #read} of {@code given}, kept in memory and read again once the copy is a day old (an hour where there was
+     * none), for a process that runs for weeks, as the operator re-reads its registry: {@code gpu-detect agent}. A URL
+     * that fails, or a cached file that is no table, leaves the table absent with the reason, never an error.
+     */
+    public Supplier<AkashGpus> refreshing(String given) {
+        return new Supplier<>() {
+            private AkashGpus table;
+            private Instant readAt;
+
+            @Override
+            public synchronized AkashGpus get() {
+                Instant now = clock.instant();
+                Duration keep = table != null && table.present() ? MAX_AGE : RETRY_AFTER;
+                if (table == null || Duration.between(readAt, now).compareTo(keep) >= 0) {
+                    try {
+                        table = read(given);
+                    } catch (TableException e) {
+                        table = AkashGpus.absent(e.getMessage());
+                    }
+                    readAt = now;
+                }
+                return table;
+            }
+        };
     }
 
     /** The text {@link #read} parses; {@code json} null when there is none, and {@code origin} then says why. */

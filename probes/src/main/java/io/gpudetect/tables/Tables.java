@@ -30,11 +30,15 @@ public final class Tables {
 
     private Tables(Supplier<PciIds> pciIds, Supplier<AkashGpus> akash, Supplier<AmdGpuIds> amdGpuIds) {
         this.pciIds = once(pciIds);
-        this.akash = once(akash);
+        // Not kept here: the supplier decides how long a copy lasts (a command's for its run, the agent's a day).
+        this.akash = akash;
         this.amdGpuIds = once(amdGpuIds);
     }
 
-    /** The jar's pci.ids and amdgpu.ids, and Akash's table as {@code akash} reads it when first needed. */
+    /**
+     * The jar's pci.ids and amdgpu.ids, and Akash's table as {@code akash} gives it, asked when a card is first named
+     * and at each card after: the supplier keeps its copy as long as it should ({@link AkashTableReader#refreshing}).
+     */
     public static Tables shipped(Supplier<AkashGpus> akash) {
         return new Tables(PciIds::shipped, akash, AmdGpuIds::shipped);
     }

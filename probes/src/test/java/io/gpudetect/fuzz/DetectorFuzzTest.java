@@ -32,8 +32,9 @@ class DetectorFuzzTest {
      * Loaded once: pci.ids takes longer to read than a bundle takes to probe. Akash's table from ../shared where it
      * is, else none (the models then come from gpu-detect's own rules, which the fuzzer exercises just as well).
      */
-    private static final Tables TABLES = Tables.shipped(() -> SharedData.akashTableFile().map(DetectorFuzzTest::read)
-            .orElse(AkashGpus.absent("no shared/data/akash-gpus.json")));
+    private static final AkashGpus AKASH = SharedData.akashTableFile().map(DetectorFuzzTest::read)
+            .orElse(AkashGpus.absent("no shared/data/akash-gpus.json"));
+    private static final Tables TABLES = Tables.shipped(() -> AKASH);
     /** Detector's notes on the tables a pass named cards without, which belong to no probe and no file. */
     private static final Set<String> TABLE_NOTES = Set.of("akash-gpus", "amdgpu.ids");
 

@@ -145,6 +145,38 @@ class AkashTableReaderTest {
     }
 
     @Test
+    void aLongRunningProcessKeepsItsCopyADayThenReadsAgain() throws Exception {
+        String url = serve();
+        Instant start = Instant.now();
+        Instant[] now = {start};
+        AkashTableReader reader = new AkashTableReader(null, Duration.ofSeconds(2), new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+        });
+        java.util.function.Supplier<AkashGpus> table = reader.refreshing(url);
+        assertEquals("t4", table.get().lookup("10de", "1eb8").orElseThrow().model());
+        body = T4.replace("\"t4\"", "\"t4x\"");
+        now[0] = start.plus(Duration.ofHours(23));
+        assertEquals("t4", table.get().lookup("10de", "1eb8").orElseThrow().model());
+        assertEquals(1, asked.size(), "kept in memory within the day, with no cache folder");
+        now[0] = start.plus(Duration.ofHours(25));
+        assertEquals("t4x", table.get().lookup("10de", "1eb8").orElseThrow().model());
+        assertEquals(2, asked.size());
+    }
+
+    @Test
     void theDefaultIsWhereTheOperatorReadsAndTheCacheUnderTheUsersCacheFolder() {
         assertEquals("https://provider-configs.akash.network/devices/gpus",
                 AkashTableReader.tableUrl(AkashTableReader.OPERATOR_PROVIDER_CONFIGS));
