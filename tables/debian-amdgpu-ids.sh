@@ -44,7 +44,8 @@ if [ -n "$(find "$cache" -maxdepth 1 -name current -mtime -1 2>/dev/null)" ]; th
 fi
 if [ -z "$fetched" ] && [ -f "$keyring" ] && command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null; then
     apt="$cache/apt"
-    mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/parts" "$apt/preferences.d"
+    mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/parts" "$apt/preferences.d" 2>/dev/null \
+        || { echo "debian-amdgpu-ids: cannot create $apt" >&2; exit 1; }
     cat >"$apt/sources.list" <<LIST
 deb [signed-by=$keyring] http://deb.debian.org/debian unstable main
 deb [signed-by=$keyring] http://deb.debian.org/debian testing main
