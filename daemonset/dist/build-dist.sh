@@ -82,15 +82,17 @@ check="$target/dist-check"
 rm -rf "$check" && cp -a "$stage" "$check"
 log="$target/dist-check.log"
 "$check/bin/gpu-detect" --version >/dev/null 2>"$log" || { cat "$log" >&2; exit 1; }
-# Plain detection on its own class path (lib/detection.classpath), a recorded bundle read with jackson-databind.
-"$check/bin/gpu-detect" --replay "$module_dir/../test-fixtures/cases/nvml-8xa100-mig" --output json >/dev/null \
-    2>"$log" || { cat "$log" >&2; exit 1; }
+# Plain detection on its own class path (lib/detection.classpath), a recorded bundle read with jackson-databind,
+# fetching Akash's table from a closed port: the runtime's HTTP client runs, fails and is reported, without the
+# network and without touching the builder's cache.
+XDG_CACHE_HOME="$check/cache" "$check/bin/gpu-detect" --replay "$module_dir/../test-fixtures/cases/nvml-8xa100-mig" \
+    --output json --akash-table http://127.0.0.1:1/ >/dev/null 2>"$log" || { cat "$log" >&2; exit 1; }
 kubeconfig="$target/dist-check.kubeconfig"
 printf '%s\n' 'apiVersion: v1' 'kind: Config' \
     'clusters: [{name: none, cluster: {server: "http://127.0.0.1:1"}}]' \
     'users: [{name: none, user: {token: none}}]' \
     'contexts: [{name: none, context: {cluster: none, user: none}}]' 'current-context: none' >"$kubeconfig"
-KUBECONFIG="$kubeconfig" "$check/bin/gpu-detect" agent --node dist-check --once --dry-run --port -1 \
+KUBECONFIG="$kubeconfig" GPU_DETECT_AKASH_TABLE=none "$check/bin/gpu-detect" agent --node dist-check --once --dry-run --port -1 \
     --replay "$module_dir/../test-fixtures/live-bundles/h100-sxm5-80gb_580.159.04_vm" >/dev/null 2>"$log" \
     || { cat "$log" >&2; exit 1; }
 rm -rf "$check" "$kubeconfig" "$log"

@@ -132,6 +132,14 @@ else
 fi
 export GPU_DETECT_DRIVER_ROOT="$driver"
 
+# Akash's table as a command reads it on most starts: a file (the day's cached copy), parsed. A small table written
+# here, so that training neither waits on the network nor depends on ../shared; the classes are the same.
+cat >"$target/cds-training-akash-gpus.json" <<'TABLE'
+{"10de": {"name": "nvidia", "devices": {"2330": {"name": "h100", "interface": "SXM5", "memory_size": "80Gi"}}},
+ "1002": {"name": "amd", "devices": {"73df": {"name": "rx6700xt", "interface": "PCIe", "memory_size": "12Gi"}}}}
+TABLE
+export GPU_DETECT_AKASH_TABLE="$target/cds-training-akash-gpus.json"
+
 command_flags="$here/command-jvm.flags"
 start gpu-detect
 # Plain detection on its own class path, as the launcher starts it. These runs cover every output format and

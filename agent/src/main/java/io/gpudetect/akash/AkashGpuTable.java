@@ -5,17 +5,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpudetect.match.InvalidInputException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -47,9 +36,6 @@ public final class AkashGpuTable {
         }
     }
 
-    /** The copy shipped in the jar: {@code tables/akash-gpus.json}, see {@code /work/shared/data}'s provenance in README. */
-    public static final String SHIPPED_RESOURCE = "akash-gpus.json";
-
     private final String origin;
     private final Map<String, Vendor> vendors;
 
@@ -58,7 +44,7 @@ public final class AkashGpuTable {
         this.vendors = Collections.unmodifiableMap(new TreeMap<>(vendors));
     }
 
-    /** Where the table came from, for the output: {@code shipped copy}, a file or a URL. */
+    /** Where the table came from, for the output: a file or a URL ({@code io.gpudetect.tables.AkashTableReader}). */
     public String origin() {
         return origin;
     }
@@ -73,69 +59,6 @@ public final class AkashGpuTable {
 
     public Optional<Device> device(String vendorId, String deviceId) {
         return vendor(vendorId).map(v -> deviceId == null ? null : v.devices().get(deviceId));
-    }
-
-    /** The copy of provider-configs' table that ships with gpu-detect. */
-    public static AkashGpuTable shipped() {
-        try (InputStream in = AkashGpuTable.class.getResourceAsStream(SHIPPED_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("the jar lacks io/gpudetect/akash/" + SHIPPED_RESOURCE + "; rebuild it");
-            }
-            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "shipped copy of provider-configs devices/pcie/gpus.json");
-        } catch (IOException | InvalidInputException e) {
-            throw new IllegalStateException("the shipped Akash GPU table cannot be read: " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * {@code --akash-table}: a file, or an http(s) URL. A URL ending in {@code .json} or {@code /devices/gpus} is the
-     * table itself; any other URL is a provider-configs site, as given to the operator's
-     * {@code --provider-configs-url}, and the table is read from {@code <URL>/devices/gpus} as the operator does.
-     */
-    public static AkashGpuTable load(String fileOrUrl, Duration timeout) throws InvalidInputException {
-        if (fileOrUrl.startsWith("http://") || fileOrUrl.startsWith("https://")) {
-            String url = tableUrl(fileOrUrl);
-            return parse(fetch(url, timeout), url);
-        }
-        Path path = Path.of(fileOrUrl);
-        try {
-            return parse(Files.readString(path, StandardCharsets.UTF_8), path.toString());
-        } catch (IOException e) {
-            throw new InvalidInputException(path.toString(), null, null, "cannot read the Akash GPU table: " + e.getMessage());
-        }
-    }
-
-    /** The address the operator reads for a provider-configs URL ({@code registryLoader}, {@code cmd.go}). */
-    static String tableUrl(String given) {
-        if (given.endsWith(".json") || given.endsWith("/devices/gpus")) {
-            return given;
-        }
-        String base = given;
-        while (base.endsWith("/")) {
-            base = base.substring(0, base.length() - 1);
-        }
-        return base + "/devices/gpus";
-    }
-
-    private static String fetch(String url, Duration timeout) throws InvalidInputException {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
-        try {
-            HttpRequest request = HttpRequest.newBuilder(new URI(url)).timeout(timeout).GET().build();
-            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            if (response.statusCode() != 200) {
-                // The operator keeps the table it had when the answer is not 200: at start, none at all.
-                throw new InvalidInputException(url, null, null, "answered HTTP " + response.statusCode()
-                        + "; expected 200 with the GPU table (the operator keeps its previous table, at start none)");
-            }
-            return response.body();
-        } catch (URISyntaxException | IllegalArgumentException e) {
-            throw new InvalidInputException(url, null, null, "not a URL: " + e.getMessage());
-        } catch (IOException e) {
-            throw new InvalidInputException(url, null, null, "cannot fetch the Akash GPU table: " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InvalidInputException(url, null, null, "interrupted while fetching the Akash GPU table");
-        }
     }
 
     /** Reads gpus.json text; {@code origin} names it in errors and in the output. */

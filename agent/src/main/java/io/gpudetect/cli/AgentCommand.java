@@ -24,6 +24,7 @@ import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.labels.NvidiaProfile;
 import io.gpudetect.probe.Probes;
+import io.gpudetect.tables.TableException;
 import io.gpudetect.tables.Tables;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.HostFactsReader;
@@ -196,14 +197,16 @@ public final class AgentCommand implements Callable<Integer> {
             return GpuDetectCommand.EXIT_USAGE;
         }
         Source source;
+        Tables tables;
         try {
             source = detection.source();
-        } catch (BundleException e) {
+            // Read once: a pass a minute must not parse the id tables (and a host's 1.4 MB pci.ids) again, nor
+            // fetch Akash's table; a restarted agent reads them afresh.
+            tables = detection.tables(source);
+        } catch (BundleException | TableException e) {
             err.println("gpu-detect agent: " + e.getMessage());
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
-        // Read once: a pass a minute must not parse the id tables (and a host's 1.4 MB pci.ids) again.
-        Tables tables = Tables.forSource(source);
         Supplier<Inventory> detector = detector(source, tables, refreshEvery);
         GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
         Supplier<GpuCapacitySpec.HostFacts> hostFacts = () -> host;

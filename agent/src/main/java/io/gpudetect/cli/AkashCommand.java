@@ -16,9 +16,12 @@ import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.Source;
+import io.gpudetect.tables.AkashGpus;
+import io.gpudetect.tables.AkashTableReader;
+import io.gpudetect.tables.TableException;
+import io.gpudetect.tables.Tables;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -40,9 +43,6 @@ import picocli.CommandLine.Spec;
                 "1:some card will not be bid on", "2:invalid input (bundle, records, Akash GPU table)"})
 public final class AkashCommand implements Callable<Integer> {
 
-    /** How long fetching {@code --akash-table URL} may take. */
-    static final Duration TABLE_FETCH_TIMEOUT = Duration.ofSeconds(20);
-
     @Spec
     CommandSpec spec;
 
@@ -52,11 +52,6 @@ public final class AkashCommand implements Callable<Integer> {
 
     @Mixin
     ClusterOption cluster = new ClusterOption();
-
-    @Option(names = "--akash-table", paramLabel = "FILE|URL",
-            description = "Akash's GPU table (gpus.json), or the provider-configs URL given to the operator's "
-                    + "--provider-configs-url (read at <URL>/devices/gpus); default: the copy shipped with gpu-detect.")
-    String akashTable;
 
     @Option(names = "--akash-inventory-config", paramLabel = "FILE",
             description = "The inventory operator's configuration (its config.yaml, or the ConfigMap holding it: "
@@ -76,7 +71,10 @@ public final class AkashCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         AkashForecast forecast;
         try {
-            AkashGpuTable table = akashTable == null ? AkashGpuTable.shipped() : AkashGpuTable.load(akashTable, TABLE_FETCH_TIMEOUT);
+            // --akash-table (detection's option): the operator's own reading of the table first, so a table it would
+            // refuse is reported in its terms; detection then names the cards from the same text.
+            AkashTableReader.Text text = akashTableText();
+            AkashGpuTable table = AkashGpuTable.parse(text.json(), text.origin());
             int given = (records != null ? 1 : 0) + (cluster.chosen() ? 1 : 0) + (detection.replay != null ? 1 : 0);
             if (given > 1) {
                 throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
@@ -91,9 +89,9 @@ public final class AkashCommand implements Callable<Integer> {
                     forecast = AkashForecast.of(store.describe(), table, RecordNodes.read(store), config);
                 }
             } else {
-                forecast = fromHost(table, config);
+                forecast = fromHost(table, AkashGpus.parse(text.json(), text.origin()), config);
             }
-        } catch (InvalidInputException e) {
+        } catch (InvalidInputException | TableException e) {
             err.println("gpu-detect akash: " + e.getMessage());
             err.flush();
             return MatchCommand.EXIT_INVALID_INPUT;
@@ -102,15 +100,35 @@ public final class AkashCommand implements Callable<Integer> {
         return forecast.everyCardBidOn() ? MatchCommand.EXIT_FITS : MatchCommand.EXIT_DOES_NOT_FIT;
     }
 
+    /**
+     * The table's text as {@code --akash-table} names it. A prediction needs one: without it (no network and nothing
+     * cached, or {@code none}) this is invalid input with the reason, where detection would name cards by its own rules.
+     */
+    private AkashTableReader.Text akashTableText() throws InvalidInputException {
+        AkashTableReader.Text text;
+        try {
+            text = detection.akashTableReader().text(detection.akashTable());
+        } catch (TableException e) {
+            throw new InvalidInputException(null, null, null, e.getMessage());
+        }
+        if (text.json() == null) {
+            throw new InvalidInputException(null, "--akash-table", null, "no Akash GPU table (" + text.origin()
+                    + "); the operator bids on no card without one: give --akash-table FILE|URL");
+        }
+        return text;
+    }
+
     /** This host or a bundle: detection plus the DRM cards, read through the same source. */
-    private AkashForecast fromHost(AkashGpuTable table, InventoryOperatorConfig config) throws InvalidInputException {
+    private AkashForecast fromHost(AkashGpuTable table, AkashGpus akash, InventoryOperatorConfig config)
+            throws InvalidInputException {
         Source source;
         try {
             source = detection.source();
         } catch (BundleException e) {
             throw new InvalidInputException(null, "--replay", null, e.getMessage());
         }
-        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source);
+        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings()))
+                .detect(source, Tables.forSource(source, () -> akash));
         DrmCards drm = DrmCards.read(source);
         String node = OfferOptions.nodeName(source, detection.replay);
         NodeInput input = new NodeInput(node, inventory.realGpus(), drm, null,

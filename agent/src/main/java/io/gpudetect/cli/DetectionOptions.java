@@ -7,7 +7,12 @@ import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.LiveSource;
 import io.gpudetect.source.Source;
 import io.gpudetect.source.ToolSearch;
+import io.gpudetect.tables.AkashGpus;
+import io.gpudetect.tables.AkashTableReader;
+import io.gpudetect.tables.TableException;
+import io.gpudetect.tables.Tables;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -18,6 +23,12 @@ public final class DetectionOptions {
     static final String DEFAULT_TIMEOUT = "5s";
     static final String DEFAULT_HOST_ROOT = "/";
     static final String DRIVER_ROOT_VARIABLE = "GPU_DETECT_DRIVER_ROOT";
+    static final String AKASH_TABLE_VARIABLE = "GPU_DETECT_AKASH_TABLE";
+    /**
+     * How long fetching Akash's table may take: a one-shot command waits this long at most once a day (the table
+     * is cached), and a host without a network names its cards by gpu-detect's own rules after it.
+     */
+    static final Duration AKASH_TABLE_TIMEOUT = Duration.ofSeconds(3);
 
     @Option(names = "--replay", paramLabel = "DIR",
             description = "Detect from a recorded bundle folder (written by 'gpu-detect record') instead of this host.")
@@ -36,6 +47,14 @@ public final class DetectionOptions {
                     + "looked for under its usr/lib64, usr/lib/x86_64-linux-gnu, ... before the system's library paths (default: $GPU_DETECT_DRIVER_ROOT).")
     Path driverRoot;
 
+    @Option(names = "--akash-table", paramLabel = "FILE|URL|none", defaultValue = "${env:" + AKASH_TABLE_VARIABLE + "}",
+            description = "Akash's GPU table (gpus.json), or a provider-configs URL as given to the inventory operator's "
+                    + "--provider-configs-url (read at <URL>/devices/gpus), or 'none'. Default: $" + AKASH_TABLE_VARIABLE
+                    + ", else where the operator reads it (" + AkashTableReader.OPERATOR_PROVIDER_CONFIGS
+                    + "/devices/gpus), cached a day in ~/.cache/gpu-detect. Without a table, models are named by "
+                    + "gpu-detect's own rules.")
+    String akashTable;
+
     /** The folders tools are looked for in, after the driver root's: {@code PATH}. */
     private String pathVariable = System.getenv("PATH");
 
@@ -43,12 +62,39 @@ public final class DetectionOptions {
     public DetectionOptions() {
     }
 
-    DetectionOptions(Path replay, Duration timeout, Path hostRoot, Path driverRoot, String pathVariable) {
+    DetectionOptions(Path replay, Duration timeout, Path hostRoot, Path driverRoot, String akashTable, String pathVariable) {
         this.replay = replay;
         this.timeout = timeout;
         this.hostRoot = hostRoot;
         this.driverRoot = driverRoot;
+        this.akashTable = akashTable;
         this.pathVariable = pathVariable;
+    }
+
+    /** Reads Akash's table where {@code --akash-table} says, fetched tables cached in ~/.cache/gpu-detect. */
+    AkashTableReader akashTableReader() {
+        return new AkashTableReader(AkashTableReader.defaultCacheDir(System.getenv()), AKASH_TABLE_TIMEOUT, Clock.systemUTC());
+    }
+
+    /** {@code --akash-table}, null for the default (an empty variable counts as unset). */
+    String akashTable() {
+        return akashTable == null || akashTable.isBlank() ? null : akashTable;
+    }
+
+    /**
+     * The id tables for passes over {@code source}. A named file is read now, so a wrong path is a one-line error
+     * before anything runs; a URL (and the default address) when a card first needs it, so a host without GPUs
+     * never waits on the network, and again when the copy is a day old (the agent runs for weeks); a fetch that
+     * fails leaves the table absent with the reason, never an error.
+     */
+    public Tables tables(Source source) throws TableException {
+        AkashTableReader reader = akashTableReader();
+        String given = akashTable();
+        if (given != null && !AkashTableReader.isUrl(given)) {
+            AkashGpus table = reader.read(given);
+            return Tables.forSource(source, () -> table);
+        }
+        return Tables.forSource(source, reader.refreshing(given));
     }
 
     /** What the probes are told beyond the source: the driver root. */

@@ -10,6 +10,8 @@ import io.gpudetect.render.InventoryTable;
 import io.gpudetect.render.OutputFormat;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.Source;
+import io.gpudetect.tables.TableException;
+import io.gpudetect.tables.Tables;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -182,15 +184,17 @@ public final class GpuDetectCommand implements Callable<Integer> {
     static int detect(DetectionOptions detection, OutputFormat format, boolean verbose, PrintWriter out,
                       PrintWriter err) {
         Source source;
+        Tables tables;
         try {
             source = detection.source();
-        } catch (BundleException e) {
+            tables = detection.tables(source);
+        } catch (BundleException | TableException e) {
             err.println("gpu-detect: " + e.getMessage());
             err.flush();
             return EXIT_UNUSABLE_INPUT;
         }
         List<Probe> probes = Probes.defaults(detection.probeSettings());
-        Inventory inventory = new Detector(probes).detect(source);
+        Inventory inventory = new Detector(probes).detect(source, tables);
         switch (format) {
             case json -> out.print(InventoryDocument.json(inventory));
             case yaml -> out.print(InventoryDocument.yaml(inventory));

@@ -14,6 +14,8 @@ import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.Source;
+import io.gpudetect.tables.TableException;
+import io.gpudetect.tables.Tables;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -70,7 +72,13 @@ public final class OfferOptions implements AutoCloseable {
         } catch (BundleException e) {
             throw new InvalidInputException(null, "--replay", null, e.getMessage());
         }
-        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source);
+        Tables tables;
+        try {
+            tables = detection.tables(source);
+        } catch (TableException e) {
+            throw new InvalidInputException(null, null, null, e.getMessage());
+        }
+        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source, tables);
         InventoryOffers host = source instanceof BundleSource bundle
                 ? new InventoryOffers(nodeName(source, detection.replay), inventory, recordedAt(bundle.manifest().recordedAt()))
                 : new InventoryOffers(nodeName(source, null), inventory, Instant.now());

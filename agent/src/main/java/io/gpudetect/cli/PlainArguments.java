@@ -19,18 +19,18 @@ import java.util.Set;
  * usage errors and help. {@code PlainArgumentsTest} checks that whatever this accepts, picocli reads to the same values.
  *
  * <p>Accepted: {@code --replay DIR}, {@code --timeout DURATION}, {@code --host-root DIR}, {@code
- * --driver-root DIR}, {@code -o/--output table|json|yaml}, each at most once, as {@code --name value} or
+ * --driver-root DIR}, {@code --akash-table FILE|URL}, {@code -o/--output table|json|yaml}, each at most once, as {@code --name value} or
  * {@code --name=value}, and {@code -v/--verbose}.
  */
-record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverRoot, OutputFormat format,
-                      boolean verbose, String pathVariable) {
+record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverRoot, String akashTable,
+                      OutputFormat format, boolean verbose, String pathVariable) {
 
     /** The subcommands' names: picocli refuses one as an option's value, so this declines it too. */
     static final Set<String> SUBCOMMANDS = Set.of("record", "agent", "match", "inventory", "akash", "nfd-dir");
 
     /** The arguments, or empty when picocli should read them. {@code env} supplies the driver root default. */
     static Optional<PlainArguments> parse(String[] args, Map<String, String> env) {
-        String replay = null, timeout = null, hostRoot = null, driverRoot = null, output = null;
+        String replay = null, timeout = null, hostRoot = null, driverRoot = null, akashTable = null, output = null;
         boolean verbose = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -60,6 +60,7 @@ record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverR
                 case "--timeout" -> { if (timeout != null) return Optional.empty(); timeout = value; }
                 case "--host-root" -> { if (hostRoot != null) return Optional.empty(); hostRoot = value; }
                 case "--driver-root" -> { if (driverRoot != null) return Optional.empty(); driverRoot = value; }
+                case "--akash-table" -> { if (akashTable != null) return Optional.empty(); akashTable = value; }
                 case "-o", "--output" -> { if (output != null) return Optional.empty(); output = value; }
                 default -> {
                     return Optional.empty();
@@ -72,6 +73,9 @@ record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverR
                 return Optional.empty();
             }
         }
+        if (akashTable == null) {
+            akashTable = env.get(DetectionOptions.AKASH_TABLE_VARIABLE);
+        }
         OutputFormat format = output == null ? OutputFormat.table : outputFormat(output);
         Duration limit = Durations.parse(timeout == null ? DetectionOptions.DEFAULT_TIMEOUT : timeout);
         if (format == null || limit == null) {
@@ -80,7 +84,7 @@ record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverR
         try {
             return Optional.of(new PlainArguments(replay == null ? null : Path.of(replay), limit,
                     Path.of(hostRoot == null ? DetectionOptions.DEFAULT_HOST_ROOT : hostRoot), driverRoot == null ? null : Path.of(driverRoot),
-                    format, verbose, env.get("PATH")));
+                    akashTable, format, verbose, env.get("PATH")));
         } catch (InvalidPathException e) {
             return Optional.empty();
         }
@@ -96,6 +100,6 @@ record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverR
     }
 
     DetectionOptions detectionOptions() {
-        return new DetectionOptions(replay, timeout, hostRoot, driverRoot, pathVariable);
+        return new DetectionOptions(replay, timeout, hostRoot, driverRoot, akashTable, pathVariable);
     }
 }

@@ -7,6 +7,8 @@ import io.gpudetect.probe.Probes;
 import io.gpudetect.render.InventoryDocument;
 import io.gpudetect.source.IoFailure;
 import io.gpudetect.source.RecordingSource;
+import io.gpudetect.tables.TableException;
+import io.gpudetect.tables.Tables;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -73,7 +75,16 @@ public final class RecordCommand implements Callable<Integer> {
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
         RecordingSource recording = new RecordingSource(detection.live(), dir, everySource);
-        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(recording);
+        Tables tables;
+        try {
+            // The host's id tables are read around the recording, not through it: a bundle holds what the host's
+            // tools and sysfs said, not copies of pci.ids or amdgpu.ids (a replay uses the jar's tables anyway).
+            tables = detection.tables(detection.live());
+        } catch (TableException e) {
+            err.println("gpu-detect record: " + e.getMessage());
+            return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
+        }
+        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(recording, tables);
         // What Akash's operator starts from: recorded so that gpu-detect akash --replay can judge DRM nodes.
         DrmCards.read(recording);
         List<String> problems;

@@ -1,8 +1,13 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.tables.AmdGpuIds;
+import io.gpudetect.tables.PciIds;
 import picocli.CommandLine.IVersionProvider;
 
-/** The version the jar was built as (its manifest), or {@code dev} when run from classes. */
+/**
+ * The version the jar was built as (its manifest), or {@code dev} when run from classes, and which copies of the id
+ * tables it carries: amdgpu.ids is taken from Debian at build time, and a build that could not fetch it has none.
+ */
 public final class VersionProvider implements IVersionProvider {
 
     public static String version() {
@@ -12,6 +17,9 @@ public final class VersionProvider implements IVersionProvider {
 
     @Override
     public String[] getVersion() {
-        return new String[] {"gpu-detect " + version(), "Java " + System.getProperty("java.version")};
+        return new String[] {"gpu-detect " + version(), "Java " + System.getProperty("java.version"),
+                "pci.ids " + PciIds.shipped().version() + " (shipped; a live host's newer copy wins)",
+                "amdgpu.ids: " + AmdGpuIds.shipped().origin() + "; a live host's copy listing more wins",
+                "Akash's GPU table: read at run time (--akash-table)"};
     }
 }

@@ -219,7 +219,7 @@ class NodeAgentTest {
         Path notMounted = Files.createTempDirectory("no-sys");
         io.gpudetect.source.LiveSource host = new io.gpudetect.source.LiveSource(notMounted,
                 new io.gpudetect.source.ToolSearch(null, List.of()), Duration.ofSeconds(5), 1 << 20);
-        inventory.set(new io.gpudetect.inventory.Detector(io.gpudetect.probe.Probes.defaults()).detect(host));
+        inventory.set(Fixtures.detect(host));
         PassReport report = agent.pass();
 
         assertTrue(report.failed(), report.toString());

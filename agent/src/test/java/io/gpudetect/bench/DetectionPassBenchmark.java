@@ -23,12 +23,14 @@ public final class DetectionPassBenchmark {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         Detector detector = new Detector(Probes.defaults());
         long t = System.nanoTime();
-        Inventory first = detector.detect(BundleSource.open(bundle));
+        // Akash's table from ../shared, read once as a command reads it once: the pass is what is timed.
+        io.gpudetect.tables.AkashGpus akash = io.gpudetect.testing.SharedData.akashGpus();
+        Inventory first = detector.detect(BundleSource.open(bundle), io.gpudetect.tables.Tables.shipped(() -> akash));
         long firstNs = System.nanoTime() - t;
         long[] ns = new long[rounds];
         for (int i = 0; i < rounds; i++) {
             long s = System.nanoTime();
-            Inventory inventory = detector.detect(BundleSource.open(bundle));
+            Inventory inventory = detector.detect(BundleSource.open(bundle), io.gpudetect.tables.Tables.shipped(() -> akash));
             ns[i] = System.nanoTime() - s;
             if (inventory.gpus().size() != first.gpus().size()) {
                 throw new IllegalStateException("passes disagree: " + inventory.gpus().size() + " vs " + first.gpus().size());

@@ -51,6 +51,25 @@ class GpuDetectCommandTest {
     }
 
     @Test
+    void withoutAkashsTableTheModelFollowsOurOwnRulesAndOneInfoLineSaysSo() throws Exception {
+        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        assertEquals(0, run("--replay", tmp.toString(), "--akash-table", "none", "-v"));
+        assertTrue(out.toString().contains("0000:01:00.0  nvidia  h100"), out.toString());
+        assertEquals(1, err.toString().lines().filter(l -> l.contains("no Akash GPU table (--akash-table none): models are "
+                + "named by gpu-detect's own rules")).count(), err.toString());
+    }
+
+    @Test
+    void anAkashTableFileThatCannotBeReadIsOneLine() throws Exception {
+        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        Path missing = tmp.resolve("gpus.json");
+        assertEquals(GpuDetectCommand.EXIT_UNUSABLE_INPUT, run("--replay", tmp.toString(), "--akash-table", missing.toString()));
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertTrue(err.toString().startsWith("gpu-detect: cannot read the Akash GPU table " + missing + ": "), err.toString());
+        assertEquals("", out.toString());
+    }
+
+    @Test
     void jsonHasATopLevelGpusArray() throws Exception {
         Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
         assertEquals(0, run("--replay", tmp.toString(), "--output", "JSON"));
@@ -135,6 +154,8 @@ class GpuDetectCommandTest {
     void versionAndHelp() {
         assertEquals(0, run("--version"));
         assertTrue(out.toString().startsWith("gpu-detect "), out.toString());
+        assertTrue(out.toString().contains("\npci.ids 20"), out.toString());
+        assertTrue(out.toString().matches("(?s).*\namdgpu\\.ids: (Debian libdrm-common \\S+ \\(shipped\\)|none: .*); .*"), out.toString());
         assertEquals(0, run("--help"));
         assertTrue(out.toString().contains("--replay"));
     }

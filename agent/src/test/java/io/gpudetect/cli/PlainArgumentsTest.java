@@ -84,7 +84,7 @@ class PlainArgumentsTest {
     @Test
     void randomCommandLinesReadTheSameAsPicocli() {
         String[] tokens = {"--replay", "--replay=b", "--timeout", "--timeout=2m", "--host-root", "--host-root=/h",
-                "--driver-root", "--driver-root=/d", "-o", "--output", "--output=yaml", "--output=Json", "-v",
+                "--driver-root", "--driver-root=/d", "--akash-table", "--akash-table=/t.json", "none", "-o", "--output", "--output=yaml", "--output=Json", "-v",
                 "--verbose", "bundle", "json", "table", "yaml", "YAML", "5s", "1h", "PT3S", "0s", "/", "/host", "-x",
                 "--", "record", "agent", "match", "inventory", "--help", "-V", "soon", "a b", "dir=x"};
         Random random = new Random(20261122);
@@ -121,6 +121,7 @@ class PlainArgumentsTest {
         assertEquals(command.detection.timeout, read.timeout(), line);
         assertEquals(command.detection.hostRoot, read.hostRoot(), line);
         assertEquals(command.detection.driverRoot, read.driverRoot(), line);
+        assertEquals(command.detection.akashTable(), read.detectionOptions().akashTable(), line);
         assertEquals(command.output.format(), read.format(), line);
         assertEquals(command.verbose, read.verbose(), line);
     }

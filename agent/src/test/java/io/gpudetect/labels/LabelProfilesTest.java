@@ -431,7 +431,7 @@ class LabelProfilesTest {
 
     @org.junit.jupiter.api.Test
     void ourOwnProfileWritesUnderTheChosenPrefixAndRefusesAnInvalidOne() throws Exception {
-        var inventory = new io.gpudetect.inventory.Detector(io.gpudetect.probe.Probes.defaults()).detect(
+        var inventory = Fixtures.detect(
                 io.gpudetect.source.BundleSource.open(Fixtures.host("tesla-t4_515.105.01_v11")));
         var labels = LabelProfiles.parse("gpu-detect", "gpus.example.com").render(inventory);
         assertEquals("1", labels.get("gpus.example.com/gpu.count"));

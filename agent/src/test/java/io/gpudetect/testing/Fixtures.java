@@ -5,6 +5,8 @@ import io.gpudetect.inventory.Inventory;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
+import io.gpudetect.source.Source;
+import io.gpudetect.tables.Tables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -133,12 +135,27 @@ public final class Fixtures {
         return groupAndName.startsWith("hosts/") ? host(name) : testCase(name);
     }
 
+    /** A detection over a bundle as {@code gpu-detect --replay} runs it, with the shared Akash table (skipped without it). */
     public static Inventory detect(Path bundle) {
         try {
-            return new Detector(Probes.defaults()).detect(BundleSource.open(bundle));
+            return detect(BundleSource.open(bundle));
         } catch (BundleException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A detection over any source with the shared Akash table, given as --akash-table gives it; skipped without it. */
+    public static Inventory detect(Source source) {
+        // Read when the first card is named, once: a bundle without GPUs needs no table.
+        java.util.function.Supplier<io.gpudetect.tables.AkashGpus> akash = new java.util.function.Supplier<>() {
+            private io.gpudetect.tables.AkashGpus table;
+
+            @Override
+            public io.gpudetect.tables.AkashGpus get() {
+                return table != null ? table : (table = SharedData.akashGpus());
+            }
+        };
+        return new Detector(Probes.defaults()).detect(source, Tables.forSource(source, akash));
     }
 
     /**

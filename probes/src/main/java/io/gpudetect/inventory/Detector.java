@@ -37,10 +37,6 @@ public final class Detector {
         this.probesInPrecedenceOrder = List.copyOf(probesInPrecedenceOrder);
     }
 
-    public Inventory detect(Source source) {
-        return detect(source, Tables.forSource(source));
-    }
-
     public Inventory detect(Source source, Tables tables) {
         Probe busProbe = busProbe();
         Map<Probe, ProbeResult> results = new LinkedHashMap<>();
@@ -98,7 +94,33 @@ public final class Detector {
             gpus.add(normaliser.normalise(merged, diagnostics));
         }
         gpus.sort(Detector::outputOrder);
+        tableNotes(gpus, tables, diagnostics);
         return new Inventory(source.describe(), gpus, summaries, diagnostics, machine(source, diagnostics), gaps, failure);
+    }
+
+    /**
+     * One info line for each table a pass named cards without: Akash's (not read: no network, {@code --akash-table
+     * none}), whose absence leaves the models to gpu-detect's own rules, and amdgpu.ids (a build that could not
+     * fetch Debian's, on a host without libdrm), whose absence leaves AMD cards to pci.ids' names. Asked only when
+     * a card was named, so a host without GPUs reads neither.
+     */
+    private static void tableNotes(List<Gpu> gpus, Tables tables, List<Diagnostic> diagnostics) {
+        if (gpus.isEmpty()) {
+            return;
+        }
+        if (!tables.akash().present()) {
+            diagnostics.add(Diagnostic.info("akash-gpus", null, null, "no Akash GPU table (" + tables.akash().origin()
+                    + "): models are named by gpu-detect's own rules; --akash-table FILE|URL gives one"));
+        }
+        for (Gpu g : gpus) {
+            if (g.vendor() == io.gpudetect.model.Vendor.AMD) {
+                if (tables.amdGpuIds().origin().startsWith("none")) {
+                    diagnostics.add(Diagnostic.info("amdgpu.ids", null, null, "no amdgpu.ids (" + tables.amdGpuIds().origin()
+                            + ", and the host has no /usr/share/libdrm/amdgpu.ids): AMD cards are named from pci.ids"));
+                }
+                break;
+            }
+        }
     }
 
     /** Why a live pass consulted every source: it had no bus to plan from. */

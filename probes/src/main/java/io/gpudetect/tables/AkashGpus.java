@@ -1,5 +1,10 @@
 package io.gpudetect.tables;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -9,6 +14,10 @@ import java.util.Optional;
  * Akash Network's GPU table ({@code devices/pcie/gpus.json} of akash-network/provider-configs): the model
  * slug, memory size and interface Akash uses for a PCI vendor and device id. Some keys are subsystem
  * device ids that hosts were seen to report, so a lookup tries the device id, then the subsystem id.
+ *
+ * <p>gpu-detect ships no copy: the table is read at run time where Akash's operator reads it
+ * ({@link AkashTableReader}). Without one, {@link #absent} answers no lookup, says why, and the models are
+ * named by gpu-detect's own rules ({@link ModelSlug}).
  */
 public final class AkashGpus {
 
@@ -16,47 +25,107 @@ public final class AkashGpus {
     public record Entry(String vendor, String model, String interfaceType, Integer memoryGi) {
     }
 
-    private final Map<String, Entry> byVendorAndDevice;
+    /** Field names as the table writes them; a reader of it at every start wants no databind. */
+    private static final JsonFactory JSON = new JsonFactory();
 
-    private AkashGpus(Map<String, Entry> byVendorAndDevice) {
+    private final Map<String, Entry> byVendorAndDevice;
+    private final String origin;
+    private final boolean present;
+
+    private AkashGpus(Map<String, Entry> byVendorAndDevice, String origin, boolean present) {
         this.byVendorAndDevice = byVendorAndDevice;
+        this.origin = origin;
+        this.present = present;
     }
 
-    public static AkashGpus shipped() {
-        return parse(ShippedTableText.AKASH_GPUS);
+    /** No table: {@code why} says what was tried (no network, {@code --akash-table none}), for the diagnostic. */
+    public static AkashGpus absent(String why) {
+        return new AkashGpus(Map.of(), why, false);
+    }
+
+    /** Whether a table was read; an absent one answers no lookup. */
+    public boolean present() {
+        return present;
+    }
+
+    /** Where the table came from (a file, a URL, the cache), or why there is none. */
+    public String origin() {
+        return origin;
     }
 
     /**
-     * Reads the table in the form tables/table-text.py writes from Akash's gpus.json: one line per device,
-     * {@code vendor id, device id, vendor name, model, interface, memory size} separated by tabs, empty where
-     * gpus.json has nothing. A line without six fields is a build error, not something to skip quietly.
+     * Reads gpus.json: {@code {"10de": {"name": "nvidia", "devices": {"2330": {"name": "h100", "interface":
+     * "SXM5", "memory_size": "80Gi"}}}}}. Ids are lower-cased; a field that is a number or boolean counts as its
+     * JSON text, one that is an object or array as absent, and unknown fields are passed over. The streaming
+     * parser rather than a tree: this runs at the start of a one-shot command, where databind's set-up costs
+     * more than the table. A table that is not this shape is refused with one line.
      */
-    static AkashGpus parse(String table) {
+    public static AkashGpus parse(String json, String origin) throws TableException {
         Map<String, Entry> entries = new HashMap<>();
-        int lineNo = 0;
-        for (int start = 0; start < table.length(); ) {
-            int end = table.indexOf('\n', start);
-            if (end < 0) {
-                end = table.length();
-            }
-            lineNo++;
-            String[] f = new String[6];
-            int from = start;
-            for (int i = 0; i < 6; i++) {
-                int tab = i < 5 ? table.indexOf('\t', from) : end;
-                if (tab < 0 || tab > end) {
-                    throw new IllegalStateException("Akash GPU table line " + lineNo + ": expected 6 tab-separated fields; regenerate ShippedTableText.java with tables/table-text.py");
+        try (JsonParser p = JSON.createParser(json)) {
+            expect(p, p.nextToken() == JsonToken.START_OBJECT, "expected an object of vendor ids", origin);
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String vendorId = p.currentName().toLowerCase(Locale.ROOT);
+                JsonToken block = p.nextToken();
+                if (block == JsonToken.VALUE_NULL) {
+                    continue;
                 }
-                f[i] = tab == from ? null : table.substring(from, tab);
-                from = tab + 1;
+                expect(p, block == JsonToken.START_OBJECT, "vendor " + vendorId + ": expected an object with name and devices", origin);
+                String vendorName = null;
+                Map<String, String[]> devices = new HashMap<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = p.currentName();
+                    JsonToken value = p.nextToken();
+                    if (field.equals("name")) {
+                        vendorName = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                        p.skipChildren();
+                    } else if (field.equals("devices") && value == JsonToken.START_OBJECT) {
+                        while (p.nextToken() == JsonToken.FIELD_NAME) {
+                            String deviceId = p.currentName().toLowerCase(Locale.ROOT);
+                            JsonToken device = p.nextToken();
+                            expect(p, device == JsonToken.START_OBJECT,
+                                    "device " + vendorId + "/" + deviceId + ": expected an object", origin);
+                            devices.put(deviceId, deviceFields(p));
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                for (Map.Entry<String, String[]> d : devices.entrySet()) {
+                    String[] f = d.getValue();
+                    entries.put(vendorId + d.getKey(), new Entry(vendorName, f[0], foldInterface(f[1]), gi(f[2])));
+                }
             }
-            if (f[5] != null && f[5].indexOf('\t') >= 0) {
-                throw new IllegalStateException("Akash GPU table line " + lineNo + ": expected 6 tab-separated fields; regenerate ShippedTableText.java with tables/table-text.py");
-            }
-            entries.put(f[0] + f[1], new Entry(f[2], f[3], foldInterface(f[4]), gi(f[5])));
-            start = end + 1;
+            expect(p, p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null, "text after the table", origin);
+        } catch (JsonProcessingException e) {
+            throw new TableException(origin + ": not a JSON GPU table (" + e.getOriginalMessage() + ", line "
+                    + e.getLocation().getLineNr() + ")");
+        } catch (IOException e) {
+            throw new TableException(origin + ": " + e.getMessage());
         }
-        return new AkashGpus(entries);
+        return new AkashGpus(entries, origin, true);
+    }
+
+    /** name, interface and memory_size of the device object the parser is at, each null where absent. */
+    private static String[] deviceFields(JsonParser p) throws IOException {
+        String[] f = new String[3];
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            int i = field.equals("name") ? 0 : field.equals("interface") ? 1 : field.equals("memory_size") ? 2 : -1;
+            if (i >= 0 && value.isScalarValue() && value != JsonToken.VALUE_NULL) {
+                f[i] = p.getText();
+            }
+            p.skipChildren();
+        }
+        return f;
+    }
+
+    private static void expect(JsonParser p, boolean ok, String what, String origin) throws TableException {
+        if (!ok) {
+            throw new TableException(origin + ": " + what + " at line " + p.currentLocation().getLineNr()
+                    + " (Akash's devices/pcie/gpus.json)");
+        }
     }
 
     /** Akash's rule: any {@code SXM*} is {@code sxm}; everything else lower-cased. */

@@ -2,6 +2,9 @@ package io.gpudetect.tables;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -17,23 +20,78 @@ public final class AmdGpuIds {
     /** Between two products of one entry: "AMD Instinct MI60 / MI50". */
     private static final java.util.regex.Pattern SLASH = java.util.regex.Pattern.compile("\\s+/\\s+");
 
+    /** The resource the build writes from Debian's libdrm-common (probes/pom.xml, tables/debian-amdgpu-ids.sh). */
+    static final String RESOURCE = "amdgpu.ids";
+    /** The first line the build adds to the resource, naming the package it came from. */
+    private static final String ORIGIN_LINE = "# gpu-detect: ";
+
     private final String text;
+    private final String origin;
     /** Names by device id and revision ({@code 66a1:02}), read a device id at a time on first use. */
     private final Map<String, String> byDeviceAndRevision = new HashMap<>();
     /** Every name each device id is sold under, for the device ids read so far. */
     private final Map<String, java.util.Set<String>> namesByDevice = new HashMap<>();
 
-    private AmdGpuIds(String text) {
+    private AmdGpuIds(String text, String origin) {
         this.text = text;
+        this.origin = origin;
     }
 
     /**
-     * The table compiled into {@link ShippedTableText}. A pass asks about one or two device ids, so only their
-     * lines are read, when first asked for (docs/performance.md, "Start-up and footprint tricks", row "amdgpu.ids
-     * read a device id at a time").
+     * The copy in the jar, from the newest Debian libdrm-common the build could fetch; a build that could fetch none
+     * (offline, no apt) has none, and then this table names nothing and {@link #origin} says so. A pass asks about
+     * one or two device ids, so only their lines are read, when first asked for (docs/performance.md, "Start-up and
+     * footprint tricks", row "amdgpu.ids read a device id at a time").
      */
     public static AmdGpuIds shipped() {
-        return new AmdGpuIds(ShippedTableText.AMDGPU_IDS);
+        try (InputStream in = AmdGpuIds.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                return new AmdGpuIds("", "none: this build could not fetch Debian's libdrm-common (tables/debian-amdgpu-ids.sh)");
+            }
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String origin = text.startsWith(ORIGIN_LINE) ? text.substring(ORIGIN_LINE.length(), lineEnd(text, 0)).strip()
+                    : "shipped copy";
+            return new AmdGpuIds(text, origin + " (shipped)");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A host's own table (libdrm-common's /usr/share/libdrm/amdgpu.ids), {@code path} naming it in {@link #origin}. */
+    public static AmdGpuIds of(String text, String path) {
+        return new AmdGpuIds(text, path);
+    }
+
+    /** Which copy this is: the Debian package the build took it from, a host's file, or none and why. */
+    public String origin() {
+        return origin;
+    }
+
+    /**
+     * This table, or {@code other} when it lists more products. amdgpu.ids carries no version (its {@code 1.0.0}
+     * line is the format's), and libdrm only ever adds and corrects lines, so the copy with more entries is the
+     * later one: a host with a newer libdrm names cards this build's copy predates.
+     */
+    public AmdGpuIds newer(AmdGpuIds other) {
+        return other != null && other.entries() > entries() ? other : this;
+    }
+
+    /** Lines of the form {@code 73BF,<tab>C1,<tab>name}. */
+    private int entries() {
+        int n = 0;
+        for (int at = 0; at < text.length(); ) {
+            int end = lineEnd(text, at);
+            if (end - at > 5 && text.charAt(at + 4) == ',' && text.charAt(at) != '#') {
+                n++;
+            }
+            at = end + 1;
+        }
+        return n;
+    }
+
+    private static int lineEnd(String text, int from) {
+        int end = text.indexOf('\n', from);
+        return end < 0 ? text.length() : end;
     }
 
     static AmdGpuIds parse(BufferedReader in) throws IOException {
@@ -41,7 +99,7 @@ public final class AmdGpuIds {
         for (String line; (line = in.readLine()) != null; ) {
             text.append(line).append('\n');
         }
-        return new AmdGpuIds(text.toString());
+        return new AmdGpuIds(text.toString(), "given text");
     }
 
     /** The names of {@code device} (4 lower-case hex digits), its lines read on first use. */

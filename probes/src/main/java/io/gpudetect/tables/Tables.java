@@ -7,15 +7,18 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The id tables normalisation uses, each loaded on first use: a replay whose tools named every card
- * never parses pci.ids, which keeps a one-shot command fast. The shipped copies are always there; on a
- * live host its own {@code pci.ids} replaces ours when newer. A recorded bundle uses the shipped tables
- * only, so a replay gives the same answer on every machine.
+ * The id tables normalisation uses, each loaded on first use: a replay whose tools named every card never
+ * parses pci.ids, and a host without GPUs never reads Akash's table, which keeps a one-shot command fast.
+ * pci.ids and amdgpu.ids ship in the jar, from Debian's packages; on a live host its own copies replace them
+ * when newer, and a recorded bundle uses the jar's only, so a replay gives the same answer on every machine.
+ * Akash's table is not shipped: the caller reads it ({@link AkashTableReader}) and hands it in.
  */
 public final class Tables {
 
     private static final List<String> HOST_PCI_IDS = List.of(
             "/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids", "/usr/share/pci.ids");
+    /** Where libdrm-common installs it (Debian, Ubuntu, Fedora's libdrm alike). */
+    private static final String HOST_AMDGPU_IDS = "/usr/share/libdrm/amdgpu.ids";
 
     private final Supplier<PciIds> pciIds;
     private final Supplier<AkashGpus> akash;
@@ -27,34 +30,53 @@ public final class Tables {
 
     private Tables(Supplier<PciIds> pciIds, Supplier<AkashGpus> akash, Supplier<AmdGpuIds> amdGpuIds) {
         this.pciIds = once(pciIds);
-        this.akash = once(akash);
+        // Not kept here: the supplier decides how long a copy lasts (a command's for its run, the agent's a day).
+        this.akash = akash;
         this.amdGpuIds = once(amdGpuIds);
     }
 
-    public static Tables shipped() {
-        return new Tables(PciIds::shipped, AkashGpus::shipped, AmdGpuIds::shipped);
+    /**
+     * The jar's pci.ids and amdgpu.ids, and Akash's table as {@code akash} gives it, asked when a card is first named
+     * and at each card after: the supplier keeps its copy as long as it should ({@link AkashTableReader#refreshing}).
+     */
+    public static Tables shipped(Supplier<AkashGpus> akash) {
+        return new Tables(PciIds::shipped, akash, AmdGpuIds::shipped);
     }
 
-    /** The shipped tables, with the host's pci.ids where it is newer. */
-    public static Tables forSource(Source source) {
+    /** The jar's tables, with the host's pci.ids and amdgpu.ids where they are newer. */
+    public static Tables forSource(Source source, Supplier<AkashGpus> akash) {
         if (source.isRecorded()) {
-            return shipped();
+            return shipped(akash);
         }
-        return new Tables(() -> PciIds.shipped().newer(hostPciIds(source)), AkashGpus::shipped, AmdGpuIds::shipped);
+        return new Tables(() -> PciIds.shipped().newer(hostPciIds(source)), akash,
+                () -> AmdGpuIds.shipped().newer(hostAmdGpuIds(source)));
     }
 
     private static PciIds hostPciIds(Source source) {
         for (String path : HOST_PCI_IDS) {
-            try {
-                Optional<String> text = source.readFile(path);
-                if (text.isPresent()) {
+            Optional<String> text = hostFile(source, path);
+            if (text.isPresent()) {
+                try {
                     return PciIds.parse(text.get());
+                } catch (RuntimeException e) {
+                    // A malformed host table is no loss: the shipped one answers.
                 }
-            } catch (IOException | RuntimeException e) {
-                // An unreadable host table is no loss: the shipped one answers.
             }
         }
         return null;
+    }
+
+    private static AmdGpuIds hostAmdGpuIds(Source source) {
+        return hostFile(source, HOST_AMDGPU_IDS).map(text -> AmdGpuIds.of(text, HOST_AMDGPU_IDS + " (host)")).orElse(null);
+    }
+
+    private static Optional<String> hostFile(Source source, String path) {
+        try {
+            return source.readFile(path);
+        } catch (IOException | RuntimeException e) {
+            // An unreadable host table is no loss: the shipped one answers.
+            return Optional.empty();
+        }
     }
 
     public PciIds pciIds() {

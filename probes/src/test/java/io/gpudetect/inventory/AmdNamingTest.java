@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Vendor;
-import io.gpudetect.tables.Tables;
+import io.gpudetect.testing.SharedData;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,10 +14,11 @@ import org.junit.jupiter.api.Test;
 /** AMD names and models: libdrm's amdgpu.ids over pci.ids code names, and marketing names over an ambiguous Akash key. */
 class AmdNamingTest {
 
-    private static final Normaliser NORMALISER = new Normaliser(Tables.shipped());
+    /** A fresh one per test: the Normaliser keeps what it judged; skipped without the shared Akash table. */
+    private final Normaliser normaliser = new Normaliser(SharedData.replayTables());
 
-    private static Gpu amd(String name, String deviceId, String revision, Long mib) {
-        return NORMALISER.normalise(Gpu.builder("rocm-smi-json").vendor(Vendor.AMD).name(name)
+    private Gpu amd(String name, String deviceId, String revision, Long mib) {
+        return normaliser.normalise(Gpu.builder("rocm-smi-json").vendor(Vendor.AMD).name(name)
                 .pciDeviceId(deviceId).pciRevision(revision).memoryMiB(mib).build());
     }
 
@@ -42,8 +43,8 @@ class AmdNamingTest {
         assertEquals("radeonvii", gpu.model());
     }
 
-    private static Gpu amd(String name, String deviceId, String revision, Long mib, List<Diagnostic> diagnostics) {
-        return NORMALISER.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).name(name)
+    private Gpu amd(String name, String deviceId, String revision, Long mib, List<Diagnostic> diagnostics) {
+        return normaliser.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).name(name)
                 .pciDeviceId(deviceId).pciRevision(revision).memoryMiB(mib).build(), diagnostics);
     }
 

@@ -6,16 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Vendor;
-import io.gpudetect.tables.Tables;
+import io.gpudetect.testing.SharedData;
 import org.junit.jupiter.api.Test;
 
 class NormaliserTest {
 
-    private static final Normaliser NORMALISER = new Normaliser(Tables.shipped());
+    /** A fresh one per test: the Normaliser keeps what it judged; skipped without the shared Akash table. */
+    private final Normaliser normaliser = new Normaliser(SharedData.replayTables());
 
     @Test
     void aCardTheToolCouldNotNameIsNamedFromPciIds() {
-        Gpu gpu = NORMALISER.normalise(Gpu.builder("nvidia-smi-xml").name("NVIDIA Graphics Device")
+        Gpu gpu = normaliser.normalise(Gpu.builder("nvidia-smi-xml").name("NVIDIA Graphics Device")
                 .pciVendorId("10de").pciDeviceId("2684").memoryMiB(24564L).build());
         assertEquals("GeForce RTX 4090", gpu.name());
         assertEquals("pci.ids", gpu.sources().get("name"));
@@ -27,13 +28,13 @@ class NormaliserTest {
 
     @Test
     void aNameMadeOfHexLettersAndDigitsIsAProductNotAnId() {
-        Gpu a40 = NORMALISER.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA A40")
+        Gpu a40 = normaliser.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA A40")
                 .pciVendorId("10de").pciDeviceId("2235").memoryMiB(46068L).build());
         assertEquals("NVIDIA A40", a40.name());
         assertEquals("nvidia-smi-q", a40.sources().get("name"));
         assertEquals("a40", a40.model());
         for (String id : new String[] {"10de:2235", "[10de:2235]", "0x2235", "2235"}) {
-            Gpu named = NORMALISER.normalise(Gpu.builder("lspci").name(id).pciVendorId("10de").pciDeviceId("2235").build());
+            Gpu named = normaliser.normalise(Gpu.builder("lspci").name(id).pciVendorId("10de").pciDeviceId("2235").build());
             assertEquals("A40", named.name(), id);
             assertEquals("pci.ids", named.sources().get("name"), id);
         }
@@ -42,7 +43,7 @@ class NormaliserTest {
     @Test
     void aCutNameGivesAModelOnlyWhenOneProductStartsSoAndFitsTheSize() {
         java.util.List<io.gpudetect.model.Diagnostic> notes = new java.util.ArrayList<>();
-        Normaliser normaliser = new Normaliser(Tables.shipped());
+        Normaliser normaliser = new Normaliser(SharedData.replayTables());
         Gpu ada = normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA).pciVendorId("10de")
                 .name("NVIDIA RTX 6000 Ada Gene...").memoryMiB(49140L).build(), notes);
         assertEquals("rtx6000ada", ada.model());
@@ -62,7 +63,7 @@ class NormaliserTest {
 
     @Test
     void akashsTableGivesSlugSizeAndInterfaceWhenItKnowsTheCard() {
-        Gpu gpu = NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("20b0").build());
+        Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("20b0").build());
         assertEquals("a100", gpu.model());
         assertEquals("sxm", gpu.interfaceType());
         assertEquals(40, gpu.memoryGi());
@@ -71,7 +72,7 @@ class NormaliserTest {
 
     @Test
     void aCardNoTableKnowsKeepsItsRawNameAndGetsARuleBasedSlug() {
-        Gpu gpu = NORMALISER.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Instinct MI300X")
+        Gpu gpu = normaliser.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Instinct MI300X")
                 .pciDeviceId("74a1").memoryMiB(196592L).build());
         assertEquals("AMD Instinct MI300X", gpu.name());
         assertEquals("mi300x", gpu.model());
@@ -84,36 +85,36 @@ class NormaliserTest {
     void anInterfaceComesOnlyFromWhatSaysIt() {
         // "NVIDIA H100 80GB HBM3" is the SXM5 module's name, but the PCIe card and the NVL board share the
         // product: with no PCI id (the plain nvidia-smi table, nvidia-smi -L) nothing says which it is.
-        Gpu byName = NORMALISER.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
+        Gpu byName = normaliser.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
                 .name("NVIDIA H100 80GB HBM3").build());
         assertEquals("h100", byName.model());
         assertNull(byName.interfaceType());
         assertNull(byName.sources().get("interface"));
 
-        Gpu sxmName = NORMALISER.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
+        Gpu sxmName = normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
                 .name("NVIDIA A100-SXM4-80GB").build());
         assertEquals("sxm", sxmName.interfaceType());
         assertEquals("derived", sxmName.sources().get("interface"));
-        assertEquals("pcie", NORMALISER.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
+        assertEquals("pcie", normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
                 .name("Tesla P100-PCIE-16GB").build()).interfaceType());
-        assertEquals("pcie", NORMALISER.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
+        assertEquals("pcie", normaliser.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
                 .name("NVIDIA H100 PCIe").build()).interfaceType());
 
         // The same H100 with its PCI device id: Akash's table and pci.ids both list 2330 as the SXM5 module.
-        assertEquals("sxm", NORMALISER.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA H100 80GB HBM3")
+        assertEquals("sxm", normaliser.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA H100 80GB HBM3")
                 .pciVendorId("10de").pciDeviceId("2330").build()).interfaceType());
         // 2322 is in pci.ids ("GH100 [H800 PCIe]") and not in Akash's table.
-        Gpu listed = NORMALISER.normalise(Gpu.builder("nvml").name("NVIDIA H800").pciVendorId("10de")
+        Gpu listed = normaliser.normalise(Gpu.builder("nvml").name("NVIDIA H800").pciVendorId("10de")
                 .pciDeviceId("2322").build());
         assertEquals("pcie", listed.interfaceType());
         assertEquals("pci.ids", listed.sources().get("interface"));
 
         // A card on the PCI bus is not thereby a PCIe card: an L40S (26b9) is in neither table's forms.
-        assertNull(NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("26b9").build())
+        assertNull(normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("26b9").build())
                 .interfaceType());
-        assertNull(NORMALISER.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Radeon RX 6700 XT")
+        assertNull(normaliser.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Radeon RX 6700 XT")
                 .pciDeviceId("73df").build()).interfaceType());
-        assertNull(NORMALISER.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Instinct MI300A")
+        assertNull(normaliser.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Instinct MI300A")
                 .pciDeviceId("74a0").build()).interfaceType(), "an APU in a socket, not an OAM module");
     }
 
@@ -147,18 +148,18 @@ class NormaliserTest {
         assertEquals("12.0", Normaliser.nvidiaComputeCapabilityFromChip("GB202GL [RTX PRO 6000 Blackwell Max-Q]"));
         assertNull(Normaliser.nvidiaComputeCapabilityFromChip("Device 2330"));
 
-        Gpu t4 = NORMALISER.normalise(Gpu.builder("nvidia-smi-xml").name("Tesla T4").pciVendorId("10de")
+        Gpu t4 = normaliser.normalise(Gpu.builder("nvidia-smi-xml").name("Tesla T4").pciVendorId("10de")
                 .pciDeviceId("1eb8").build());
         assertEquals("7.5", t4.computeCapability());
         assertEquals("pci.ids", t4.sources().get("computeCapability"));
-        Gpu reported = NORMALISER.normalise(Gpu.builder("nvml").name("Tesla T4").pciVendorId("10de")
+        Gpu reported = normaliser.normalise(Gpu.builder("nvml").name("Tesla T4").pciVendorId("10de")
                 .pciDeviceId("1eb8").computeCapability("7.5").build());
         assertEquals("nvml", reported.sources().get("computeCapability"));
     }
 
     @Test
     void emulatedAdaptersAreMarkedAndGetNoInterface() {
-        Gpu gpu = NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("1a03").pciDeviceId("2000").build());
+        Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("1a03").pciDeviceId("2000").build());
         assertEquals(Boolean.TRUE, gpu.emulated());
         assertEquals(Vendor.ASPEED, gpu.vendor());
         assertNull(gpu.interfaceType());
@@ -167,7 +168,7 @@ class NormaliserTest {
 
     @Test
     void sharedMemoryGpusAreIntegratedAndHaveNoVramSize() {
-        Gpu gpu = NORMALISER.normalise(Gpu.builder("clinfo").vendor(Vendor.INTEL).name("Intel(R) UHD Graphics 630")
+        Gpu gpu = normaliser.normalise(Gpu.builder("clinfo").vendor(Vendor.INTEL).name("Intel(R) UHD Graphics 630")
                 .sharedMemory(true).memoryMiB(6383L).build());
         assertEquals("integrated", gpu.interfaceType());
         assertNull(gpu.memoryGi());
@@ -185,7 +186,7 @@ class NormaliserTest {
 
     @Test
     void anNvidiaCardWithoutArchitectureGetsItFromItsChipName() {
-        Gpu gpu = NORMALISER.normalise(Gpu.builder("nvidia-smi-xml").vendor(Vendor.NVIDIA).name("GeForce RTX 2080 Ti")
+        Gpu gpu = normaliser.normalise(Gpu.builder("nvidia-smi-xml").vendor(Vendor.NVIDIA).name("GeForce RTX 2080 Ti")
                 .pciVendorId("10de").pciDeviceId("1e04").build());
         assertEquals("Turing", gpu.architecture());
         assertEquals("pci.ids", gpu.sources().get("architecture"));
@@ -196,7 +197,7 @@ class NormaliserTest {
 
     @Test
     void anEmulatedAdapterNoTableNamesStillGetsAName() {
-        Gpu gpu = NORMALISER.normalise(Gpu.builder("sysfs-pci").pciVendorId("1234").pciDeviceId("1111").build());
+        Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("1234").pciDeviceId("1111").build());
         assertEquals(Boolean.TRUE, gpu.emulated());
         assertEquals("QEMU/Bochs standard VGA", gpu.name());
         assertEquals("derived", gpu.sources().get("name"));

@@ -73,7 +73,8 @@ class FakeHostProbePlanTest {
     }
 
     private static Run detect(FakeHost host) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--host-root", host.root.toString(), "--output", "json"));
+        List<String> args = new ArrayList<>(List.of("--host-root", host.root.toString(), "--output", "json",
+                "--akash-table", io.gpudetect.testing.SharedData.akashTableOption()));
         if (host.driverRoot() != null) {
             args.addAll(List.of("--driver-root", host.driverRoot().toString()));
         }
@@ -171,7 +172,7 @@ class FakeHostProbePlanTest {
         assertTrue(noted, "each lost GPU has its note: " + run.doc().get("diagnostics"));
 
         Inventory inventory = new Detector(Probes.defaults(io.gpudetect.probe.ProbeSettings.defaults()
-                .withDriverRoot(host.driverRoot()))).detect(host.source());
+                .withDriverRoot(host.driverRoot()))).detect(host.source(), io.gpudetect.testing.SharedData.replayTables());
         Map<String, String> labels = io.gpudetect.labels.LabelProfiles.parse("gpu-detect").render(inventory);
         assertEquals("4", labels.get("gpu-detect.io/gpu.count"));
         assertEquals("2", labels.get("gpu-detect.io/gpu.unhealthy.count"));
@@ -275,12 +276,13 @@ class FakeHostProbePlanTest {
         Path bundle = dir.resolve("bundle");
         Detector detector = new Detector(Probes.defaults(io.gpudetect.probe.ProbeSettings.defaults().withDriverRoot(host.driverRoot())));
         RecordingSource recording = new RecordingSource(host.source(), bundle, true);
-        Inventory recorded = detector.detect(recording);
+        Inventory recorded = detector.detect(recording, io.gpudetect.testing.SharedData.replayTables());
         recording.finish("fake", "test");
 
         assertEquals(5, host.calls().size(), "every source consulted: " + host.calls());
         assertTrue(recorded.complete(), recorded.gaps().toString());
-        Inventory replayed = detector.detect(BundleSource.open(bundle, Probes.bundleFiles(Probes.defaults())));
+        Inventory replayed = detector.detect(BundleSource.open(bundle, Probes.bundleFiles(Probes.defaults())),
+                io.gpudetect.testing.SharedData.replayTables());
         assertTrue(replayed.complete(), replayed.gaps().toString());
         JsonNode doc = JSON.readTree(InventoryDocument.json(replayed));
         boolean rocmNote = false;
@@ -310,7 +312,8 @@ class FakeHostProbePlanTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = GpuDetectCommand.run(new String[] {"--host-root", host.root.toString(), "--driver-root",
-                driverRoot.toString(), "--output", "json"}, new PrintWriter(out), new PrintWriter(err),
+                driverRoot.toString(), "--output", "json", "--akash-table", io.gpudetect.testing.SharedData.akashTableOption()},
+                new PrintWriter(out), new PrintWriter(err),
                 Map.of("PATH", host.pathVariable()));
         JsonNode doc = JSON.readTree(out.toString());
 

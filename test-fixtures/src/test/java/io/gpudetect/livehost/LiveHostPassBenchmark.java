@@ -48,7 +48,7 @@ public final class LiveHostPassBenchmark {
         Files.createDirectories(host.root.resolve("sys/module/nvidia"));
         Files.writeString(host.root.resolve("sys/module/nvidia/version"), "550.54.15\n");
         ProbeSettings settings = ProbeSettings.defaults().withDriverRoot(host.driverRoot());
-        Tables tables = Tables.shipped();
+        Tables tables = io.gpudetect.testing.SharedData.replayTables();
         LiveSource live = host.source();
 
         Detector detector = new Detector(Probes.defaults(settings));

@@ -52,7 +52,7 @@ class SteadyStateLiveHostTest {
 
     private SteadyStateDetector detector(FakeHost host) {
         ProbeSettings settings = ProbeSettings.defaults().withDriverRoot(host.driverRoot());
-        return new SteadyStateDetector(Probes.defaults(settings), host.source(), Tables.shipped(), REFRESH, clock);
+        return new SteadyStateDetector(Probes.defaults(settings), host.source(), io.gpudetect.testing.SharedData.replayTables(), REFRESH, clock);
     }
 
     /** 2 Radeon VII whose rocm-smi prints a real recording. */
