@@ -13,9 +13,10 @@
  * It costs what the real library costs, so that a benchmark on a machine without a GPU predicts a real
  * host: CPU time and resident memory as measured on an H100 with driver 580.159.04
  * (shared/device/H100-MEASUREMENTS.md and docs/performance.md, "The stand-in NVML"). The first nvmlInit
- * of a process takes 10.8 ms and leaves 18.2 MiB resident that nothing frees while the library is loaded;
- * an init from zero after that 1.7 ms; the shutdown that brings the count back to zero 9 ms; an init or
- * shutdown nested in a held one only counts. MIG mode, max MIG devices, ECC mode and the power limit take
+ * of a process takes 10.8 ms (up to 30 ms seen) and leaves 18.2 MiB resident that nothing frees while the
+ * library is loaded; an init from zero after that 1.7 ms; the shutdown that brings the count back to zero
+ * 8.5 ms, 3.4 ms of it CPU and the rest waiting; an init or shutdown nested in a held one 0.5 us (it only
+ * counts). The library file is as large as the real one (2.2 MB). MIG mode, max MIG devices, ECC mode and the power limit take
  * 170 us each, the ECC error count 14 us, memory info 5 us, the brand 2 us; the rest under 1 us, as here.
  * FAKE_NVML_COSTS=0 turns the costs off.
  */
@@ -268,7 +269,8 @@ static nvmlReturn_t check(nvmlDevice_t d, const void *out) {
 /* What real NVML costs (see the top of this file), in microseconds of CPU time. */
 #define COST_FIRST_INIT_US 10800
 #define COST_INIT_US 1700
-#define COST_SHUTDOWN_US 9000
+#define COST_SHUTDOWN_US 3400
+#define COST_SHUTDOWN_WAIT_US 5000
 #define COST_SLOW_CALL_US 170
 #define COST_ECC_COUNT_US 14
 #define COST_MEMORY_INFO_US 5
@@ -276,22 +278,29 @@ static nvmlReturn_t check(nvmlDevice_t d, const void *out) {
 #define RESIDENT_AFTER_FIRST_INIT (18 * MIB + MIB / 5)
 
 static int costs_read, costs_on;
+/* The real libnvidia-ml.so.1 of driver 580.159.04 is 2,291,896 bytes: mapped, though not all read. */
+__attribute__((used)) static const unsigned char as_large_as_the_real_library[2250000] = {1};
 static char *driver_state;  /* what the real library keeps after its first init: never freed */
 
-/* Spends this thread's CPU for as long as the real call does. */
-static void spend(long us) {
+static long cpu_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1000000L + t.tv_nsec / 1000L;
+}
+
+/* Spends this thread's CPU until `us` have passed since `start` (cpu_us()), as long as the real call takes. */
+static void spend_since(long start, long us) {
     if (!costs_read) {
         const char *env = getenv("FAKE_NVML_COSTS");
         costs_on = !(env && strcmp(env, "0") == 0);
         costs_read = 1;
     }
     if (!costs_on) return;
-    struct timespec start, now;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-    do {
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    } while ((now.tv_sec - start.tv_sec) * 1000000L + (now.tv_nsec - start.tv_nsec) / 1000L < us);
+    while (cpu_us() - start < us) {
+    }
 }
+
+static void spend(long us) { spend_since(cpu_us(), us); }
 
 static nvmlReturn_t init(void) {
     if (initialized) {
@@ -299,10 +308,13 @@ static nvmlReturn_t init(void) {
         return NVML_SUCCESS;
     }
     if (driver_state == NULL) {
-        spend(COST_FIRST_INIT_US);
+        /* The memory the real first init takes is part of its time. */
+        long start = cpu_us();
+        spend(0);
         if (costs_on && (driver_state = malloc(RESIDENT_AFTER_FIRST_INIT)) != NULL) {
             memset(driver_state, 1, RESIDENT_AFTER_FIRST_INIT);
         }
+        spend_since(start, COST_FIRST_INIT_US);
     } else {
         spend(COST_INIT_US);
     }
@@ -324,7 +336,13 @@ EXPORT nvmlReturn_t nvmlInit_v2(void) { return init(); }
 EXPORT nvmlReturn_t nvmlShutdown(void) {
     if (!initialized) return NVML_ERROR_UNINITIALIZED;
     initialized--;
-    if (!initialized) spend(COST_SHUTDOWN_US);
+    if (!initialized) {
+        spend(COST_SHUTDOWN_US);
+        if (costs_on) {
+            struct timespec wait = {0, COST_SHUTDOWN_WAIT_US * 1000L};
+            nanosleep(&wait, NULL);
+        }
+    }
     return NVML_SUCCESS;
 }
 
