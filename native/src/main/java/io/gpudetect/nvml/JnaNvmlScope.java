@@ -62,6 +62,25 @@ public final class JnaNvmlScope implements NvmlScope {
         return snapshot;
     }
 
+    /**
+     * With the session held, the pulse's few calls and no init or shutdown (about 0.4 ms a GPU on an H100, most of
+     * it the MIG and ECC mode); otherwise what a snapshot shows. A pulse in which NVML stopped answering gives the
+     * session up, as a snapshot does.
+     */
+    @Override
+    public synchronized NvmlPulse pulse() {
+        if (!held) {
+            return NvmlPulse.of(snapshot());
+        }
+        NvmlPulse pulse = NvmlPulse.read(library);
+        if (pulse.problem() != null || pulse.devices().stream().anyMatch(d -> !"ok".equals(d.handle())
+                || ("rc=" + NvmlReturn.ERROR_GPU_IS_LOST).equals(d.uuid()))) {
+            library.shutdown();
+            held = false;
+        }
+        return pulse;
+    }
+
     /** NVML initialised and counted its devices, and each device answered for its handle. */
     private static boolean answered(NvmlSnapshot s) {
         return s.init() != null && s.init().ok() && s.deviceCount() != null && s.deviceCount().ok()

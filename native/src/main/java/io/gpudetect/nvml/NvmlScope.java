@@ -10,4 +10,12 @@ public interface NvmlScope {
 
     /** Never throws: a library that is missing or failing is described in the snapshot. */
     NvmlSnapshot snapshot();
+
+    /**
+     * What can change while an agent runs ({@link NvmlPulse}), for its steady passes; never throws. This one reads
+     * a whole snapshot; a scope that can do with fewer calls reads fewer.
+     */
+    default NvmlPulse pulse() {
+        return NvmlPulse.of(snapshot());
+    }
 }

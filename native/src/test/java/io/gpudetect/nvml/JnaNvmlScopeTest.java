@@ -238,4 +238,27 @@ class JnaNvmlScopeTest {
         scope.snapshot();
         assertEquals(0, initCount(lost), "the next snapshot starts on whatever driver is there then");
     }
+
+    /** The steady pass compares pulses: the few calls of a held session must see what a whole snapshot shows. */
+    @ParameterizedTest
+    @CsvSource({"h100", "8xa100-mig", "mixed", "empty"})
+    void aHeldSessionsPulseIsTheOneItsSnapshotShows(String scenario) throws Exception {
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(FakeNvml.driverRoot(dir, "current", scenario)),
+                JnaNvmlScope.Session.HELD);
+        NvmlSnapshot snapshot = scope.snapshot();
+        NvmlPulse pulse = scope.pulse();
+        assertEquals(NvmlPulse.of(snapshot), pulse);
+        assertNull(pulse.problem());
+        assertEquals(snapshot.devices().size(), pulse.devices().size());
+    }
+
+    @Test
+    void aPulseWhereAGpuIsLostDiffersAndGivesTheSessionUp() throws Exception {
+        Path lost = FakeNvml.driverRoot(dir, "current", "lost");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(lost), JnaNvmlScope.Session.HELD);
+        NvmlPulse pulse = NvmlPulse.of(scope.snapshot());
+        assertTrue(pulse.devices().stream().anyMatch(d -> ("rc=" + NvmlReturn.ERROR_GPU_IS_LOST).equals(d.uuid())
+                || !"ok".equals(d.handle())), pulse.toString());
+        assertEquals(0, initCount(lost));
+    }
 }

@@ -1,9 +1,10 @@
 package io.gpudetect.inventory;
 
 import io.gpudetect.model.Gpu;
+import io.gpudetect.nvml.NvmlPulse;
 import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
-import io.gpudetect.probe.ProbeRole;
+import io.gpudetect.probe.nvml.NvmlProbe;
 import io.gpudetect.probe.pci.SysfsPciProbe;
 import io.gpudetect.source.Source;
 import io.gpudetect.tables.Tables;
@@ -19,7 +20,8 @@ import java.util.Optional;
 /**
  * Detection for an agent that passes every minute on a live host. After a complete pass, a later pass first
  * reads a {@link Fingerprint} of the host (the PCI bus's functions, the drivers bound to its GPUs, the loaded
- * NVIDIA and AMD kernel modules' versions, and what NVML says, health and MIG mode included) and repeats the
+ * NVIDIA and AMD kernel modules' versions, and NVML's {@link NvmlPulse}: which GPUs answer, MIG and ECC mode, ECC
+ * errors; a few calls a GPU, not the whole snapshot, where the agent holds NVML initialised) and repeats the
  * full detection only when that changed, or when {@code refresh} has passed since the last full one. Reading
  * the fingerprint starts no process: tools run only in a full detection, so a host that does not change runs
  * none after the first pass, and a GPU that falls off the bus (the bus or NVML changes) is still seen at once.
@@ -29,7 +31,7 @@ public final class SteadyStateDetector {
     static final String NVIDIA_MODULE_VERSION = "/sys/module/nvidia/version";
 
     private final Detector detector;
-    private final Probe nvml;
+    private final NvmlProbe nvml;
     private final Source source;
     private final Tables tables;
     private final Duration refresh;
@@ -41,7 +43,7 @@ public final class SteadyStateDetector {
 
     public SteadyStateDetector(List<Probe> probes, Source source, Tables tables, Duration refresh, Clock clock) {
         this.detector = new Detector(probes);
-        this.nvml = probes.stream().filter(p -> p.role() == ProbeRole.NVIDIA_LIBRARY).findFirst().orElse(null);
+        this.nvml = probes.stream().filter(p -> p instanceof NvmlProbe).map(p -> (NvmlProbe) p).findFirst().orElse(null);
         this.source = source;
         this.tables = tables;
         this.refresh = refresh;
@@ -103,10 +105,10 @@ public final class SteadyStateDetector {
      * @param nvml      what NVML said (GPUs, health, MIG mode), where the last pass consulted it
      */
     record Fingerprint(List<String> functions, List<String> drivers, String nvidiaModule, String amdgpuModule,
-                       ProbeResult nvml) {
+                       NvmlPulse nvml) {
 
         /** @param basis the inventory whose GPUs' drivers are read; null for none */
-        static Fingerprint read(Source source, Inventory basis, Probe nvml) {
+        static Fingerprint read(Source source, Inventory basis, NvmlProbe nvml) {
             List<String> functions;
             List<String> drivers = new ArrayList<>();
             String nvidia;
@@ -124,7 +126,7 @@ public final class SteadyStateDetector {
             } catch (IOException e) {
                 return new Fingerprint(null, null, null, null, null);
             }
-            return new Fingerprint(functions, drivers, nvidia, amdgpu, nvml == null ? null : nvml.probe(source));
+            return new Fingerprint(functions, drivers, nvidia, amdgpu, nvml == null ? null : nvml.pulse(source).orElse(null));
         }
 
         /** The PCI functions and the module versions are as in {@code other}: what does not depend on a basis. */

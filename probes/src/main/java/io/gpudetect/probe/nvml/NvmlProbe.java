@@ -3,6 +3,7 @@ package io.gpudetect.probe.nvml;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.gpudetect.model.Diagnostic;
+import io.gpudetect.nvml.NvmlPulse;
 import io.gpudetect.nvml.NvmlScope;
 import io.gpudetect.nvml.NvmlSnapshot;
 import io.gpudetect.probe.Probe;
@@ -13,6 +14,9 @@ import io.gpudetect.source.Source;
 import io.gpudetect.source.ToolCommand;
 import io.gpudetect.source.ToolResult;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +60,7 @@ public final class NvmlProbe implements Probe {
         }
         NvmlSnapshot snapshot;
         try {
-            snapshot = withTimeout();
+            snapshot = withTimeout(live::snapshot);
         } catch (TimeoutException e) {
             return ProbeResult.failed(PROBE, Diagnostic.error(PROBE, file, null, "NVML did not answer within "
                     + timeout.toMillis() + " ms (a GPU may be wedged); nothing read from it"));
@@ -70,11 +74,27 @@ public final class NvmlProbe implements Probe {
     }
 
     /**
+     * On a live host, what can have changed since the last detection ({@link NvmlPulse}), for an agent's steady
+     * pass; on a recorded bundle, which does not change, nothing. A pulse that does not come within the time limit
+     * is a pulse that differs from every other.
+     */
+    public Optional<NvmlPulse> pulse(Source source) {
+        if (source.isRecorded()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(withTimeout(live::pulse));
+        } catch (TimeoutException | ExecutionException e) {
+            return Optional.of(new NvmlPulse("no answer within " + timeout.toMillis() + " ms: " + e, null, List.of()));
+        }
+    }
+
+    /**
      * A native call cannot be interrupted, so a hung NVML keeps its thread: a daemon thread, left behind,
      * and the scope's lock makes the next pass time out too instead of piling up calls.
      */
-    private NvmlSnapshot withTimeout() throws TimeoutException, ExecutionException {
-        FutureTask<NvmlSnapshot> task = new FutureTask<>(live::snapshot);
+    private <T> T withTimeout(Callable<T> read) throws TimeoutException, ExecutionException {
+        FutureTask<T> task = new FutureTask<>(read);
         Thread thread = new Thread(task, "nvml-probe");
         thread.setDaemon(true);
         thread.start();

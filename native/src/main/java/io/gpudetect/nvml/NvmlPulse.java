@@ -1,0 +1,106 @@
+package io.gpudetect.nvml;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What can change on an NVIDIA host while the agent runs, and nothing else: which devices answer and with which
+ * UUID, their MIG and ECC modes (current and pending), uncorrected ECC errors and how many MIG devices each has,
+ * and the driver's version. An agent's steady pass compares one with the last (two equal pulses: the full
+ * snapshot would find what it found before), at about six calls a GPU instead of a snapshot's twenty.
+ * Each part is kept as NVML answered it, a value or {@code rc=N}, so that a call that starts failing is a change.
+ *
+ * @param problem why there was nothing to ask (no library, init or count failed); null when there was
+ */
+public record NvmlPulse(String problem, String driverVersion, List<Device> devices) {
+
+    public NvmlPulse {
+        devices = devices == null ? List.of() : List.copyOf(devices);
+    }
+
+    /**
+     * One device by index.
+     *
+     * @param migDevices how many MIG devices answer, where MIG is on; null where it is not
+     */
+    public record Device(int index, String handle, String uuid, String migMode, String eccMode, String eccErrors,
+                         Integer migDevices) {
+    }
+
+    /** The pulse a full snapshot shows: what a scope that reads only snapshots answers. */
+    public static NvmlPulse of(NvmlSnapshot s) {
+        String problem = problem(s.unavailable(), s.init(), s.deviceCount());
+        if (problem != null) {
+            return new NvmlPulse(problem, null, List.of());
+        }
+        List<Device> devices = new ArrayList<>();
+        for (NvmlSnapshot.Device d : s.devices()) {
+            devices.add(d.handle().ok()
+                    ? new Device(d.index(), "ok", answer(d.uuid()), answer(d.migMode()), answer(d.eccMode()),
+                            answer(d.eccUncorrectedAggregate()), d.migMode() != null && d.migMode().ok()
+                                    && d.migMode().value().current() ? d.migDevices().size() : null)
+                    : new Device(d.index(), answer(d.handle()), null, null, null, null, null));
+        }
+        return new NvmlPulse(null, answer(s.driverVersion()), devices);
+    }
+
+    /** The pulse read from a library this process holds initialised: no init, no shutdown. */
+    static NvmlPulse read(NvmlLibrary lib) {
+        NvmlCall<Integer> count = lib.deviceCount();
+        if (!count.ok()) {
+            return new NvmlPulse("count " + answer(count), null, List.of());
+        }
+        List<Device> devices = new ArrayList<>();
+        for (int i = 0; i < count.value(); i++) {
+            NvmlCall<NvmlDevice> handle = lib.deviceHandle(i);
+            if (!handle.ok()) {
+                devices.add(new Device(i, answer(handle), null, null, null, null, null));
+                continue;
+            }
+            NvmlDevice d = handle.value();
+            NvmlCall<NvmlSnapshot.Modes> mig = lib.migMode(d);
+            NvmlCall<NvmlSnapshot.Modes> ecc = lib.eccMode(d);
+            Integer migDevices = null;
+            if (mig.ok() && mig.value().current()) {
+                NvmlCall<Integer> max = lib.maxMigDeviceCount(d);
+                int answering = 0;
+                for (int j = 0; max.ok() && j < max.value(); j++) {
+                    if (lib.migDeviceHandle(d, j).returnCode() != NvmlReturn.ERROR_NOT_FOUND) {
+                        answering++;
+                    }
+                }
+                migDevices = answering;
+            }
+            devices.add(new Device(i, "ok", answer(lib.uuid(d)), answer(mig), answer(ecc),
+                    ecc.ok() && ecc.value().current() ? answer(lib.eccUncorrectedAggregate(d)) : null, migDevices));
+        }
+        return new NvmlPulse(null, answer(lib.driverVersion()), devices);
+    }
+
+    static String problem(String unavailable, NvmlCall<?> init, NvmlCall<Integer> count) {
+        if (unavailable != null) {
+            return unavailable;
+        }
+        if (init == null || !init.ok()) {
+            return "init " + answer(init);
+        }
+        return count == null || !count.ok() ? "count " + answer(count) : null;
+    }
+
+    /**
+     * A call's answer as compared: its value ({@code current/pending} for a mode, {@code ok} for a handle, which
+     * means nothing outside this process), {@code rc=N} when it failed, null when it was not made.
+     */
+    static String answer(NvmlCall<?> call) {
+        if (call == null) {
+            return null;
+        }
+        if (!call.ok()) {
+            return "rc=" + call.returnCode();
+        }
+        if (call.value() == null || call.value() instanceof NvmlDevice) {
+            return "ok";
+        }
+        return call.value() instanceof NvmlSnapshot.Modes m ? m.current() + "/" + m.pending() : String.valueOf(call.value());
+    }
+}
