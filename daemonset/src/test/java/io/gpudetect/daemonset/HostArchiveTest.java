@@ -1,17 +1,17 @@
 package io.gpudetect.daemonset;
 
-import static io.gpudetect.daemonset.Processes.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.gpudetect.daemonset.Processes.Result;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -193,5 +193,26 @@ class HostArchiveTest {
                 "env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME=/tmp", "LANG=C.UTF-8"));
         line.addAll(List.of(command));
         return run(line, 120);
+    }
+
+    record Result(int exit, String output) {
+    }
+
+    private static Result run(List<String> command, int seconds) throws Exception {
+        return run(new ProcessBuilder(command), seconds);
+    }
+
+    private static Result run(ProcessBuilder pb, int seconds) throws Exception {
+        Path log = Files.createTempFile("host-archive-test", ".log");
+        try {
+            Process p = pb.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor();
+                throw new AssertionError(pb.command() + " did not finish in " + seconds + " s");
+            }
+            return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(log);
+        }
     }
 }
