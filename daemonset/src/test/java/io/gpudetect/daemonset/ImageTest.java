@@ -82,6 +82,8 @@ class ImageTest {
 
     @BeforeAll
     static void buildImage() throws Exception {
+        Assumptions.assumeTrue("integration-test".equals(System.getProperty("gpudetect.phase")),
+                "ImageTest runs in the integration-test phase, after package has built the dist");
         assertTrue(Files.isDirectory(DIST.resolve("runtime")), DIST + " is missing: it is built by `package` (profile dist)");
         why = Podman.unusable();
         Assumptions.assumeTrue(why == null, "ImageTest: the image is not built or run: " + why);
@@ -277,6 +279,10 @@ class ImageTest {
         Capabilities caps = security.getCapabilities();
         caps.getDrop().forEach(c -> run.addAll(List.of("--cap-drop", c)));
         assertTrue(caps.getAdd() == null || caps.getAdd().isEmpty(), "the agent adds no capability");
+
+        // The memory limit, enforced by the kernel as the kubelet has it enforced (cgroup memory limit).
+        Quantity memory = agent.getResources().getLimits().get("memory");
+        run.addAll(List.of("--memory", String.valueOf(memory.getNumericalAmount().longValue())));
 
         // Env: values as rendered; fieldRefs as the kubelet fills them; the service's address as it sets it.
         for (EnvVar e : agent.getEnv()) {

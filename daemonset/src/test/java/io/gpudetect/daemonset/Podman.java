@@ -13,9 +13,9 @@ import java.util.Map;
 
 /**
  * Debian's podman and buildah with storage and settings of their own, not the system's: images in
- * {@code target/podman} (vfs: no overlay or fuse needed), run state in the system's temporary folder (socket
- * paths must stay short), runc with cgroupfs (crun fails on our build machines' cgroups), events in a file,
- * and no default rlimits (raising them is not permitted there).
+ * {@code target/podman} (vfs: no overlay or fuse needed), run state in the system's temporary folder, one per
+ * checkout (socket paths must stay short), runc with cgroupfs (crun fails on our build machines' cgroups),
+ * events in a file, and no default rlimits (raising them is not permitted there).
  */
 final class Podman {
 
@@ -53,7 +53,9 @@ final class Podman {
 
     static Podman create(Path dir) throws IOException {
         Path storage = Files.createDirectories(dir.resolve("storage"));
-        Path runroot = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"), "gpu-detect-podman-run"));
+        // One per checkout, as the storage is: two builds side by side must not share podman's run state.
+        Path runroot = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"),
+                "gpu-detect-podman-" + Integer.toHexString(dir.toAbsolutePath().toString().hashCode())));
         Path storageConf = dir.resolve("storage.conf");
         Files.writeString(storageConf, """
                 [storage]
