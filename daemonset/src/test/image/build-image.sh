@@ -6,13 +6,15 @@
 # Storage and configuration come from CONTAINERS_STORAGE_CONF and CONTAINERS_CONF (ImageTest writes them
 # under target/).
 #
-# What stands in for each stage of daemon/Dockerfile:
-#   1. build: the Maven build that ran before this (the same -Pdist profile).
-#   2. archive: the class-data-sharing dump, the same command, run in the image's own root (buildah run).
-#   3. gcr.io/distroless/cc-debian12:nonroot: a root made from scratch with what that base gives a program:
-#      glibc, libgcc_s, libstdc++ and zlib from this Debian 12 host (the libraries ldd finds for the runtime and
-#      JNA, the ones distroless "cc" holds), /etc/passwd and /etc/group with root, nobody and nonroot (65532),
-#      /home/nonroot as the working directory, /tmp, CA certificates, and the base's PATH and SSL_CERT_FILE.
+# What stands in for each stage of daemonset/Dockerfile (ImageTest checks that the Dockerfile still has these):
+#   build: the Maven build that ran before this (the same -Pdist profile).
+#   archive: the class-data-sharing dump, the same command, run in the image's own root (buildah run).
+#   zlib (debian:12-slim): this Debian 12 host's zlib1g, the same package.
+#   gcr.io/distroless/cc-debian12:nonroot: a root made from scratch of the Debian 12 packages distroless makes
+#   that image of (its base/config.bzl and cc/config.bzl: libc6, libssl3, libgcc-s1, libstdc++6, libgomp1,
+#   gcc-12-base), taken from this Debian 12 host, nothing more (so a library the base lacks is missing here
+#   too); its /etc/passwd and /etc/group (root, nobody, nonroot 65532), /home/nonroot, /tmp (1777), CA
+#   certificates, and its PATH, SSL_CERT_FILE and working directory.
 set -eu
 dist=${1:?usage: build-image.sh DIST TAG [buildah config options...]}
 tag=${2:?usage: build-image.sh DIST TAG [buildah config options...]}
@@ -22,15 +24,16 @@ ctr=$(buildah from scratch)
 trap 'buildah rm "$ctr" >/dev/null 2>&1 || true' EXIT
 root=$(buildah mount "$ctr")
 
-# The base: shared libraries the runtime and JNA's native part need, each at the path ldd found it, and the
-# dynamic loader the programs name. libgcc_s is also loaded by glibc itself when a thread exits.
-mkdir -p "$root/lib64" "$root/lib/x86_64-linux-gnu" "$root/etc/ssl/certs" "$root/home/nonroot" "$root/tmp"
-libs=$(find "$dist/runtime" "$dist/lib/jna" -type f \( -name '*.so' -o -path '*/bin/*' \) -exec ldd {} + 2>/dev/null \
-    | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p' | grep -v "^$dist" | sort -u)
-for lib in $libs /lib/x86_64-linux-gnu/libgcc_s.so.1 /lib/x86_64-linux-gnu/libstdc++.so.6; do
-    cp -L "$lib" "$root/lib/x86_64-linux-gnu/$(basename "$lib")"
+# The base, merged /usr as Debian 12's.
+mkdir -p "$root/usr/bin" "$root/usr/sbin" "$root/usr/lib/x86_64-linux-gnu" "$root/usr/lib64" "$root/etc/ssl/certs" \
+    "$root/home/nonroot" "$root/tmp"
+for dir in bin sbin lib lib64; do ln -s "usr/$dir" "$root/$dir"; done
+dpkg -L libc6 libssl3 libgcc-s1 libstdc++6 libgomp1 gcc-12-base | while read -r file; do
+    case "$file" in /usr/share/doc/* | /usr/share/man/* | /usr/share/lintian/* | /usr/share/locale/*) continue ;; esac
+    if [ -f "$file" ] || [ -L "$file" ] && [ ! -d "$file" ]; then
+        mkdir -p "$root$(dirname "$file")" && cp -a "$file" "$root$file"
+    fi
 done
-cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
 printf '%s\n' 'root:x:0:0:root:/root:/sbin/nologin' 'nobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin' \
     'nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin' >"$root/etc/passwd"
 printf '%s\n' 'root:x:0:' 'nobody:x:65534:' 'tty:x:5:' 'staff:x:50:' 'nonroot:x:65532:' >"$root/etc/group"
@@ -40,6 +43,9 @@ if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
 fi
 chown 65532:65532 "$root/home/nonroot" && chmod 700 "$root/home/nonroot"
 chmod 1777 "$root/tmp"
+
+# COPY --from=zlib /usr/lib/x86_64-linux-gnu/libz.so.1.* /usr/lib/x86_64-linux-gnu/libz.so.1
+cp /usr/lib/x86_64-linux-gnu/libz.so.1.* "$root/usr/lib/x86_64-linux-gnu/libz.so.1"
 
 # COPY --from=archive /opt/gpu-detect /opt/gpu-detect
 mkdir -p "$root/opt"

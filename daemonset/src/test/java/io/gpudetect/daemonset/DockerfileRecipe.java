@@ -13,12 +13,17 @@ import java.util.Map;
 
 /**
  * The last stage of {@code daemonset/Dockerfile} (the image that ships): its base, user, entrypoint, command,
- * environment and the folders it copies in. Only the instructions that stage uses are understood: exec-form
+ * environment and what it copies in from which stage ({@code stages}: each stage's name and the image it starts
+ * from). Only the instructions that stage uses are understood: exec-form
  * (JSON) ENTRYPOINT and CMD, ENV {@code KEY=VALUE}, COPY --from; anything else there fails the parse, so a new
  * instruction cannot pass the image check unread.
  */
 record DockerfileRecipe(String from, String user, List<String> entrypoint, List<String> cmd, Map<String, String> env,
-        List<String> copiedTo) {
+        List<Copy> copies, Map<String, String> stages) {
+
+    /** {@code COPY --from=STAGE SOURCE DESTINATION}, with the image the stage starts from. */
+    record Copy(String stage, String source, String destination) {
+    }
 
     static final Path FILE = Chart.MODULE.resolve("Dockerfile");
 
@@ -50,9 +55,14 @@ record DockerfileRecipe(String from, String user, List<String> entrypoint, List<
             }
         }
         int last = -1;
+        Map<String, String> stages = new LinkedHashMap<>();
         for (int i = 0; i < instructions.size(); i++) {
             if (keyword(instructions.get(i)).equals("FROM")) {
                 last = i;
+                String[] words = argument(instructions.get(i)).split("\\s+");
+                if (words.length == 3 && words[1].equalsIgnoreCase("AS")) {
+                    stages.put(words[2], words[0]);
+                }
             }
         }
         if (last < 0) {
@@ -63,7 +73,7 @@ record DockerfileRecipe(String from, String user, List<String> entrypoint, List<
         List<String> entrypoint = null;
         List<String> cmd = null;
         Map<String, String> env = new LinkedHashMap<>();
-        List<String> copiedTo = new ArrayList<>();
+        List<Copy> copies = new ArrayList<>();
         ObjectMapper json = new ObjectMapper();
         for (String instruction : instructions.subList(last + 1, instructions.size())) {
             String argument = argument(instruction);
@@ -83,7 +93,11 @@ record DockerfileRecipe(String from, String user, List<String> entrypoint, List<
                     }
                     case "COPY" -> {
                         String[] words = argument.split("\\s+");
-                        copiedTo.add(words[words.length - 1]);
+                        if (words.length != 3 || !words[0].startsWith("--from=")) {
+                            throw new IllegalArgumentException("the image check reads COPY --from=STAGE SRC DEST only: "
+                                    + instruction);
+                        }
+                        copies.add(new Copy(words[0].substring("--from=".length()), words[1], words[2]));
                     }
                     default -> throw new IllegalArgumentException("the image check does not read " + instruction);
                 }
@@ -91,7 +105,7 @@ record DockerfileRecipe(String from, String user, List<String> entrypoint, List<
                 throw new IllegalArgumentException("not exec form (JSON): " + instruction, e);
             }
         }
-        return new DockerfileRecipe(from, user, entrypoint, cmd, Map.copyOf(env), List.copyOf(copiedTo));
+        return new DockerfileRecipe(from, user, entrypoint, cmd, Map.copyOf(env), List.copyOf(copies), Map.copyOf(stages));
     }
 
     private static String keyword(String instruction) {

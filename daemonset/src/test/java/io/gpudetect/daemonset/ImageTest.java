@@ -133,7 +133,12 @@ class ImageTest {
         assertEquals(recipe.user(), pod.getRunAsUser() + ":" + pod.getRunAsGroup());
 
         // Layout: /opt/gpu-detect is the dist, file for file, plus the archive stage's class-data-sharing dump.
-        assertEquals(List.of("/opt/gpu-detect"), recipe.copiedTo());
+        // What build-image.sh copies in, as the Dockerfile does: Debian 12's zlib (the runtime's java links it; the
+        // base has none) and the archive stage's /opt/gpu-detect.
+        assertEquals(List.of(new DockerfileRecipe.Copy("zlib", "/usr/lib/x86_64-linux-gnu/libz.so.1.*",
+                "/usr/lib/x86_64-linux-gnu/libz.so.1"), new DockerfileRecipe.Copy("archive", "/opt/gpu-detect",
+                "/opt/gpu-detect")), recipe.copies());
+        assertEquals("debian:12-slim", recipe.stages().get("zlib"), "build-image.sh copies this host's Debian 12 zlib");
         Result mounted = podman.podman(60, "image", "mount", IMAGE);
         assertEquals(0, mounted.exit(), mounted.output());
         try {
@@ -223,6 +228,8 @@ class ImageTest {
                     + liveness.getInitialDelaySeconds() + " s):\n" + logs());
 
             // Labels through NVML: the stand-in's H100 (the driver version only NVML gives).
+            // The agent waits a random start-up delay (at most 30 s by default: a DaemonSet's pods do not all start
+            // their first pass together), then passes.
             long labelledAt = waitFor(start, 60, () -> {
                 Map<String, String> labels = client.nodes().withName(NODE).get().getMetadata().getLabels();
                 return labels != null && "h100".equals(labels.get("gpu-detect.io/gpu.model"));
