@@ -77,16 +77,15 @@ class ImageTest {
     private static final String SERVICE_ACCOUNT = "/var/run/secrets/kubernetes.io/serviceaccount";
 
     private static Podman podman;
-    private static String why;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @BeforeAll
     static void buildImage() throws Exception {
-        Assumptions.assumeTrue("integration-test".equals(System.getProperty("gpudetect.phase")),
-                "ImageTest runs in the integration-test phase, after package has built the dist");
+        skipUnless("integration-test".equals(System.getProperty("gpudetect.phase")),
+                "runs in the integration-test phase, after package has built the dist");
         assertTrue(Files.isDirectory(DIST.resolve("runtime")), DIST + " is missing: it is built by `package` (profile dist)");
-        why = Podman.unusable();
-        Assumptions.assumeTrue(why == null, "ImageTest: the image is not built or run: " + why);
+        String why = Podman.unusable();
+        skipUnless(why == null, "the image is not built or run: " + why);
         podman = Podman.create(Files.createDirectories(WORK.resolve("podman")));
         podman.podman(60, "rm", "-f", "-t", "0", CONTAINER);
         podman.podman(60, "rmi", "-f", IMAGE);
@@ -97,6 +96,14 @@ class ImageTest {
         assertEquals(0, built.exit(), built.output());
         System.out.printf("ImageTest: built %s in %.1f s, %d MB%n", IMAGE, (System.nanoTime() - start) / 1e9,
                 imageInspect().path("Size").asLong() / 1_000_000);
+    }
+
+    /** Surefire reports nothing for a class whose set-up is skipped: the reason goes to the build's output too. */
+    private static void skipUnless(boolean ok, String why) {
+        if (!ok) {
+            System.out.println("ImageTest skipped: " + why);
+        }
+        Assumptions.assumeTrue(ok, "ImageTest skipped: " + why);
     }
 
     @AfterAll
