@@ -266,6 +266,24 @@ class ImageTest {
             long limit = agent.getResources().getLimits().get("memory").getNumericalAmount().longValue();
             assertTrue(rss < limit, "RSS " + rss + " B is over the chart's limit " + limit + " B");
 
+            // What the kernel says of the container's process: the chart's user, no capability, no privilege gain,
+            // a read-only root with /tmp the only writable place.
+            Map<String, String> status = processStatus();
+            assertEquals(List.of("65532", "65532", "65532", "65532"), List.of(status.get("Uid").split("\\s+")));
+            assertEquals(0L, Long.parseLong(status.get("CapEff"), 16), "effective capabilities");
+            assertEquals(0L, Long.parseLong(status.get("CapPrm"), 16), "permitted capabilities");
+            assertEquals("1", status.get("NoNewPrivs"));
+            JsonNode container = JSON.readTree(podman.podman(60, "inspect", CONTAINER).output()).get(0);
+            assertTrue(container.path("HostConfig").path("ReadonlyRootfs").asBoolean());
+            List<String> writable = new ArrayList<>();
+            container.path("HostConfig").path("Tmpfs").fieldNames().forEachRemaining(writable::add);
+            container.path("Mounts").forEach(m -> {
+                if (m.path("RW").asBoolean()) {
+                    writable.add(m.path("Destination").asText());
+                }
+            });
+            assertEquals(List.of("/tmp"), writable);
+
             // SIGTERM, with the pod's grace period: exit 0, labels kept.
             Long grace = pod.getTerminationGracePeriodSeconds();
             long graceSeconds = grace == null ? 30 : grace;
@@ -333,7 +351,9 @@ class ImageTest {
         Path host = fakeHost();
         for (VolumeMount m : agent.getVolumeMounts()) {
             Volume v = Pods.volume(chart, m.getName());
-            String ro = Boolean.TRUE.equals(m.getReadOnly()) ? ":ro" : "";
+            // HostToContainer is a slave mount (the kubelet's rslave); podman's default is private.
+            String ro = (Boolean.TRUE.equals(m.getReadOnly()) ? ":ro" : ":rw")
+                    + ("HostToContainer".equals(m.getMountPropagation()) ? ",rslave" : "");
             if (v.getEmptyDir() != null) {
                 Quantity size = v.getEmptyDir().getSizeLimit();
                 run.addAll(List.of("--tmpfs", m.getMountPath() + ":rw,nosuid,nodev,mode=1777"
@@ -391,14 +411,20 @@ class ImageTest {
         return host;
     }
 
-    private static long rssBytes() throws Exception {
+    /** {@code /proc/PID/status} of the container's first process (its java: the entrypoint has no shell). */
+    private static Map<String, String> processStatus() throws Exception {
         String pid = podman.podman(60, "inspect", "--format", "{{.State.Pid}}", CONTAINER).output().strip();
+        Map<String, String> status = new HashMap<>();
         for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-            }
+            int colon = line.indexOf(':');
+            status.put(line.substring(0, colon), line.substring(colon + 1).strip());
         }
-        throw new AssertionError("no VmRSS for the container's process " + pid);
+        assertEquals("java", status.get("Name"));
+        return status;
+    }
+
+    private static long rssBytes() throws Exception {
+        return Long.parseLong(processStatus().get("VmRSS").replaceAll("[^0-9]", "")) * 1024;
     }
 
     private static String logs() throws Exception {
