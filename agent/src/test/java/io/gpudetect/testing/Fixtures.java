@@ -38,18 +38,9 @@ public final class Fixtures {
         return Path.of(System.getProperty("gpudetect.fixtures", "../test-fixtures"));
     }
 
-    /** The shared set's {@code fixtures} folder, when this workspace has it. */
+    /** The shared set's {@code fixtures} folder, when this workspace has it ({@code GPU_DETECT_SHARED}, else above). */
     public static Optional<Path> shared() {
-        String given = System.getenv("GPU_DETECT_SHARED");
-        if (given != null && !given.isBlank()) {
-            return Optional.of(Path.of(given).resolve("fixtures")).filter(Files::isDirectory);
-        }
-        for (Path p = root().toAbsolutePath().normalize(); p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("shared/fixtures/hosts"))) {
-                return Optional.of(p.resolve("shared/fixtures"));
-            }
-        }
-        return Optional.empty();
+        return io.gpudetect.probe.Fixtures.shared();
     }
 
     /** A file or folder of the shared set; skips the calling test, with one line, where it is absent. */
@@ -190,14 +181,7 @@ public final class Fixtures {
     }
 
     private static List<Path> folders(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(Files::isDirectory).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return io.gpudetect.probe.Fixtures.folders(dir);
     }
 
     /** A copy of a bundle folder, links kept as links; what {@code to} held before is replaced. */

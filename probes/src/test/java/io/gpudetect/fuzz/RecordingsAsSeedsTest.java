@@ -32,8 +32,8 @@ class RecordingsAsSeedsTest {
 
     /** (probe, file): every bundle file some tool probe reads, in every recording and case folder. */
     static Stream<Arguments> toolOutputs() {
-        List<Path> folders = new ArrayList<>(folders(CASES));
-        Fixtures.shared().map(s -> s.resolve("hosts")).ifPresent(h -> folders.addAll(folders(h)));
+        List<Path> folders = new ArrayList<>(Fixtures.folders(CASES));
+        Fixtures.shared().map(s -> s.resolve("hosts")).ifPresent(h -> folders.addAll(Fixtures.folders(h)));
         List<Arguments> all = new ArrayList<>();
         for (Probe probe : Probes.defaults()) {
             if (probe instanceof ToolProbe tool) {
@@ -57,16 +57,5 @@ class RecordingsAsSeedsTest {
     @Test
     void thereAreRecordingsForTheToolProbes() {
         assertFalse(toolOutputs().findAny().isEmpty(), "no tool output found under " + CASES.toAbsolutePath());
-    }
-
-    private static List<Path> folders(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(Files::isDirectory).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

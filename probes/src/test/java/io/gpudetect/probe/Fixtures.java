@@ -51,4 +51,16 @@ public final class Fixtures {
     public static List<String> lines(List<Diagnostic> diagnostics, Diagnostic.Severity severity) {
         return diagnostics.stream().filter(d -> d.severity() == severity).map(Diagnostic::oneLine).toList();
     }
+
+    /** The sub-folders of {@code dir}, sorted; none where it is not a folder. */
+    public static List<Path> folders(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            return s.filter(Files::isDirectory).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

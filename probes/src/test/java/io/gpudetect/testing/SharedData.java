@@ -28,6 +28,13 @@ public final class SharedData {
         return Optional.empty();
     }
 
+    /** The shared copy's path, for {@code --akash-table}; skips the test without it. */
+    public static String akashTableOption() {
+        Optional<Path> file = akashTableFile();
+        Assumptions.assumeTrue(file.isPresent(), "skipped: no shared/data/akash-gpus.json above " + Path.of("").toAbsolutePath());
+        return file.get().toString();
+    }
+
     /** Akash's table from the shared copy, read as production reads a {@code --akash-table} file; skips the test without it. */
     public static AkashGpus akashGpus() {
         Optional<Path> file = akashTableFile();
