@@ -32,7 +32,14 @@ public final class PastedText {
          * tools and its arguments.
          */
         private static final Pattern COMMAND = Pattern.compile("^\\s*(?:\\(\\S+\\)\\s+)?(?:\\[[^]]*]\\s?[$#%>]\\s*|PS [^>]*>\\s*|\\S*[$#%>]\\s+|!\\s*)?"
-                + "(?:sudo\\s+(?:-\\S+\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS + ")(?:\\.exe)?(?:[\\s|].*)?$");
+                + "(?:sudo\\s+(?:-\\S+\\s+)*)?(?:watch\\s+(?:-\\S+(?:\\s+[\\d.]+)?\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS
+                + ")(?:\\.exe)?(?:[\\s|].*)?$");
+
+        /**
+         * The banner {@code watch} prints above each refresh ({@code Every 1.0s: nvidia-smi    host: Mon Jan  1 ...}):
+         * blanked, and its command kept as a pasted command line.
+         */
+        private static final Pattern WATCH_BANNER = Pattern.compile("^\\s*Every\\s+[\\d.]+s:\\s+(.+?)(?:\\s{2,}.*)?$");
 
         /** A prompt with nothing after it: {@code user@host:~$}, {@code [root@node ~]#}, {@code PS C:\>}. */
         private static final Pattern BARE_PROMPT = Pattern.compile("^\\s*(?:\\S*@\\S*|\\[[^]]*]|PS \\S*|\\S*:\\\\\\S*)[$#%>]\\s*$");
@@ -40,12 +47,25 @@ public final class PastedText {
         private static final Pattern FENCE = Pattern.compile("^\\s*(?:```|~~~)[\\w+.-]*\\s*$");
     }
 
-    /** The text as the tool printed it, with a note for each kind of thing taken off (empty when none). */
-    public record Cleaned(String text, List<String> notes) {
+    /**
+     * The text as the tool printed it, with a note for each kind of thing taken off (empty when none), and the
+     * command lines that were blanked: a parser may need them ({@code --query-gpu=...} names the columns of a
+     * CSV pasted without its header).
+     */
+    public record Cleaned(String text, List<String> notes, List<Command> commands) {
 
         public Cleaned {
             notes = List.copyOf(notes);
+            commands = List.copyOf(commands);
         }
+
+        public Cleaned(String text, List<String> notes) {
+            this(text, notes, List.of());
+        }
+    }
+
+    /** A command line pasted with the output, as it was pasted (after quoting came off), and its 1-based line. */
+    public record Command(int line, String text) {
     }
 
     public static Cleaned clean(String text) {
@@ -66,12 +86,22 @@ public final class PastedText {
         }
         int commands = 0;
         int fences = 0;
+        List<Command> commandLines = new ArrayList<>();
         for (int i = 0; i < lines.length; i++) {
             String line = stripCarriageReturn(lines[i]);
             if (Patterns.FENCE.matcher(line).matches()) {
                 lines[i] = "";
                 fences++;
+            } else if (line.stripLeading().startsWith("Every ") && Patterns.WATCH_BANNER.matcher(line).matches()) {
+                java.util.regex.Matcher banner = Patterns.WATCH_BANNER.matcher(line);
+                banner.matches();
+                commandLines.add(new Command(i + 1, banner.group(1).strip()));
+                lines[i] = "";
+                commands++;
             } else if (Patterns.COMMAND.matcher(line).matches() || Patterns.BARE_PROMPT.matcher(line).matches()) {
+                if (Patterns.COMMAND.matcher(line).matches()) {
+                    commandLines.add(new Command(i + 1, line.strip()));
+                }
                 lines[i] = "";
                 commands++;
             }
@@ -89,7 +119,7 @@ public final class PastedText {
             }
             notes.add("removed the " + indent + " characters of indentation every line had");
         }
-        return notes.isEmpty() ? new Cleaned(text, List.of()) : new Cleaned(String.join("\n", lines), notes);
+        return notes.isEmpty() ? new Cleaned(text, List.of()) : new Cleaned(String.join("\n", lines), notes, commandLines);
     }
 
     /**
@@ -117,6 +147,9 @@ public final class PastedText {
                 }
                 if (Character.isLetter(c) && end - i < 300) {
                     String line = text.substring(i, end);
+                    if (c == 'E' && Patterns.WATCH_BANNER.matcher(line).matches()) {
+                        return true;
+                    }
                     if ((line.contains("smi") || line.contains("info") || line.contains("lspci") || line.indexOf('$') >= 0
                             || line.indexOf('@') >= 0 || line.indexOf('>') >= 0 || line.indexOf('#') >= 0)
                             && (Patterns.COMMAND.matcher(line).matches() || Patterns.BARE_PROMPT.matcher(line).matches())) {
