@@ -67,7 +67,8 @@ public final class NvidiaSmiCsvParser {
         List<CsvRow> rows = new ArrayList<>();
         for (int i = header == null ? first : first + 1; i < lines.size(); i++) {
             String line = lines.get(i);
-            if (line.isBlank()) {
+            if (line.isBlank() || line.stripLeading().startsWith("#")) {
+                // nvidia-smi never starts a row with '#'; a pasted "# Output" or shell comment is not a GPU.
                 continue;
             }
             if (headerText != null && line.strip().equals(headerText)) {
