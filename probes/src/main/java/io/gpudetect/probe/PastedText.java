@@ -45,6 +45,9 @@ public final class PastedText {
         private static final Pattern BARE_PROMPT = Pattern.compile("^\\s*(?:\\S*@\\S*|\\[[^]]*]|PS \\S*|\\S*:\\\\\\S*)[$#%>]\\s*$");
 
         private static final Pattern FENCE = Pattern.compile("^\\s*(?:```|~~~)[\\w+.-]*\\s*$");
+
+        /** A line pasted as Markdown inline code, {@code `01:00.0 3D controller: ...`}: one backtick either side. */
+        private static final Pattern INLINE_CODE = Pattern.compile("^\\s*`([^`]+)`\\s*$");
     }
 
     /**
@@ -87,8 +90,16 @@ public final class PastedText {
         int commands = 0;
         int fences = 0;
         List<Command> commandLines = new ArrayList<>();
+        int inline = 0;
         for (int i = 0; i < lines.length; i++) {
             String line = stripCarriageReturn(lines[i]);
+            java.util.regex.Matcher code = Patterns.INLINE_CODE.matcher(line);
+            if (code.matches()) {
+                // The backticks are Markdown's, not the tool's; what is inside may still be a command line.
+                line = code.group(1);
+                lines[i] = line;
+                inline++;
+            }
             if (Patterns.FENCE.matcher(line).matches()) {
                 lines[i] = "";
                 fences++;
@@ -108,6 +119,9 @@ public final class PastedText {
         }
         if (commands > 0) {
             notes.add("blanked " + commands + " pasted command or prompt line" + (commands > 1 ? "s" : ""));
+        }
+        if (inline > 0) {
+            notes.add("took the Markdown backticks off " + inline + " line" + (inline > 1 ? "s" : "") + " pasted as inline code");
         }
         if (fences > 0) {
             notes.add("blanked " + fences + " Markdown fence line" + (fences > 1 ? "s" : ""));

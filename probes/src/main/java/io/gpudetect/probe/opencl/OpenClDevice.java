@@ -57,10 +57,13 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
         return type != null && type.toUpperCase(Locale.ROOT).contains("GPU");
     }
 
-    /** Intel's integrated GPU names: a family with no card number, or Lunar/Arrow Lake's Arc 1x0V / 1x0T. */
+    /**
+     * Intel's integrated GPU names: a family with no card number (UHD, HD, Iris, Iris Xe; since Meteor Lake "Arc
+     * Graphics") or Lunar/Arrow Lake's "Arc 140V GPU". Not "Intel(R) Graphics [0x56a0]": NEO's name for a device it
+     * has no marketing name for, which is as often a discrete Arc (0x56a0 is an A770).
+     */
     private static final Pattern INTEL_IGPU_NAME = Pattern.compile("(?i)^(?:Intel(?:\\(R\\))?\\s+)?(?:(?:U?HD|Iris)(?:\\(R\\)|\\(TM\\))?"
-            + "(?:\\s+(?:Xe|Plus|Pro))?\\s+Graphics(?:\\s+\\d{3,4})?|Arc(?:\\(TM\\))?\\s+Graphics|Arc(?:\\(TM\\))?\\s+1\\d0[VT]\\s+GPU.*"
-            + "|Graphics)\\s*(?:\\[0x[0-9a-f]{4}])?$");
+            + "(?:\\s+(?:Xe|Plus|Pro))?\\s+Graphics(?:\\s+\\d{3,4})?|Arc(?:\\(TM\\))?\\s+Graphics|Arc(?:\\(TM\\))?\\s+1\\d0[VT]\\s+GPU.*)\\s*$");
     /** Intel's discrete GPUs, which the family pattern must never take for integrated. */
     private static final Pattern INTEL_DISCRETE_NAME = Pattern.compile("(?i)\\bArc(?:\\(TM\\))?\\s+(?:Pro\\s+)?[AB]\\d{2,3}|Xe\\s+MAX|Data\\s+Center|\\bMax\\s+\\d|\\bFlex\\b");
 

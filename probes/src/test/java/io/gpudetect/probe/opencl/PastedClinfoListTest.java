@@ -52,4 +52,11 @@ class PastedClinfoListTest {
         assertEquals(Boolean.TRUE, gpus.get(2).sharedMemory(), "Lunar Lake's Arc 140V is integrated");
         assertNull(gpus.get(3).sharedMemory(), "Iris Xe MAX is the discrete DG1");
     }
+
+    @Test
+    void neosNameForAnUnnamedDeviceIdIsNotTakenForAnIgpu() {
+        List<Gpu> gpus = parsePasted("Platform #0: Intel(R) OpenCL Graphics\n `-- Device #0: Intel(R) Graphics [0x56a0]\n");
+        assertEquals(1, gpus.size());
+        assertNull(gpus.get(0).sharedMemory(), "0x56a0 is a discrete Arc A770");
+    }
 }

@@ -77,4 +77,11 @@ class PastedLspciTest {
         assertEquals("nvidia", gpus.get(0).kernelDriver());
         assertEquals("GeForce RTX 3070", gpus.get(0).name());
     }
+
+    @Test
+    void linesPastedAsInlineCodeLoseTheirBackticks() {
+        List<Gpu> gpus = parsePasted("`$ lspci | grep 3D`\n`02:00.0 3D controller: NVIDIA Corporation GP108M [GeForce MX150] (rev a1)`\n");
+        assertEquals(1, gpus.size());
+        assertEquals("GeForce MX150", gpus.get(0).name());
+    }
 }
