@@ -28,11 +28,11 @@ public final class PastedText {
 
         /**
          * A command line: an optional prompt ({@code (env) }, then {@code [user@host dir]$}, {@code PS C:\>}, anything
-         * ending in {@code $ # % >} before a space, or a notebook's {@code !}), {@code sudo}, a path, then one of the
-         * tools and its arguments.
+         * ending in {@code $ # % >} before a space, a themed shell's {@code ~ $}, or a notebook's {@code !}), {@code time},
+         * {@code sudo}, {@code watch} and its options, a path, then one of the tools and its arguments.
          */
-        private static final Pattern COMMAND = Pattern.compile("^\\s*(?:\\(\\S+\\)\\s+)?(?:\\[[^]]*]\\s?[$#%>]\\s*|PS [^>]*>\\s*|\\S*[$#%>]\\s+|!\\s*)?"
-                + "(?:sudo\\s+(?:-\\S+\\s+)*)?(?:watch\\s+(?:-\\S+(?:\\s+[\\d.]+)?\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS
+        private static final Pattern COMMAND = Pattern.compile("^\\s*(?:\\(\\S+\\)\\s+)?(?:\\[[^]]*]\\s?[$#%>]\\s*|PS [^>]*>\\s*|\\S*[$#%>]\\s+|~\\s[$#%]\\s+|!\\s*)?"
+                + "(?:time\\s+)?(?:sudo\\s+(?:-\\S+\\s+)*)?(?:watch\\s+(?:-\\S+(?:\\s+[\\d.]+)?\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS
                 + ")(?:\\.exe)?(?:[\\s|].*)?$");
 
         /**
@@ -159,7 +159,8 @@ public final class PastedText {
                 if ((first && i > start) || "`~>!$#%([".indexOf(c) >= 0) {
                     return true;
                 }
-                if (Character.isLetter(c) && end - i < 300) {
+                // A command line can start with its path (/usr/bin/nvidia-smi, ./rocm-smi) as well as a name or prompt.
+                if ((Character.isLetter(c) || c == '/' || c == '.') && end - i < 300) {
                     String line = text.substring(i, end);
                     if (c == 'E' && Patterns.WATCH_BANNER.matcher(line).matches()) {
                         return true;

@@ -189,4 +189,32 @@ class CsvUnseenShapesTest {
         assertEquals(1, out.gpus().size(), "one row under the command: one GPU, of which only the vendor is known");
         assertNull(out.gpus().get(0).name());
     }
+
+    @Test
+    void aCommandLineThatStartsWithItsPathAndRowsWithoutUnits() {
+        ParsedOutput out = pasted("""
+                /usr/bin/nvidia-smi -i 0b:00.0 --query-gpu=power.limit,memory.total,vbios_version,driver_version,name,gpu_uuid,pstate --format=csv,noheader,nounits
+                250.00, 11019, 86.02.39.00.01, 470.82, GeForce GTX 1080 Ti, GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9, P8
+                """);
+        assertEquals(1, out.gpus().size());
+        Gpu g = out.gpus().get(0);
+        assertEquals("GeForce GTX 1080 Ti", g.name());
+        assertEquals(11019L, g.memoryMiB());
+        assertEquals("470.82", g.driverVersion());
+        assertEquals(250.0, g.powerLimitWatts());
+    }
+
+    @Test
+    void twoTimedRunsWithAThemedPromptAreTwoGpusNotFour() {
+        String run = """
+                ~ $  time nvidia-smi --query-gpu=gpu_name,memory.total,utilization.gpu --format=csv
+                name, memory.total [MiB], utilization.gpu [%]
+                GeForce GTX 1070, 8119 MiB, 3 %
+                GeForce GTX 1050 Ti, 4040 MiB, 0 %
+
+                real	0m0,031s
+                """;
+        ParsedOutput out = pasted(run + run);
+        assertEquals(2, out.gpus().size(), out.diagnostics().toString());
+    }
 }
