@@ -159,8 +159,9 @@ public final class PastedText {
                 if ((first && i > start) || "`~>!$#%([".indexOf(c) >= 0) {
                     return true;
                 }
-                // A command line can start with its path (/usr/bin/nvidia-smi, ./rocm-smi) as well as a name or prompt.
-                if ((Character.isLetter(c) || c == '/' || c == '.') && end - i < 300) {
+                // A command line can start with its path (/usr/bin/nvidia-smi, ./rocm-smi) as well as a name or prompt, and a
+                // --query-gpu list of twenty fields runs to some 350 characters; longer lines are output, not commands.
+                if ((Character.isLetter(c) || c == '/' || c == '.') && end - i < 1000) {
                     String line = text.substring(i, end);
                     if (c == 'E' && Patterns.WATCH_BANNER.matcher(line).matches()) {
                         return true;

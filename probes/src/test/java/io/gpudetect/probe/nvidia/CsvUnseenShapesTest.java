@@ -193,8 +193,8 @@ class CsvUnseenShapesTest {
     @Test
     void aCommandLineThatStartsWithItsPathAndRowsWithoutUnits() {
         ParsedOutput out = pasted("""
-                /usr/bin/nvidia-smi -i 0b:00.0 --query-gpu=power.limit,memory.total,vbios_version,driver_version,name,gpu_uuid,pstate --format=csv,noheader,nounits
-                250.00, 11019, 86.02.39.00.01, 470.82, GeForce GTX 1080 Ti, GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9, P8
+                /usr/bin/nvidia-smi -i 0b:00.0 --query-gpu=power.limit,power.min_limit,power.max_limit,memory.total,vbios_version,driver_version,name,gpu_uuid,power.draw,temperature.gpu,temperature.memory,clocks.current.graphics,clocks.sm,clocks.mem,utilization.gpu,utilization.memory,fan.speed,pcie.link.width.current,pstate --format=csv,noheader,nounits
+                250.00, 125.00, 300.00, 11019, 86.02.39.00.01, 470.82, GeForce GTX 1080 Ti, GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9, 61.20, 38, N/A, 1480, 1480, 5005, 3, 1, 23, 16, P8
                 """);
         assertEquals(1, out.gpus().size());
         Gpu g = out.gpus().get(0);
