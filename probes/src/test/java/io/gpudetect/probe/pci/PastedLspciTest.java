@@ -84,4 +84,31 @@ class PastedLspciTest {
         assertEquals(1, gpus.size());
         assertEquals("GeForce MX150", gpus.get(0).name());
     }
+
+    @Test
+    void grepContextOutputWithASpaceBeforeEveryLineAndAPasswordPrompt() {
+        List<Gpu> gpus = parsePasted(String.join("\n",
+                "me@box:~$ sudo lspci -knnn | grep -A3 -E 'Display|VGA|3D'",
+                " [sudo] password for me:",
+                " 0c:00.0 VGA compatible controller [0300]: NVIDIA Corporation Device [10de:2782] (rev a1)",
+                "     Subsystem: ASUSTeK Computer Inc. Device [1043:88f0]",
+                "     Kernel driver in use: nvidia",
+                " --",
+                " 0d:00.0 VGA compatible controller [0300]: NVIDIA Corporation TU116 [GeForce GTX 1660 SUPER] [10de:21c4] (rev a1)",
+                ""));
+        assertEquals(2, gpus.size());
+        assertNull(gpus.get(0).name());
+        assertEquals("2782", gpus.get(0).pciDeviceId());
+        assertEquals("GeForce GTX 1660 SUPER", gpus.get(1).name());
+    }
+
+    @Test
+    void switchesNamedDeviceAreNotGpus() {
+        List<Gpu> gpus = LspciParser.parse(String.join("\n",
+                "07:00.0 3D controller [0302]: NVIDIA Corporation Device [10de:20b2] (rev a1)",
+                "0c:00.0 Bridge [0680]: NVIDIA Corporation Device [10de:1af1] (rev a1)",
+                "0f:00.0 3D controller [0302]: NVIDIA Corporation Device [10de:20b2] (rev a1)",
+                ""), "lspci.txt").gpus();
+        assertEquals(2, gpus.size(), "an NVSwitch is a bridge, whatever its name");
+    }
 }
