@@ -20,7 +20,8 @@ record ColumnGuess(List<String> header, Map<String, Integer> placed) {
 
     private static final Pattern UUID = Pattern.compile("(?i)^GPU-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$");
     private static final Pattern BUS_ID = Pattern.compile("(?i)^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$");
-    private static final Pattern MIB = Pattern.compile("^(\\d+) MiB$");
+    /** At most nine digits: no card has a billion MiB, and a longer number must not overflow the parse. */
+    private static final Pattern MIB = Pattern.compile("^(\\d{1,9}) MiB$");
     /** R-series driver versions: 535.104.05, 550.54.14; two parts (470.74, 591.86) only beside units (see below). */
     private static final Pattern DRIVER3 = Pattern.compile("^[1-9]\\d{2}\\.\\d{2,3}\\.\\d{2,3}$");
     private static final Pattern DRIVER2 = Pattern.compile("^[1-9]\\d{2}\\.\\d{2,3}$");

@@ -217,4 +217,16 @@ class CsvUnseenShapesTest {
         ParsedOutput out = pasted(run + run);
         assertEquals(2, out.gpus().size(), out.diagnostics().toString());
     }
+
+    @Test
+    void hostileHeaderlessInputGivesDiagnosticsNotExceptions() {
+        for (String text : List.of("NVIDIA X, 99999999999999999999999 MiB\n", "9999/99/99 99:99:99.999, NVIDIA X\n9999/99/99 99:99:99.999, NVIDIA X\n",
+                ",,,,\n,,,,\n", "$ nvidia-smi --query-gpu= --format=csv,noheader\nNVIDIA T4\n",
+                "$ nvidia-smi --query-gpu=index -l 1\n0\n0\n1\n", "2025/01/01 00:00:00.000, NVIDIA T4\n2024/01/01 00:00:00.000, NVIDIA T4\n")) {
+            ParsedOutput out = pasted(text);
+            assertTrue(out.gpus().size() <= 2, text);
+        }
+        ParsedOutput loop = pasted("$ nvidia-smi --query-gpu=index -l 1\n0\n0\n1\n");
+        assertEquals(2, loop.gpus().size(), "index 0 and 1");
+    }
 }
