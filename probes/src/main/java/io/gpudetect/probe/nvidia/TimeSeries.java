@@ -152,12 +152,10 @@ final class TimeSeries {
         if (max < 4 * Math.max(longestShort, 1)) {
             return -1;
         }
-        long cut = SAME_SAMPLE_MS;
-        int size = -1;
         int run = 1;
         List<Integer> runs = new ArrayList<>();
         for (long g : gaps) {
-            if (g > cut) {
+            if (g > SAME_SAMPLE_MS) {
                 runs.add(run);
                 run = 1;
             } else {
@@ -165,7 +163,7 @@ final class TimeSeries {
             }
         }
         runs.add(run);
-        size = runs.get(0);
+        int size = runs.get(0);
         for (int i = 0; i < runs.size(); i++) {
             int r = runs.get(i);
             if (r != size && !(i == runs.size() - 1 && r < size)) {
