@@ -28,24 +28,47 @@ public final class PastedText {
 
         /**
          * A command line: an optional prompt ({@code (env) }, then {@code [user@host dir]$}, {@code PS C:\>}, anything
-         * ending in {@code $ # % >} before a space, or a notebook's {@code !}), {@code sudo}, a path, then one of the
-         * tools and its arguments.
+         * ending in {@code $ # % >} before a space, a themed shell's {@code ~ $}, or a notebook's {@code !}), {@code time},
+         * {@code sudo}, {@code watch} and its options, a path, then one of the tools and its arguments.
          */
-        private static final Pattern COMMAND = Pattern.compile("^\\s*(?:\\(\\S+\\)\\s+)?(?:\\[[^]]*]\\s?[$#%>]\\s*|PS [^>]*>\\s*|\\S*[$#%>]\\s+|!\\s*)?"
-                + "(?:sudo\\s+(?:-\\S+\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS + ")(?:\\.exe)?(?:[\\s|].*)?$");
+        private static final Pattern COMMAND = Pattern.compile("^\\s*(?:\\(\\S+\\)\\s+)?(?:\\[[^]]*]\\s?[$#%>]\\s*|PS [^>]*>\\s*|\\S*[$#%>]\\s+|~\\s[$#%]\\s+|!\\s*)?"
+                + "(?:time\\s+)?(?:sudo\\s+(?:-\\S+\\s+)*)?(?:watch\\s+(?:-\\S+(?:\\s+[\\d.]+)?\\s+)*)?(?:\\S*[/\\\\])?(?:" + TOOLS
+                + ")(?:\\.exe)?(?:[\\s|].*)?$");
+
+        /**
+         * The banner {@code watch} prints above each refresh ({@code Every 1.0s: nvidia-smi    host: Mon Jan  1 ...}):
+         * blanked, and its command kept as a pasted command line.
+         */
+        private static final Pattern WATCH_BANNER = Pattern.compile("^\\s*Every\\s+[\\d.]+s:\\s+(.+?)(?:\\s{2,}.*)?$");
 
         /** A prompt with nothing after it: {@code user@host:~$}, {@code [root@node ~]#}, {@code PS C:\>}. */
         private static final Pattern BARE_PROMPT = Pattern.compile("^\\s*(?:\\S*@\\S*|\\[[^]]*]|PS \\S*|\\S*:\\\\\\S*)[$#%>]\\s*$");
 
         private static final Pattern FENCE = Pattern.compile("^\\s*(?:```|~~~)[\\w+.-]*\\s*$");
+
+        /** A line pasted as Markdown inline code, {@code `01:00.0 3D controller: ...`}: one backtick either side. */
+        private static final Pattern INLINE_CODE = Pattern.compile("^\\s*`([^`]+)`\\s*$");
     }
 
-    /** The text as the tool printed it, with a note for each kind of thing taken off (empty when none). */
-    public record Cleaned(String text, List<String> notes) {
+    /**
+     * The text as the tool printed it, with a note for each kind of thing taken off (empty when none), and the
+     * command lines that were blanked: a parser may need them ({@code --query-gpu=...} names the columns of a
+     * CSV pasted without its header).
+     */
+    public record Cleaned(String text, List<String> notes, List<Command> commands) {
 
         public Cleaned {
             notes = List.copyOf(notes);
+            commands = List.copyOf(commands);
         }
+
+        public Cleaned(String text, List<String> notes) {
+            this(text, notes, List.of());
+        }
+    }
+
+    /** A command line pasted with the output, as it was pasted (after quoting came off), and its 1-based line. */
+    public record Command(int line, String text) {
     }
 
     public static Cleaned clean(String text) {
@@ -66,18 +89,39 @@ public final class PastedText {
         }
         int commands = 0;
         int fences = 0;
+        List<Command> commandLines = new ArrayList<>();
+        int inline = 0;
         for (int i = 0; i < lines.length; i++) {
             String line = stripCarriageReturn(lines[i]);
+            java.util.regex.Matcher code = Patterns.INLINE_CODE.matcher(line);
+            if (code.matches()) {
+                // The backticks are Markdown's, not the tool's; what is inside may still be a command line.
+                line = code.group(1);
+                lines[i] = line;
+                inline++;
+            }
             if (Patterns.FENCE.matcher(line).matches()) {
                 lines[i] = "";
                 fences++;
+            } else if (line.stripLeading().startsWith("Every ") && Patterns.WATCH_BANNER.matcher(line).matches()) {
+                java.util.regex.Matcher banner = Patterns.WATCH_BANNER.matcher(line);
+                banner.matches();
+                commandLines.add(new Command(i + 1, banner.group(1).strip()));
+                lines[i] = "";
+                commands++;
             } else if (Patterns.COMMAND.matcher(line).matches() || Patterns.BARE_PROMPT.matcher(line).matches()) {
+                if (Patterns.COMMAND.matcher(line).matches()) {
+                    commandLines.add(new Command(i + 1, line.strip()));
+                }
                 lines[i] = "";
                 commands++;
             }
         }
         if (commands > 0) {
             notes.add("blanked " + commands + " pasted command or prompt line" + (commands > 1 ? "s" : ""));
+        }
+        if (inline > 0) {
+            notes.add("took the Markdown backticks off " + inline + " line" + (inline > 1 ? "s" : "") + " pasted as inline code");
         }
         if (fences > 0) {
             notes.add("blanked " + fences + " Markdown fence line" + (fences > 1 ? "s" : ""));
@@ -89,7 +133,7 @@ public final class PastedText {
             }
             notes.add("removed the " + indent + " characters of indentation every line had");
         }
-        return notes.isEmpty() ? new Cleaned(text, List.of()) : new Cleaned(String.join("\n", lines), notes);
+        return notes.isEmpty() ? new Cleaned(text, List.of()) : new Cleaned(String.join("\n", lines), notes, commandLines);
     }
 
     /**
@@ -115,8 +159,13 @@ public final class PastedText {
                 if ((first && i > start) || "`~>!$#%([".indexOf(c) >= 0) {
                     return true;
                 }
-                if (Character.isLetter(c) && end - i < 300) {
+                // A command line can start with its path (/usr/bin/nvidia-smi, ./rocm-smi) as well as a name or prompt, and a
+                // --query-gpu list of twenty fields runs to some 350 characters; longer lines are output, not commands.
+                if ((Character.isLetter(c) || c == '/' || c == '.') && end - i < 1000) {
                     String line = text.substring(i, end);
+                    if (c == 'E' && Patterns.WATCH_BANNER.matcher(line).matches()) {
+                        return true;
+                    }
                     if ((line.contains("smi") || line.contains("info") || line.contains("lspci") || line.indexOf('$') >= 0
                             || line.indexOf('@') >= 0 || line.indexOf('>') >= 0 || line.indexOf('#') >= 0)
                             && (Patterns.COMMAND.matcher(line).matches() || Patterns.BARE_PROMPT.matcher(line).matches())) {

@@ -84,7 +84,12 @@ public final class Probes {
     private enum Format implements ToolOutputParser {
         NVIDIA_SMI_XML { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiXmlParser.parse(text, file); } },
         NVIDIA_SMI_Q_TEXT { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiQueryTextParser.parse(text, file); } },
-        NVIDIA_SMI_CSV { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiCsvParser.parse(text, file); } },
+        NVIDIA_SMI_CSV {
+            @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiCsvParser.parse(text, file); }
+            @Override public ParsedOutput parse(String text, String file, List<PastedText.Command> commands) {
+                return NvidiaSmiCsvParser.parse(text, file, commands);
+            }
+        },
         NVIDIA_SMI_TABLE { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiTableParser.parse(text, file); } },
         NVIDIA_SMI_LIST { @Override public ParsedOutput parse(String text, String file) { return NvidiaSmiListParser.parse(text, file); } },
         AMD_SMI_JSON { @Override public ParsedOutput parse(String text, String file) { return AmdSmiJsonParser.parse(text, file); } },

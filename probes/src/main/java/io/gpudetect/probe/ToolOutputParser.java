@@ -8,4 +8,12 @@ package io.gpudetect.probe;
 @FunctionalInterface
 public interface ToolOutputParser {
     ParsedOutput parse(String text, String file);
+
+    /**
+     * The same, given the command lines that were pasted with the output and taken off it (see {@link PastedText});
+     * only a parser whose output can depend on its command line (a headerless {@code --query-gpu} CSV) reads them.
+     */
+    default ParsedOutput parse(String text, String file, java.util.List<PastedText.Command> pastedCommands) {
+        return parse(text, file);
+    }
 }

@@ -84,7 +84,7 @@ public record ToolProbe(String name, ToolCommand command, ToolOutputParser parse
         text = pasted.text();
         ParsedOutput parsed;
         try {
-            parsed = parser.parse(text, file);
+            parsed = parser.parse(text, file, pasted.commands());
         } catch (RuntimeException e) {
             return ProbeResult.failed(name, FieldLimits.bound(Diagnostic.error(name, file, null,
                     "could not read " + what() + " output: " + e)));

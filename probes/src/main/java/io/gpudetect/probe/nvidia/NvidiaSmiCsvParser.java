@@ -7,6 +7,7 @@ import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.ParsedOutput;
+import io.gpudetect.probe.PastedText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,6 +39,14 @@ public final class NvidiaSmiCsvParser {
     }
 
     public static ParsedOutput parse(String text, String file) {
+        return parse(text, file, List.of());
+    }
+
+    /**
+     * @param commands the command lines pasted with the output: without a header, the {@code --query-gpu=} of the
+     *                 one before the rows names the columns, and {@code -l}/{@code -lms} says the rows are a time series
+     */
+    public static ParsedOutput parse(String text, String file, List<PastedText.Command> commands) {
         List<Diagnostic> notes = new ArrayList<>();
         List<String> lines = text.lines().toList();
         List<Gpu> gpus = new ArrayList<>();
@@ -51,43 +60,86 @@ public final class NvidiaSmiCsvParser {
         }
         List<String> header = header(lines.get(first));
         int headerLine = first + 1;
-        if (header == null) {
-            notes.add(Diagnostic.warning(PROBE, file, first + 1, "no header line (recorded with 'noheader'?): the columns "
-                    + "are unknown, so only the PCI bus id and UUID were read; expected a first line naming the query "
-                    + "fields, like 'name, pci.bus_id, memory.total [MiB]'"));
+        String headerText = header == null ? null : lines.get(first).strip();
+        QueryCommand query = QueryCommand.before(commands, first + 1);
+        boolean repeatedHeader = false;
+        // The rows first: without a header their values decide the columns, and a time series is told by all of them.
+        List<CsvRow> rows = new ArrayList<>();
+        for (int i = header == null ? first : first + 1; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.stripLeading().startsWith("#")) {
+                // nvidia-smi never starts a row with '#'; a pasted "# Output" or shell comment is not a GPU.
+                continue;
+            }
+            if (headerText != null && line.strip().equals(headerText)) {
+                // 'nvidia-smi --query-gpu=... -l 1' from several runs appended to one file repeats its header.
+                repeatedHeader = true;
+                continue;
+            }
+            Optional<Gpu> lost = LostGpuLine.read(line, PROBE);
+            if (lost.isPresent()) {
+                rows.add(new CsvRow(i + 1, List.of(), lost.get()));
+                continue;
+            }
+            rows.add(new CsvRow(i + 1, split(line), null));
+        }
+        boolean inferred = false;
+        if (header == null && query != null) {
+            header = query.fields();
+            notes.add(Diagnostic.info(PROBE, file, query.line(), "no header line: the columns are those the command line "
+                    + "pasted on line " + query.line() + " asks for (--query-gpu=" + String.join(",", header) + ")"));
+        } else if (header == null) {
+            ColumnGuess guess = ColumnGuess.of(rows.stream().filter(r -> r.gpu() == null).map(CsvRow::values).toList());
+            if (guess.placedAny()) {
+                header = guess.header();
+                inferred = true;
+                notes.add(Diagnostic.warning(PROBE, file, first + 1, "no header line (recorded with 'noheader'?) and no "
+                        + "command line: placed only the columns whose values say what they are (" + guess.describe()
+                        + "); the others are not read"));
+            } else {
+                notes.add(Diagnostic.warning(PROBE, file, first + 1, "no header line (recorded with 'noheader'?): the columns "
+                        + "are unknown, so only the PCI bus id and UUID were read; expected a first line naming the query "
+                        + "fields, like 'name, pci.bus_id, memory.total [MiB]'"));
+            }
         } else if (header.stream().noneMatch(h -> KNOWN.contains(fieldOf(h)))) {
             notes.add(Diagnostic.warning(PROBE, file, headerLine, "the header names none of the fields read here ("
                     + String.join(", ", KNOWN.subList(0, 8)) + ", ...)"));
         }
         int unknownRows = 0;
-        for (int i = header == null ? first : first + 1; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.isBlank()) {
-                continue;
-            }
-            Optional<Gpu> lost = LostGpuLine.read(line, PROBE);
-            if (lost.isPresent()) {
-                gpus.add(lost.get());
-                continue;
-            }
-            List<String> values = split(line);
-            if (header == null) {
+        List<CsvRow> read = new ArrayList<>();
+        for (CsvRow row : rows) {
+            List<String> values = row.values();
+            if (row.gpu() != null) {
+                read.add(row);
+            } else if (header == null || (inferred && values.size() != header.size())) {
                 Gpu gpu = selfDescribing(values);
                 if (gpu.pciAddress() == null && gpu.uuid() == null && gpu.health() == null) {
                     // Without a header only these values say that a row is a GPU; a line of prose is not one.
                     unknownRows++;
-                    notes.add(Diagnostic.warning(PROBE, file, i + 1, "neither a PCI bus id (00000000:01:00.0) nor a "
+                    notes.add(Diagnostic.warning(PROBE, file, row.line(), "neither a PCI bus id (00000000:01:00.0) nor a "
                             + "GPU UUID (GPU-...) in this row; the row is left out"));
                 } else {
-                    gpus.add(gpu);
+                    read.add(row.with(gpu));
                 }
             } else if (values.size() != header.size()) {
-                notes.add(Diagnostic.warning(PROBE, file, i + 1, "expected " + header.size() + " values as the header on line "
-                        + headerLine + " names, found " + values.size() + "; the row is left out"));
+                notes.add(Diagnostic.warning(PROBE, file, row.line(), "expected " + header.size() + " values as the "
+                        + (query != null && headerText == null ? "command line on line " + query.line() : "header on line " + headerLine)
+                        + " names, found " + values.size() + "; the row is left out"));
             } else {
-                gpus.add(readRow(header, values, i + 1, file, notes));
+                Gpu gpu = readRow(header, values, row.line(), file, notes);
+                if (inferred && gpu.name() == null && gpu.pciAddress() == null && gpu.uuid() == null && gpu.memoryMiB() == null
+                        && gpu.driverVersion() == null && gpu.health() == null) {
+                    unknownRows++;
+                    notes.add(Diagnostic.warning(PROBE, file, row.line(), "none of the placed columns has a value in this "
+                            + "row; the row is left out"));
+                } else {
+                    read.add(row.with(gpu));
+                }
             }
         }
+        boolean loops = (query != null && query.loops()) || repeatedHeader
+                || (header != null && header.stream().anyMatch(h -> fieldOf(h).equals("timestamp")));
+        gpus.addAll(TimeSeries.oneGpuEach(read, header, loops, file, notes));
         if (gpus.isEmpty() && unknownRows > 0) {
             notes.add(Diagnostic.error(PROBE, file, null, "no row names a GPU; expected the CSV of "
                     + "'nvidia-smi --query-gpu=name,pci.bus_id,uuid,... --format=csv'"));
@@ -113,12 +165,12 @@ public final class NvidiaSmiCsvParser {
         return fieldLike ? cells : null;
     }
 
-    private static String fieldOf(String headerCell) {
+    static String fieldOf(String headerCell) {
         Matcher m = HEADER_CELL.matcher(headerCell);
         return m.matches() ? m.group(1).toLowerCase(Locale.ROOT) : headerCell.toLowerCase(Locale.ROOT);
     }
 
-    private static List<String> split(String line) {
+    static List<String> split(String line) {
         List<String> out = new ArrayList<>();
         for (String s : line.split(",", -1)) {
             out.add(s.strip());

@@ -42,6 +42,10 @@ public final class NvidiaSmiTableParser {
     public static ParsedOutput parse(String text, String file) {
         List<Diagnostic> notes = new ArrayList<>();
         List<String> lines = text.lines().toList();
+        if (DmonText.looksLikeDmon(lines)) {
+            // 'nvidia-smi dmon' saved where the table belongs: a time series of indexes, one GPU each.
+            return DmonText.parse(lines, PROBE, file);
+        }
         String driver = null;
         String cuda = null;
         Integer bannerLine = null;

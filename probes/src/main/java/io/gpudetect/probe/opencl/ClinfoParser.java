@@ -37,7 +37,11 @@ public final class ClinfoParser {
     private static final Pattern AMD_FIELD = Pattern.compile("^\\s+([^:]+?):\\s+(.*?)\\s*$");
     private static final Pattern AMD_TOPOLOGY = Pattern.compile("PCI\\[\\s*B#(\\d+),\\s*D#(\\d+),\\s*F#(\\d+)\\s*]");
     private static final Pattern LIST_PLATFORM = Pattern.compile("^Platform #(\\d+):\\s*(.*?)\\s*$");
-    private static final Pattern LIST_DEVICE = Pattern.compile("^\\s*[`+|]--\\s*Device #(\\d+):\\s*(.*?)\\s*$");
+    /**
+     * {@code  `-- Device #0: name} ({@code +--} before a platform's last device); the tree mark is optional because
+     * Markdown and mail clients eat a lone backtick, leaving {@code  -- Device #0: name}.
+     */
+    private static final Pattern LIST_DEVICE = Pattern.compile("^\\s*[`+|']?--\\s*Device #(\\d+):\\s*(.*?)\\s*$");
     /** Names only a GPU has, for clinfo -l, which prints no device type. */
     private static final Pattern GPU_NAME = Pattern.compile("(?i)\\b(graphics|geforce|quadro|tesla|rtx|gtx|radeon|instinct|"
             + "firepro|arc|iris|mali|adreno|powervr|vivante|videocore|gfx\\d+|apple m\\d|nvidia [a-z]\\d+|gpu)\\b");

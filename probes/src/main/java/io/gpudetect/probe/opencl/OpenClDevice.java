@@ -57,6 +57,16 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
         return type != null && type.toUpperCase(Locale.ROOT).contains("GPU");
     }
 
+    /**
+     * Intel's integrated GPU names: a family with no card number (UHD, HD, Iris, Iris Xe; since Meteor Lake "Arc
+     * Graphics") or Lunar/Arrow Lake's "Arc 140V GPU". Not "Intel(R) Graphics [0x56a0]": NEO's name for a device it
+     * has no marketing name for, which is as often a discrete Arc (0x56a0 is an A770).
+     */
+    private static final Pattern INTEL_IGPU_NAME = Pattern.compile("(?i)^(?:Intel(?:\\(R\\))?\\s+)?(?:(?:U?HD|Iris)(?:\\(R\\)|\\(TM\\))?"
+            + "(?:\\s+(?:Xe|Plus|Pro))?\\s+Graphics(?:\\s+\\d{3,4})?|Arc(?:\\(TM\\))?\\s+Graphics|Arc(?:\\(TM\\))?\\s+1\\d0[VT]\\s+GPU.*)\\s*$");
+    /** Intel's discrete GPUs, which the family pattern must never take for integrated. */
+    private static final Pattern INTEL_DISCRETE_NAME = Pattern.compile("(?i)\\bArc(?:\\(TM\\))?\\s+(?:Pro\\s+)?[AB]\\d{2,3}|Xe\\s+MAX|Data\\s+Center|\\bMax\\s+\\d|\\bFlex\\b");
+
     /** The device as a GPU observation; problems with single fields go to {@code diagnostics}. */
     Gpu toGpu(String probe, String file, List<Diagnostic> diagnostics) {
         Gpu.Builder b = Gpu.builder(probe);
@@ -96,6 +106,13 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
             }
         }
         String unified = fields.get(UNIFIED_MEMORY);
+        if (unified == null && vendor == Vendor.INTEL && name != null && INTEL_IGPU_NAME.matcher(name).find()
+                && !INTEL_DISCRETE_NAME.matcher(name).find()) {
+            // 'clinfo -l' prints names only. Intel names its iGPUs by family (UHD, Iris Xe, and since Meteor Lake
+            // "Arc Graphics" or "Arc 140V GPU") and its cards by number (Arc A770, B580, Pro B60, Iris Xe MAX):
+            // an "Arc Graphics" without a number is the integrated GPU of a Core Ultra, not a discrete Arc.
+            b.sharedMemory(true);
+        }
         if (unified != null) {
             String u = unified.strip().toLowerCase(Locale.ROOT);
             if (u.equals("yes") || u.equals("cl_true")) {

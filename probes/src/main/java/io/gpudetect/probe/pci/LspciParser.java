@@ -35,6 +35,12 @@ public final class LspciParser {
     private static final Pattern TRAILER = Pattern.compile("\\s*\\((rev [0-9a-fA-F]{2}|prog-if [^)]*\\]?)\\)");
     private static final Pattern VMM_FIELD = Pattern.compile("^(\\w+):\\s*(.*?)\\s*$");
     private static final Pattern TRAILING_ID = Pattern.compile("^(.*?)\\s*\\[([0-9a-fA-F]{4})]$");
+    /**
+     * What {@code lspci -nn} prints for a device its pci.ids does not know: {@code Device [10de:26b9]}, the ids
+     * already taken off. Not a name: the tables name it from the ids. (Without {@code -nn} it is
+     * {@code Device 26b9}, which the normaliser already reads as a placeholder that carries the id.)
+     */
+    private static final Pattern UNNAMED = Pattern.compile("(?i)^Device$");
 
     private LspciParser() {
     }
@@ -75,8 +81,14 @@ public final class LspciParser {
 
     private static void readListing(String[] lines, List<Function> functions) {
         Function current = null;
+        boolean indentedListing = everyFunctionLineIndented(lines);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
+            if (indentedListing) {
+                // Pasted with every line indented ("lspci | grep VGA" quoted in a post with a tab before each line):
+                // one level comes off, so function lines start the line again and -v details keep their tab.
+                line = outdentOnce(line);
+            }
             Matcher m = DEVICE_LINE.matcher(line);
             if (m.matches()) {
                 Optional<PciAddress> address = PciAddress.parse(m.group(1));
@@ -126,6 +138,34 @@ public final class LspciParser {
                 current = null;
             }
         }
+    }
+
+    /**
+     * Whether the listing was pasted indented: at least one line is an indented function line
+     * ({@code \t01:00.0 VGA ...}) and no function line starts at the margin. lspci itself never indents one.
+     */
+    private static boolean everyFunctionLineIndented(String[] lines) {
+        boolean indented = false;
+        for (String line : lines) {
+            if (line.isBlank()) {
+                continue;
+            }
+            boolean function = DEVICE_LINE.matcher(line.stripLeading()).matches();
+            if (function && !Character.isWhitespace(line.charAt(0))) {
+                return false;
+            }
+            indented |= function;
+        }
+        return indented;
+    }
+
+    /** One tab, or the spaces before the text, off an indented function line; one tab off a detail line. */
+    private static String outdentOnce(String line) {
+        if (line.startsWith("\t")) {
+            return line.substring(1);
+        }
+        String stripped = line.stripLeading();
+        return DEVICE_LINE.matcher(stripped).matches() ? stripped : line;
     }
 
     private static void readVmm(String[] lines, List<Function> functions) {
@@ -198,7 +238,9 @@ public final class LspciParser {
                 .kernelDriver(f.driver);
         Vendor vendor = vendorId != null ? Vendor.fromPciVendorId(vendorId) : Vendor.fromName(f.description);
         b.vendor(vendor);
-        b.name(PciClass.productName(product));
+        // A host whose pci.ids predates the card (an L40S on an older cloud image) prints "Device [10de:26b9]":
+        // leaving the name out lets the normaliser name it from the ids, where "Device" would become the model.
+        b.name(product != null && UNNAMED.matcher(product.strip()).matches() ? null : PciClass.productName(product));
         List<String> siblingVendors = all.stream()
                 .filter(o -> o != f && o.address.domain() == f.address.domain() && o.address.bus() == f.address.bus()
                         && o.address.device() == f.address.device())

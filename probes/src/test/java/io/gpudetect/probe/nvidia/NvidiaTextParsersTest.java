@@ -113,10 +113,11 @@ class NvidiaTextParsersTest {
 
         Gpu gpu = out.gpus().get(0);
         assertEquals(PciAddress.of("0000:00:1e.0"), gpu.pciAddress());
-        assertNull(gpu.name());
-        assertNull(gpu.memoryMiB());
+        assertEquals("Tesla T4", gpu.name(), "an NVIDIA product name says what it is");
+        assertNull(gpu.memoryMiB(), "a bare number could be any field: not read");
         assertEquals(Diagnostic.Severity.WARNING, out.diagnostics().get(0).severity());
-        assertTrue(out.diagnostics().get(0).message().contains("columns are unknown"));
+        assertTrue(out.diagnostics().get(0).message().contains("column 1: name, column 2: pci.bus_id"),
+                out.diagnostics().get(0).message());
     }
 
     @Test
