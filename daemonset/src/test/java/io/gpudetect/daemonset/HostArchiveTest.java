@@ -72,8 +72,10 @@ class HostArchiveTest {
         assertEquals(0, version.exit(), version.output());
         assertTrue(version.output().startsWith("gpu-detect " + System.getProperty("gpudetect.version")), version.output());
         assertTrue(version.output().contains("Java 17.0."), version.output());
-        // The first run that may write lib/ dumps the class-data-sharing archive for later runs.
+        // The install step dumps the class-data-sharing archives for later runs: the command's, and the agent's,
+        // which the units' unprivileged user could not write itself.
         assertTrue(Files.isRegularFile(root.resolve(HOME.substring(1)).resolve("lib/gpu-detect.jsa")));
+        assertTrue(Files.isRegularFile(root.resolve(HOME.substring(1)).resolve("lib/gpu-detect-agent.jsa")));
     }
 
     @Test

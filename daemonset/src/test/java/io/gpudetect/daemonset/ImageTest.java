@@ -27,7 +27,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
-import io.gpudetect.daemonset.Processes.Result;
+import io.gpudetect.daemonset.Debian11Root.Result;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -116,7 +116,7 @@ class ImageTest {
     private static JsonNode imageInspect() throws Exception {
         Result inspect = podman.podman(60, "image", "inspect", IMAGE);
         assertEquals(0, inspect.exit(), inspect.output());
-        return JSON.readTree(inspect.output()).get(0);
+        return JSON.readTree(inspect.out()).get(0);
     }
 
     /** The public recipe and the image CI runs agree: a change to either without the other fails here. */
@@ -149,7 +149,7 @@ class ImageTest {
         Result mounted = podman.podman(60, "image", "mount", IMAGE);
         assertEquals(0, mounted.exit(), mounted.output());
         try {
-            Path root = Path.of(mounted.output().strip());
+            Path root = Path.of(mounted.out().strip());
             Set<String> expected = files(DIST);
             expected.add("lib/gpu-detect-agent.jsa");
             assertEquals(expected, files(root.resolve("opt/gpu-detect")));
@@ -273,7 +273,7 @@ class ImageTest {
             assertEquals(0L, Long.parseLong(status.get("CapEff"), 16), "effective capabilities");
             assertEquals(0L, Long.parseLong(status.get("CapPrm"), 16), "permitted capabilities");
             assertEquals("1", status.get("NoNewPrivs"));
-            JsonNode container = JSON.readTree(podman.podman(60, "inspect", CONTAINER).output()).get(0);
+            JsonNode container = JSON.readTree(podman.podman(60, "inspect", CONTAINER).out()).get(0);
             assertTrue(container.path("HostConfig").path("ReadonlyRootfs").asBoolean());
             List<String> writable = new ArrayList<>();
             container.path("HostConfig").path("Tmpfs").fieldNames().forEachRemaining(writable::add);
@@ -293,7 +293,7 @@ class ImageTest {
             String logs = logs();
             assertFalse(logs.contains("\tat ") || logs.contains("Exception"), "a stack trace in the logs:\n" + logs);
             // A JVM that SIGTERM shuts down exits 143: the agent must handle the signal and end with 0, as documented.
-            assertEquals("0", podman.podman(60, "inspect", "--format", "{{.State.ExitCode}}", CONTAINER).output().strip(),
+            assertEquals("0", podman.podman(60, "inspect", "--format", "{{.State.ExitCode}}", CONTAINER).out().strip(),
                     "the agent's exit status after SIGTERM:\n" + logs);
             java.util.regex.Matcher delay = java.util.regex.Pattern.compile("startupDelay=PT([0-9.]+)S").matcher(logs);
             System.out.printf("ImageTest: container agent healthy after %.1f s, labelled the node after %.1f s (its "
@@ -376,7 +376,7 @@ class ImageTest {
         Files.copy(Path.of(https.getSelfSignedCertificate().certificatePath()), account.resolve("ca.crt"),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         // Kubernetes makes these files readable to the pod's user (the copied certificate was its owner's alone).
-        Processes.run(List.of("chmod", "-R", "a+rX", account.toString()), 60);
+        Debian11Root.run(List.of("chmod", "-R", "a+rX", account.toString()), 60);
         run.addAll(List.of("--volume", account + ":" + SERVICE_ACCOUNT + ":ro"));
 
         run.add(IMAGE);
@@ -390,7 +390,7 @@ class ImageTest {
      */
     private static Path fakeHost() throws Exception {
         Path host = WORK.resolve("host");
-        Processes.run(List.of("rm", "-rf", host.toString()), 60);
+        Debian11Root.run(List.of("rm", "-rf", host.toString()), 60);
         Path sys = host.resolve("sys");
         Path function = Files.createDirectories(sys.resolve("devices/pci0000:00").resolve(H100_ADDRESS));
         for (String file : List.of("class", "vendor", "device", "subsystem_vendor", "subsystem_device", "revision", "config")) {
@@ -407,13 +407,13 @@ class ImageTest {
         Path lib = Files.createDirectories(host.resolve("driver-root/usr/lib64"));
         Files.copy(built, lib.resolve("libnvidia-ml.so.1"));
         Files.writeString(lib.resolve("fake-nvml-scenario"), "h100\n");
-        Processes.run(List.of("chmod", "-R", "a+rX", WORK.toString()), 60);
+        Debian11Root.run(List.of("chmod", "-R", "a+rX", WORK.toString()), 60);
         return host;
     }
 
     /** {@code /proc/PID/status} of the container's first process (its java: the entrypoint has no shell). */
     private static Map<String, String> processStatus() throws Exception {
-        String pid = podman.podman(60, "inspect", "--format", "{{.State.Pid}}", CONTAINER).output().strip();
+        String pid = podman.podman(60, "inspect", "--format", "{{.State.Pid}}", CONTAINER).out().strip();
         Map<String, String> status = new HashMap<>();
         for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
             int colon = line.indexOf(':');

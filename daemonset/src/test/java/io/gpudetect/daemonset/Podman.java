@@ -1,8 +1,8 @@
 package io.gpudetect.daemonset;
 
-import static io.gpudetect.daemonset.Processes.run;
+import static io.gpudetect.daemonset.Debian11Root.run;
 
-import io.gpudetect.daemonset.Processes.Result;
+import io.gpudetect.daemonset.Debian11Root.Result;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
