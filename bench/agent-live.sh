@@ -3,7 +3,9 @@
 # launcher GPU_DETECT runs it (./gpu-detect here, bin/gpu-detect of the host archive on a GPU host) with the
 # agent's own JVM flags: CPU per pass (user + system of the whole process, all threads) and resident memory.
 # The agent passes every second in --dry-run against a closed API port (no cluster needed, the same on every
-# machine); SECONDS (default 30) are measured after 10 passes. AGENT_ARGS are added, e.g. --release-nvml,
+# machine; each pass then also fails to read its Node), or, where AGENT_KUBECONFIG names a cluster (the test
+# classes' MockApiServer, as bench/run.sh starts it), against that cluster as in production, reading from its
+# informers; SECONDS (default 30) are measured after 10 passes. AGENT_ARGS are added, e.g. --release-nvml,
 # --host-root DIR --driver-root DIR. Prints RESULT lines: cpu_ms_per_pass, rss_mib, rss_anon_mib, passes.
 set -eu
 gd=${1:?usage: agent-live.sh GPU_DETECT OUT_DIR [SECONDS] [AGENT_ARGS...]}
@@ -11,10 +13,16 @@ out=${2:?usage: agent-live.sh GPU_DETECT OUT_DIR [SECONDS] [AGENT_ARGS...]}
 seconds=${3:-30}
 shift 3 || shift $#
 mkdir -p "$out"
-printf '%s\n' 'apiVersion: v1' 'kind: Config' \
-    'clusters: [{name: none, cluster: {server: "http://127.0.0.1:1"}}]' \
-    'users: [{name: none, user: {token: none}}]' \
-    'contexts: [{name: none, context: {cluster: none, user: none}}]' 'current-context: none' >"$out/kubeconfig"
+dry_run=--dry-run
+if [ -n "${AGENT_KUBECONFIG:-}" ]; then
+    cp "$AGENT_KUBECONFIG" "$out/kubeconfig"
+    dry_run=
+else
+    printf '%s\n' 'apiVersion: v1' 'kind: Config' \
+        'clusters: [{name: none, cluster: {server: "http://127.0.0.1:1"}}]' \
+        'users: [{name: none, user: {token: none}}]' \
+        'contexts: [{name: none, context: {cluster: none, user: none}}]' 'current-context: none' >"$out/kubeconfig"
+fi
 port=$(awk 'BEGIN {srand(); print 20000 + int(rand() * 20000)}')
 passes() {
     # /metrics without curl: the JDK is there, a shell's /dev/tcp may not be.
@@ -23,7 +31,7 @@ passes() {
 }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 kib() { awk -v k="$2" '$1 == k":" {print $2}' "/proc/$1/status"; }
-KUBECONFIG="$out/kubeconfig" "$gd" agent --node bench --dry-run --interval 1s --startup-jitter 0 --port "$port" \
+KUBECONFIG="$out/kubeconfig" "$gd" agent --node ${AGENT_NODE:-bench} $dry_run --interval 1s --startup-jitter 0 --port "$port" \
     "$@" >"$out/agent.out" 2>"$out/agent.log" &
 agent=$!
 trap 'kill $agent 2>/dev/null || true' EXIT INT TERM
