@@ -681,6 +681,10 @@ public final class Normaliser {
      * it, and every chip has exactly one. Null for a chip not listed here (a new one) rather than a guess.
      */
     static String nvidiaComputeCapabilityFromChip(String pciIdsEntry) {
+        if (GB10_NAME.matcher(pciIdsEntry).find()) {
+            // GB10 (DGX Spark): whatever chip code a pci.ids gives it ("GB10B", a GB20x-style one), CUDA says 12.1.
+            return "12.1";
+        }
         java.util.regex.Matcher m = NVIDIA_CHIP.matcher(pciIdsEntry);
         if (!m.find()) {
             return null;
@@ -698,9 +702,7 @@ public final class Normaliser {
             case "AD" -> "8.9";
             case "GH" -> chip.equals("GH100") ? "9.0" : null;
             // Blackwell has two lines: data-centre GB100/GB102 (10.0) and the GB20x boards (12.0).
-            // GB10 (DGX Spark) is listed by some pci.ids under a GB20x-style code; CUDA gives it 12.1 of its own.
-            case "GB" -> GB10_NAME.matcher(pciIdsEntry).find() ? "12.1"
-                    : chip.equals("GB100") || chip.equals("GB102") ? "10.0" : chip.startsWith("GB20") ? "12.0" : null;
+            case "GB" -> chip.equals("GB100") || chip.equals("GB102") ? "10.0" : chip.startsWith("GB20") ? "12.0" : null;
             default -> null;
         };
     }

@@ -59,6 +59,15 @@ final class RocmSmiCard {
         if (deviceId == null && series.isPresent() && HEX_ONLY.matcher(series.get()).matches()) {
             deviceId = HexId.id16(series.get());
         }
+        if (deviceId == null && field(fields, "Subsystem ID").isPresent()) {
+            // ROCm 6.1 and later print the subsystem under its own key, and "Card Model" is then the device id
+            // ("Card Model": "0x7408", "Subsystem ID": "0x0b0c"); before, "Card model" was the subsystem.
+            String model = field(fields, "Card model").filter(v -> HEX_ONLY.matcher(v).matches()).map(HexId::id16).orElse(null);
+            String subsystemId = field(fields, "Subsystem ID").map(HexId::id16).orElse(null);
+            if (model != null && !model.equals(subsystemId)) {
+                deviceId = model;
+            }
+        }
         b.pciDeviceId(deviceId);
         field(fields, "Device Rev").map(HexId::revision).ifPresent(b::pciRevision);
         String subsystem = hexField(probe, fields, card, "Subsystem ID", diagnostics, file);
