@@ -196,7 +196,9 @@ public final class Normaliser {
                     listModels.put(kind, judged);
                 }
                 model = judged.orElse(null);
-            } else if (vendor == Vendor.AMD && genericAmdName && chipFamilyOfGfx(architecture) != null) {
+            } else if (vendor == Vendor.AMD && name != null && GENERIC_AMD_NAME.matcher(name.strip()).matches()
+                    && genericChip(architecture, gpu) != null) {
+                // Still generic after the tables had their say (they may have named the product from the ids).
                 model = genericAmdModel(name, architecture, gpu, diagnostics);
             } else {
                 model = ModelSlug.forProduct(vendor, name);
@@ -356,20 +358,36 @@ public final class Normaliser {
      * sold on that chip where the tables list them by the chip's device id.
      */
     private String genericAmdModel(String name, String architecture, Gpu gpu, List<Diagnostic> diagnostics) {
-        String family = chipFamilyOfGfx(architecture);
+        String family = genericChip(architecture, gpu);
         String model = ModelSlug.fromName(family);
-        String kind = "generic|" + architecture;
+        String kind = "generic|" + architecture + "|" + gpu.pciDeviceId();
         if (listModels.containsKey(kind)) {
             return model;
         }
         listModels.put(kind, Optional.ofNullable(model));
-        String device = integratedDeviceOfGfx(architecture);
+        String device = gpu.pciDeviceId() != null ? gpu.pciDeviceId() : integratedDeviceOfGfx(architecture);
         List<String> candidates = device == null ? List.of() : tables.amdGpuIds().candidates(device, null);
         String probe = gpu.sources() == null ? null : gpu.sources().get("name");
         diagnostics.add(Diagnostic.warning(probe, "derived", null, "'" + name + "' is AMD's generic name for an integrated GPU; "
-                + architecture + " is " + family + (candidates.isEmpty() ? "" : ", sold as " + String.join(", ", candidates))
-                + "; without the PCI device id and revision the product is unknown: model is the chip family '" + model + "'"));
+                + (gpu.pciDeviceId() != null ? "device " + gpu.pciDeviceId() : architecture) + " is " + family
+                + (candidates.isEmpty() ? "" : ", sold as " + String.join(", ", candidates))
+                + (gpu.pciDeviceId() != null ? "; the tables name no one product for it" : "; without the PCI device id and revision the product is unknown")
+                + ": model is the chip family '" + model + "'"));
         return model;
+    }
+
+    /**
+     * The chip of a GPU AMD's driver calls only "AMD Radeon Graphics": pci.ids' chip for its device id where it has
+     * one (13c0 is Granite Ridge, though its gfx1036 is also Raphael's), else the chip of its gfx target.
+     */
+    private String genericChip(String architecture, Gpu gpu) {
+        if (gpu.pciDeviceId() != null) {
+            String chip = tables.pciIds().device("1002", gpu.pciDeviceId()).map(Normaliser::chipFamily).orElse(null);
+            if (chip != null) {
+                return chip;
+            }
+        }
+        return chipFamilyOfGfx(architecture);
     }
 
     /**

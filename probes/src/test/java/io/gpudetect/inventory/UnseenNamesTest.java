@@ -91,6 +91,15 @@ class UnseenNamesTest {
         assertEquals("radeon8060s", gpu.model());
     }
 
+    @Test
+    void aGenericNameWithAnIdTheTablesCannotNameIsTheIdsChip() {
+        List<Diagnostic> notes = new ArrayList<>();
+        Gpu gpu = bare().normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("13c0")
+                .architecture("gfx1036").name("AMD Radeon Graphics").build(), notes);
+        assertEquals("graniteridge", gpu.model(), "13c0 is Granite Ridge, though gfx1036 is also Raphael's target");
+        assertTrue(mentions(notes, "device 13c0 is Granite Ridge"), notes.toString());
+    }
+
     // Kind 5: cut names.
 
     @Test
