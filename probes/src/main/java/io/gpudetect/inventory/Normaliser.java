@@ -122,12 +122,19 @@ public final class Normaliser {
         }
         boolean genericAmdName = name != null && GENERIC_AMD_NAME.matcher(name.strip()).matches();
         String resolvedAmdModel = null;
+        // A name that lists products ("AMD Instinct MI50/MI60") is no one product's name, however it is spelled.
+        ProductList nameList = name == null ? new ProductList(null, List.of()) : ProductList.parse(name);
+        List<String> namedProducts = nameList.products();
         boolean amdMarketingName = name != null && AMD_MARKETING_NAME.matcher(name).find() && !name.contains(" / ")
-                && !genericAmdName;
+                && !genericAmdName && namedProducts.size() <= 1;
         if (vendor == Vendor.AMD && gpu.pciDeviceId() != null && !amdMarketingName) {
             // A chip code name ("Navi 22 [Radeon RX 6700/6700 XT / 6800M]", "Vega 20"), a placeholder, or a name
             // listing several products: libdrm's table names the product by id and revision, then by VRAM.
-            AmdProduct product = amdProduct(gpu, architecture, diagnostics);
+            // libdrm's names list the products of one id and revision ("AMD Instinct MI60 / MI50" is 66A1 rev 02, not
+            // the Pro VII of rev 06): they narrow the id's products. pci.ids' lists ("Navi 22 [Radeon RX 6700/6700 XT
+            // / 6800M]") leave some of an id's products out, so they narrow nothing.
+            List<String> named = namedProducts.size() > 1 && nameList.chip() == null ? namedProducts : List.of();
+            AmdProduct product = amdProduct(gpu, architecture, named, diagnostics);
             if (product.name() != null) {
                 name = product.name();
                 b.as("amdgpu.ids").name(name).as("derived");
@@ -513,16 +520,16 @@ public final class Normaliser {
      * family from pci.ids ({@code vega20}) is the model and the candidates go into a diagnostic: a guess
      * between them would pay a provider for the wrong card, and their names run together are no model.
      */
-    private AmdProduct amdProduct(Gpu gpu, String architecture, List<Diagnostic> diagnostics) {
+    private AmdProduct amdProduct(Gpu gpu, String architecture, List<String> named, List<Diagnostic> diagnostics) {
         String deviceId = gpu.pciDeviceId();
         // An iGPU's memory is the host's, no size AMD sells a product with.
         Integer gi = Boolean.TRUE.equals(gpu.sharedMemory()) ? null : gpu.memoryGi() != null ? gpu.memoryGi()
                 : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
         // Eight cards of one kind are one judgement: names are slugged and tables read once per kind, not per card.
-        String kind = deviceId + "|" + gpu.pciRevision() + "|" + gi + "|" + architecture + "|" + gpu.computeUnits();
+        String kind = deviceId + "|" + gpu.pciRevision() + "|" + gi + "|" + architecture + "|" + gpu.computeUnits() + "|" + named;
         AmdJudgement judgement = amdJudgements.get(kind);
         if (judgement == null) {
-            judgement = judgeAmd(deviceId, gpu.pciRevision(), gi, architecture, gpu.computeUnits());
+            judgement = judgeAmd(deviceId, gpu.pciRevision(), gi, architecture, gpu.computeUnits(), named);
             amdJudgements.put(kind, judgement);
         }
         if (judgement.product() != null) {
@@ -607,8 +614,26 @@ public final class Normaliser {
     private record AmdJudgement(AmdProduct product, List<String> candidates, List<String> fitting, String familyModel) {
     }
 
-    private AmdJudgement judgeAmd(String deviceId, String revision, Integer gi, String architecture, Integer computeUnits) {
+    private AmdJudgement judgeAmd(String deviceId, String revision, Integer gi, String architecture, Integer computeUnits,
+                                  List<String> named) {
         List<String> candidates = tables.amdGpuIds().candidates(deviceId, revision);
+        if (!named.isEmpty()) {
+            // The tool named the products ("AMD Instinct MI60 / MI50", libdrm's name for 66A1 revision 02): of the
+            // id's products, those it named, where it named some of them.
+            java.util.Set<String> namedSlugs = new java.util.HashSet<>();
+            for (String n : named) {
+                namedSlugs.add(ModelSlug.fromName(n));
+            }
+            List<String> kept = new ArrayList<>();
+            for (String c : candidates) {
+                if (namedSlugs.contains(ModelSlug.fromName(c))) {
+                    kept.add(c);
+                }
+            }
+            if (!kept.isEmpty()) {
+                candidates = kept;
+            }
+        }
         if (candidates.isEmpty()) {
             return new AmdJudgement(new AmdProduct(null, null), candidates, List.of(), null);
         }

@@ -155,6 +155,17 @@ class UnseenNamesTest {
         assertEquals("vega20", noCount.model(), "without the count MI50 32GB and MI60 both remain");
     }
 
+    @Test
+    void aMarketingNameThatListsProductsIsNoSlugButNarrowsTheIdsProducts() {
+        Normaliser n = bare();
+        Gpu slash = n.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("66a1")
+                .name("AMD Instinct MI50/MI60").architecture("gfx906").computeUnits(60).build());
+        assertEquals("mi50", slash.model(), "never mi50mi60: the name leaves MI50 and MI60, 60 CUs the MI50");
+        Gpu device = n.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("66a1")
+                .name("Device 66a1").architecture("gfx906").computeUnits(64).build());
+        assertEquals("mi60", device.model(), "64 CUs: only the MI60");
+    }
+
     // Kind 9.
 
     @Test
