@@ -643,16 +643,29 @@ public final class Normaliser {
         // A loop, as in the rest of the detection core (docs/performance.md, "detection core without streams").
         List<String> fitting = new ArrayList<>();
         for (String candidate : candidates) {
-            String slug = ModelSlug.fromName(candidate);
-            // The compute units tell apart what the memory cannot: 66A1 with 32 GB is an MI50 (60) or an MI60 (64).
-            if ((gi == null || AmdProductMemory.maySell(slug, gi))
-                    && (computeUnits == null || AmdComputeUnits.mayHave(slug, computeUnits))) {
+            if (gi == null || AmdProductMemory.maySell(ModelSlug.fromName(candidate), gi)) {
                 fitting.add(candidate);
             }
         }
         if (fitting.size() == 1) {
             return new AmdJudgement(new AmdProduct(fitting.get(0), ModelSlug.fromName(fitting.get(0))), candidates,
                     fitting, null);
+        }
+        if (computeUnits != null && fitting.size() > 1) {
+            // The compute units tell apart what the memory cannot: 66A1 with 32 GB is an MI50 (60) or an MI60 (64).
+            // The model only: the name stays as the tool printed it, which AMD's own labeller publishes.
+            List<String> byUnits = new ArrayList<>();
+            for (String candidate : fitting) {
+                if (AmdComputeUnits.mayHave(ModelSlug.fromName(candidate), computeUnits)) {
+                    byUnits.add(candidate);
+                }
+            }
+            if (byUnits.size() == 1) {
+                return new AmdJudgement(new AmdProduct(null, ModelSlug.fromName(byUnits.get(0))), candidates, byUnits, null);
+            }
+            if (!byUnits.isEmpty()) {
+                fitting = byUnits;
+            }
         }
         String family = chipFamilyOfGfx(architecture);
         if (family == null) {
