@@ -77,6 +77,8 @@ public final class Normaliser {
     private final Map<String, Optional<String>> cutNameModels = new java.util.HashMap<>();
     /** Names that list several products (pci.ids' brackets), judged once per name, size and CU count in this pass. */
     private final Map<String, Optional<String>> listModels = new java.util.HashMap<>();
+    /** Kinds of AMD card whose CU-decided model was told of in this pass: eight cards, one note. */
+    private final java.util.Set<String> toldKinds = new java.util.HashSet<>();
     /** Board names judged against their device id in this pass (see {@link #idProductOverBoardName}). */
     private final Map<String, Optional<String>> boardNameModels = new java.util.HashMap<>();
 
@@ -493,7 +495,8 @@ public final class Normaliser {
             fits = names.size() + " products" + (gi == null ? "" : " that " + gi + " GiB does not rule out") + " ("
                     + String.join(", ", names.subList(0, Math.min(5, names.size()))) + (names.size() > 5 ? ", ..." : "") + ")";
         }
-        diagnostics.add(Diagnostic.info(probe, "pci.ids", "'" + name + "' is cut short and fits " + fits
+        // A warning, not a note: the card is there but its model is unknown, and a person can fix that (issue 28).
+        diagnostics.add(Diagnostic.warning(probe, "pci.ids", null, "'" + name + "' is cut short and fits " + fits
                 + ": model left unknown; nvidia-smi -L or -q prints the full name"));
         return null;
     }
@@ -533,6 +536,14 @@ public final class Normaliser {
             amdJudgements.put(kind, judgement);
         }
         if (judgement.product() != null) {
+            if (judgement.product().name() == null && judgement.product().model() != null && toldKinds.add(kind)) {
+                // Decided by what the name does not say (the compute units): told once per kind of card.
+                String probe = gpu.sources() == null ? null : gpu.sources().get("pciDeviceId");
+                diagnostics.add(Diagnostic.info(probe, "amdgpu.ids", "1002:" + deviceId.toLowerCase(Locale.ROOT).replaceFirst("^0x", "")
+                        + " is sold as " + String.join(", ", judgement.candidates()) + "; " + (gi == null ? "" : gi + " GB and ")
+                        + gpu.computeUnits() + " compute units leave only " + String.join(", ", judgement.fitting())
+                        + ": model " + judgement.product().model()));
+            }
             return judgement.product();
         }
         List<String> candidates = judgement.candidates();
