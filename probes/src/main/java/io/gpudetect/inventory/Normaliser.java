@@ -4,9 +4,12 @@ import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.tables.AkashGpus;
+import io.gpudetect.tables.AmdComputeUnits;
 import io.gpudetect.tables.AmdProductMemory;
 import io.gpudetect.tables.MemorySize;
 import io.gpudetect.tables.ModelSlug;
+import io.gpudetect.tables.NvidiaProductMemory;
+import io.gpudetect.tables.ProductList;
 import io.gpudetect.tables.Tables;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +40,15 @@ public final class Normaliser {
     private static final Pattern AMD_MARKETING_NAME = Pattern.compile(
             "(?i)^(?!.*\\[)(?=.*\\b(radeon|instinct|firepro|ryzen)\\b)");
 
+    /**
+     * The name AMD's drivers give every integrated GPU whose product they do not know ("AMD Radeon Graphics",
+     * "AMD Radeon(TM) Graphics"): a brand, not a product, so the ids or the gfx target say more.
+     */
+    private static final Pattern GENERIC_AMD_NAME = Pattern.compile("(?i)^(amd\\s+)?radeon(\\s*\\(tm\\))?\\s+graphics$");
+
+    /** NVIDIA's GB10 (DGX Spark, its OEM twins): a GB20x-family chip that CUDA lists as 12.1, not 12.0. */
+    private static final Pattern GB10_NAME = Pattern.compile("(?i)(^|[\\s\\[])(nvidia\\s+)?gb10(]|$)");
+
     /** PCI vendors whose display functions are virtual machine or BMC adapters, never compute GPUs. */
     private static final Set<String> EMULATED_VENDORS = Set.of(
             "1af4", "1234", "1013", "1b36", "15ad", "1a03", "80ee", "1414", "102b");
@@ -53,7 +65,7 @@ public final class Normaliser {
     private static final Pattern PCIE_IN_NAME = Pattern.compile("(?i)(?:^|[^a-z])pcie(?:[^a-z]|$)");
 
     /** The chip code that starts an NVIDIA pci.ids entry: {@code TU102}, {@code GH100}. */
-    private static final Pattern NVIDIA_CHIP = Pattern.compile("^(GK|GM|GP|GV|TU|GA|AD|GH|GB)\\d{3}");
+    private static final Pattern NVIDIA_CHIP = Pattern.compile("^(GK|GM|GP|GV|TU|GA|AD|GH|GB)(\\d{3}|10B)");
 
     /** A memory size in a product name: "80GB", "16 GB", "-16GB". */
     private static final Pattern SIZE_IN_NAME = Pattern.compile("(?i)(?:^|[\\s-])(\\d{1,3})\\s?GB\\b");
@@ -63,6 +75,12 @@ public final class Normaliser {
     private final java.util.Map<String, AmdJudgement> amdJudgements = new java.util.HashMap<>();
     /** Cut names judged in this pass, by name and size: eight cards of one kind are judged, and told of, once. */
     private final Map<String, Optional<String>> cutNameModels = new java.util.HashMap<>();
+    /** Names that list several products (pci.ids' brackets), judged once per name, size and CU count in this pass. */
+    private final Map<String, Optional<String>> listModels = new java.util.HashMap<>();
+    /** Kinds of AMD card whose CU-decided model was told of in this pass: eight cards, one note. */
+    private final java.util.Set<String> toldKinds = new java.util.HashSet<>();
+    /** Board names judged against their device id in this pass (see {@link #idProductOverBoardName}). */
+    private final Map<String, Optional<String>> boardNameModels = new java.util.HashMap<>();
 
     public Normaliser(Tables tables) {
         this.tables = tables;
@@ -91,12 +109,34 @@ public final class Normaliser {
         }
 
         String name = gpu.name();
+        String architecture = gpu.architecture();
+        String cleaned = ModelSlug.withoutDriverDetails(name);
+        if (cleaned != null && !cleaned.equals(name)) {
+            // An OpenCL driver's details ("(radeonsi, gfx1151, LLVM 19.1.7, DRM 3.63, ...)") name no product; the
+            // gfx target among them still names the chip, where the rest of the name is generic.
+            String gfx = ModelSlug.gfxTargetInDriverDetails(name);
+            name = cleaned;
+            b.name(name);
+            if (architecture == null && gfx != null) {
+                architecture = gfx;
+                b.architecture(gfx);
+            }
+        }
+        boolean genericAmdName = name != null && GENERIC_AMD_NAME.matcher(name.strip()).matches();
         String resolvedAmdModel = null;
-        boolean amdMarketingName = name != null && AMD_MARKETING_NAME.matcher(name).find() && !name.contains(" / ");
+        // A name that lists products ("AMD Instinct MI50/MI60") is no one product's name, however it is spelled.
+        ProductList nameList = name == null ? new ProductList(null, List.of()) : ProductList.parse(name);
+        List<String> namedProducts = nameList.products();
+        boolean amdMarketingName = name != null && AMD_MARKETING_NAME.matcher(name).find() && !name.contains(" / ")
+                && !genericAmdName && namedProducts.size() <= 1;
         if (vendor == Vendor.AMD && gpu.pciDeviceId() != null && !amdMarketingName) {
             // A chip code name ("Navi 22 [Radeon RX 6700/6700 XT / 6800M]", "Vega 20"), a placeholder, or a name
             // listing several products: libdrm's table names the product by id and revision, then by VRAM.
-            AmdProduct product = amdProduct(gpu, diagnostics);
+            // libdrm's names list the products of one id and revision ("AMD Instinct MI60 / MI50" is 66A1 rev 02, not
+            // the Pro VII of rev 06): they narrow the id's products. pci.ids' lists ("Navi 22 [Radeon RX 6700/6700 XT
+            // / 6800M]") leave some of an id's products out, so they narrow nothing.
+            List<String> named = namedProducts.size() > 1 && nameList.chip() == null ? namedProducts : List.of();
+            AmdProduct product = amdProduct(gpu, architecture, named, diagnostics);
             if (product.name() != null) {
                 name = product.name();
                 b.as("amdgpu.ids").name(name).as("derived");
@@ -154,8 +194,30 @@ public final class Normaliser {
             b.as("akash-gpus").model(model).as("derived");
         } else if (model == null && !isTruncated(name) && !(name != null && PLACEHOLDER_NAME.matcher(name.strip()).matches())) {
             // "Graphics Device" that no table could name: a slug from it ("device") would be a wrong model.
-            model = ModelSlug.forProduct(vendor, name);
-            b.model(model);
+            Integer gi = gpu.memoryGi() != null ? gpu.memoryGi() : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
+            ProductList list = ProductList.parse(name);
+            if ((vendor == Vendor.NVIDIA || vendor == Vendor.AMD) && list.isList()) {
+                // "Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]": a chip and a list, never one slug run together.
+                String kind = name + "|" + gi + "|" + gpu.computeUnits();
+                Optional<String> judged = listModels.get(kind);
+                if (judged == null) {
+                    judged = Optional.ofNullable(listModel(vendor, name, list, gi, gpu, diagnostics));
+                    listModels.put(kind, judged);
+                }
+                model = judged.orElse(null);
+            } else if (vendor == Vendor.AMD && name != null && GENERIC_AMD_NAME.matcher(name.strip()).matches()
+                    && genericChip(architecture, gpu) != null) {
+                // Still generic after the tables had their say (they may have named the product from the ids).
+                model = genericAmdModel(name, architecture, gpu, diagnostics);
+            } else {
+                model = ModelSlug.forProduct(vendor, name);
+                if (vendor == Vendor.AMD && gpu.pciDeviceId() != null && model != null) {
+                    model = idProductOverBoardName(name, model, gpu, diagnostics);
+                }
+            }
+            if (model != null) {
+                b.model(model);
+            }
         }
 
         Integer tableGi = akash.map(AkashGpus.Entry::memoryGi).orElse(null);
@@ -189,7 +251,10 @@ public final class Normaliser {
                 }
                 cc = byName.size() == 1 && !byName.contains("null") ? byName.iterator().next() : null;
             }
-            if (cc != null) {
+            if (cc == null && name != null && GB10_NAME.matcher(name.strip()).find()) {
+                // A GB10 is not in the shipped pci.ids; by name it is one product, 12.1 in CUDA's table.
+                b.computeCapability("12.1");
+            } else if (cc != null) {
                 b.as("pci.ids").computeCapability(cc).as("derived");
             } else if (entry.isEmpty() && "Blackwell".equalsIgnoreCase(gpu.architecture()) && name != null
                     && name.matches("(?i).*\\bRTX\\b.*")) {
@@ -242,6 +307,128 @@ public final class Normaliser {
         }
     }
 
+    /**
+     * The name nvidia-smi prints for a pci.ids product: "NVIDIA " and the product, where pci.ids' "Max-Q" and
+     * "Mobile" are the driver's "Laptop GPU" (pci.ids: "GeForce RTX 4070 Max-Q / Mobile", the driver: "NVIDIA
+     * GeForce RTX 4070 Laptop GPU"), so that its length can be set against the width the table cut the name at.
+     */
+    static String printedName(String pciIdsProduct) {
+        String n = pciIdsProduct.strip().replaceFirst("(?i)\\s+(max-q|mobile)$", " Laptop GPU");
+        return n.regionMatches(true, 0, "NVIDIA ", 0, 7) ? n : "NVIDIA " + n;
+    }
+
+    /**
+     * The model for a name that lists products ({@code Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]}, {@code AMD
+     * Instinct MI60 / MI50}): the one product the list holds, or the one its memory (and, for AMD, compute units)
+     * leaves; else the chip family, told in a warning naming the products, and no model where the name names no
+     * chip. Never the list run together.
+     */
+    private String listModel(Vendor vendor, String name, ProductList list, Integer gi, Gpu gpu, List<Diagnostic> diagnostics) {
+        Map<String, String> bySlug = new java.util.LinkedHashMap<>();
+        for (String product : list.products()) {
+            String slug = ModelSlug.forProduct(vendor, product);
+            if (slug != null) {
+                bySlug.putIfAbsent(slug, product);
+            }
+        }
+        if (bySlug.size() == 1) {
+            return bySlug.keySet().iterator().next();
+        }
+        List<String> fitting = new ArrayList<>();
+        for (Map.Entry<String, String> e : bySlug.entrySet()) {
+            String slug = e.getKey();
+            boolean sizeFits = gi == null || (vendor == Vendor.AMD ? AmdProductMemory.maySell(slug, gi) : NvidiaProductMemory.maySell(slug, gi));
+            boolean unitsFit = vendor != Vendor.AMD || gpu.computeUnits() == null || AmdComputeUnits.mayHave(slug, gpu.computeUnits());
+            if (sizeFits && unitsFit) {
+                fitting.add(slug);
+            }
+        }
+        String probe = gpu.sources() == null ? null : gpu.sources().get("name");
+        if (fitting.size() == 1) {
+            diagnostics.add(Diagnostic.info(probe, "derived", "'" + name + "' lists " + String.join(", ", bySlug.values())
+                    + "; " + (gi == null ? "" : gi + " GB") + (gpu.computeUnits() == null ? "" : " and " + gpu.computeUnits()
+                    + " compute units") + " leave only " + bySlug.get(fitting.get(0)) + ": model " + fitting.get(0)));
+            return fitting.get(0);
+        }
+        String chip = list.chip() == null ? null : chipFamily(list.chip());
+        String family = chip == null ? null : ModelSlug.fromName(chip);
+        diagnostics.add(Diagnostic.warning(probe, "derived", null, "'" + name + "' names several products ("
+                + String.join(", ", bySlug.values()) + ")"
+                + (gi == null ? "; no VRAM size to tell them apart" : fitting.isEmpty() ? "; none is sold with " + gi + " GB"
+                        : "; " + gi + " GB leaves " + fitting.size())
+                + (family == null ? ": model left unknown" : ": model is the chip family '" + family + "'")
+                + (gpu.pciAddress() == null ? "" : " (GPU at " + gpu.pciAddress() + ")")));
+        return family;
+    }
+
+    /**
+     * The model of an AMD GPU named only "AMD Radeon Graphics" whose gfx target is known (rusticl prints it among
+     * its driver details): the chip family ({@code strixhalo} for gfx1151), with a warning naming the products
+     * sold on that chip where the tables list them by the chip's device id.
+     */
+    private String genericAmdModel(String name, String architecture, Gpu gpu, List<Diagnostic> diagnostics) {
+        String family = genericChip(architecture, gpu);
+        String model = ModelSlug.fromName(family);
+        String kind = "generic|" + architecture + "|" + gpu.pciDeviceId();
+        if (listModels.containsKey(kind)) {
+            return model;
+        }
+        listModels.put(kind, Optional.ofNullable(model));
+        String device = gpu.pciDeviceId() != null ? gpu.pciDeviceId() : integratedDeviceOfGfx(architecture);
+        List<String> candidates = device == null ? List.of() : tables.amdGpuIds().candidates(device, null);
+        String probe = gpu.sources() == null ? null : gpu.sources().get("name");
+        diagnostics.add(Diagnostic.warning(probe, "derived", null, "'" + name + "' is AMD's generic name for an integrated GPU; "
+                + (gpu.pciDeviceId() != null ? "device " + gpu.pciDeviceId() : architecture) + " is " + family
+                + (candidates.isEmpty() ? "" : ", sold as " + String.join(", ", candidates))
+                + (gpu.pciDeviceId() != null ? "; the tables name no one product for it" : "; without the PCI device id and revision the product is unknown")
+                + ": model is the chip family '" + model + "'"));
+        return model;
+    }
+
+    /**
+     * The chip of a GPU AMD's driver calls only "AMD Radeon Graphics": pci.ids' chip for its device id where it has
+     * one (13c0 is Granite Ridge, though its gfx1036 is also Raphael's), else the chip of its gfx target.
+     */
+    private String genericChip(String architecture, Gpu gpu) {
+        if (gpu.pciDeviceId() != null) {
+            String chip = tables.pciIds().device("1002", gpu.pciDeviceId()).map(Normaliser::chipFamily).orElse(null);
+            if (chip != null) {
+                return chip;
+            }
+        }
+        return chipFamilyOfGfx(architecture);
+    }
+
+    /**
+     * The model an AMD card's device id gives where its board's name names no product: rocm-smi prints the board
+     * string ({@code AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2}) as the card series, and "MI200" is a series, where
+     * device 0x7408 is one product, the MI250X. The id wins only when the tables name exactly one product for it and
+     * no product anywhere in amdgpu.ids has the board name's slug; a board name that is a product stays the model.
+     */
+    private String idProductOverBoardName(String name, String nameModel, Gpu gpu, List<Diagnostic> diagnostics) {
+        String kind = gpu.pciDeviceId() + "|" + gpu.pciRevision() + "|" + nameModel;
+        Optional<String> judged = boardNameModels.get(kind);
+        if (judged == null) {
+            judged = Optional.empty();
+            List<String> byId = tables.amdGpuIds().candidates(gpu.pciDeviceId(), gpu.pciRevision());
+            String product = byId.size() == 1 ? byId.get(0) : null;
+            if (product == null && byId.isEmpty()) {
+                ProductList listed = tables.pciIds().device("1002", gpu.pciDeviceId()).map(ProductList::parse).orElse(null);
+                product = listed != null && listed.products().size() == 1 ? listed.products().get(0) : null;
+            }
+            String idModel = product == null ? null : ModelSlug.fromName(product);
+            if (idModel != null && !idModel.equals(nameModel)
+                    && !tables.amdGpuIds().sellsProduct(p -> nameModel.equals(ModelSlug.fromName(p)))) {
+                judged = Optional.of(idModel);
+                String probe = gpu.sources() == null ? null : gpu.sources().get("name");
+                diagnostics.add(Diagnostic.info(probe, "amdgpu.ids", "'" + name + "' names no product AMD sells; device "
+                        + gpu.pciDeviceId() + " is " + product + ": model " + idModel));
+            }
+            boardNameModels.put(kind, judged);
+        }
+        return judged.orElse(nameModel);
+    }
+
     /** {@code sxm} or {@code pcie} where the name states it, else null. */
     static String formInName(String name) {
         if (name == null) {
@@ -262,6 +449,10 @@ public final class Normaliser {
     private String cutNameModel(Vendor vendor, String vendorId, String name, Long memoryMiB, String probe,
             List<Diagnostic> diagnostics) {
         String prefix = name.strip();
+        // What the tool kept before "...": a product whose full name is no longer than what was printed would
+        // have been printed whole, so the name's being cut rules it out ("NVIDIA GeForce RTX 4070 ..." is not
+        // the 4070 or the 4070 Ti, whose names fit the column).
+        int printed = prefix.length();
         prefix = prefix.substring(0, prefix.length() - 3).strip();
         if (vendor == Vendor.NVIDIA && prefix.regionMatches(true, 0, "NVIDIA ", 0, 7)) {
             prefix = prefix.substring(7);
@@ -269,12 +460,21 @@ public final class Normaliser {
         SortedMap<String, String> candidates = tables.pciIds().devicesNamedFrom(vendorId, prefix);
         Map<String, String> models = new TreeMap<>();
         for (Map.Entry<String, String> c : candidates.entrySet()) {
+            if (vendor == Vendor.NVIDIA && printedName(c.getValue()).length() <= printed) {
+                continue;
+            }
             Optional<AkashGpus.Entry> entry = tables.akash().lookup(vendorId, c.getKey());
             Integer productGi = entry.map(AkashGpus.Entry::memoryGi).orElse(null);
             if (productGi != null && memoryMiB != null && !productGi.equals(MemorySize.gi(memoryMiB, productGi))) {
                 continue;
             }
-            String slug = entry.map(AkashGpus.Entry::model).orElseGet(() -> ModelSlug.forProduct(vendor, c.getValue()));
+            String ownSlug = ModelSlug.forProduct(vendor, c.getValue());
+            if (productGi == null && memoryMiB != null && vendor == Vendor.NVIDIA && ownSlug != null
+                    && !NvidiaProductMemory.maySell(ownSlug, MemorySize.gi(memoryMiB, null))) {
+                // Akash does not list it (GeForce, laptop parts): NVIDIA's specifications give its sizes.
+                continue;
+            }
+            String slug = entry.map(AkashGpus.Entry::model).orElse(ownSlug);
             if (slug != null) {
                 models.merge(slug, c.getValue(), (a, bName) -> a);
             }
@@ -295,7 +495,8 @@ public final class Normaliser {
             fits = names.size() + " products" + (gi == null ? "" : " that " + gi + " GiB does not rule out") + " ("
                     + String.join(", ", names.subList(0, Math.min(5, names.size()))) + (names.size() > 5 ? ", ..." : "") + ")";
         }
-        diagnostics.add(Diagnostic.info(probe, "pci.ids", "'" + name + "' is cut short and fits " + fits
+        // A warning, not a note: the card is there but its model is unknown, and a person can fix that (issue 28).
+        diagnostics.add(Diagnostic.warning(probe, "pci.ids", null, "'" + name + "' is cut short and fits " + fits
                 + ": model left unknown; nvidia-smi -L or -q prints the full name"));
         return null;
     }
@@ -322,17 +523,27 @@ public final class Normaliser {
      * family from pci.ids ({@code vega20}) is the model and the candidates go into a diagnostic: a guess
      * between them would pay a provider for the wrong card, and their names run together are no model.
      */
-    private AmdProduct amdProduct(Gpu gpu, List<Diagnostic> diagnostics) {
+    private AmdProduct amdProduct(Gpu gpu, String architecture, List<String> named, List<Diagnostic> diagnostics) {
         String deviceId = gpu.pciDeviceId();
-        Integer gi = gpu.memoryGi() != null ? gpu.memoryGi() : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
+        // An iGPU's memory is the host's, no size AMD sells a product with.
+        Integer gi = Boolean.TRUE.equals(gpu.sharedMemory()) ? null : gpu.memoryGi() != null ? gpu.memoryGi()
+                : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
         // Eight cards of one kind are one judgement: names are slugged and tables read once per kind, not per card.
-        String kind = deviceId + "|" + gpu.pciRevision() + "|" + gi + "|" + gpu.architecture();
+        String kind = deviceId + "|" + gpu.pciRevision() + "|" + gi + "|" + architecture + "|" + gpu.computeUnits() + "|" + named;
         AmdJudgement judgement = amdJudgements.get(kind);
         if (judgement == null) {
-            judgement = judgeAmd(deviceId, gpu.pciRevision(), gi, gpu.architecture());
+            judgement = judgeAmd(deviceId, gpu.pciRevision(), gi, architecture, gpu.computeUnits(), named);
             amdJudgements.put(kind, judgement);
         }
         if (judgement.product() != null) {
+            if (judgement.product().name() == null && judgement.product().model() != null && toldKinds.add(kind)) {
+                // Decided by what the name does not say (the compute units): told once per kind of card.
+                String probe = gpu.sources() == null ? null : gpu.sources().get("pciDeviceId");
+                diagnostics.add(Diagnostic.info(probe, "amdgpu.ids", "1002:" + deviceId.toLowerCase(Locale.ROOT).replaceFirst("^0x", "")
+                        + " is sold as " + String.join(", ", judgement.candidates()) + "; " + (gi == null ? "" : gi + " GB and ")
+                        + gpu.computeUnits() + " compute units leave only " + String.join(", ", judgement.fitting())
+                        + ": model " + judgement.product().model()));
+            }
             return judgement.product();
         }
         List<String> candidates = judgement.candidates();
@@ -348,6 +559,7 @@ public final class Normaliser {
                 + (gi == null ? "; no VRAM size to tell them apart" : fitting.isEmpty()
                         ? "; none is sold with " + gi + " GB"
                         : "; " + gi + " GB of VRAM leaves " + String.join(", ", fitting))
+                + (gpu.computeUnits() == null || fitting.isEmpty() ? "" : " (" + gpu.computeUnits() + " compute units)")
                 + (familyModel == null ? ": model left unknown" : ": model is the chip family '" + familyModel + "'")
                 + (gpu.pciAddress() == null ? "" : " (GPU at " + gpu.pciAddress() + ")")));
         return new AmdProduct(null, familyModel);
@@ -378,6 +590,30 @@ public final class Normaliser {
             case "gfx1100" -> "Navi 31";
             case "gfx1101" -> "Navi 32";
             case "gfx1102" -> "Navi 33";
+            case "gfx1200" -> "Navi 44";
+            case "gfx1201" -> "Navi 48";
+            // Integrated GPUs, named for the APU as pci.ids names their ids.
+            case "gfx1035" -> "Rembrandt";
+            case "gfx1036" -> "Raphael";
+            case "gfx1103" -> "Phoenix";
+            case "gfx1150" -> "Strix";
+            case "gfx1151" -> "Strix Halo";
+            default -> null;
+        };
+    }
+
+    /**
+     * The one PCI device id of an integrated GPU's gfx target, where it has one (gfx1151: 1586, Strix Halo), so
+     * that the products sold on it can be named; null where a target spans several ids (gfx1103: Phoenix 1 and 2,
+     * Hawk Point).
+     */
+    static String integratedDeviceOfGfx(String architecture) {
+        if (architecture == null) {
+            return null;
+        }
+        return switch (architecture.strip().toLowerCase(Locale.ROOT)) {
+            case "gfx1150" -> "150e";
+            case "gfx1151" -> "1586";
             default -> null;
         };
     }
@@ -389,8 +625,26 @@ public final class Normaliser {
     private record AmdJudgement(AmdProduct product, List<String> candidates, List<String> fitting, String familyModel) {
     }
 
-    private AmdJudgement judgeAmd(String deviceId, String revision, Integer gi, String architecture) {
+    private AmdJudgement judgeAmd(String deviceId, String revision, Integer gi, String architecture, Integer computeUnits,
+                                  List<String> named) {
         List<String> candidates = tables.amdGpuIds().candidates(deviceId, revision);
+        if (!named.isEmpty()) {
+            // The tool named the products ("AMD Instinct MI60 / MI50", libdrm's name for 66A1 revision 02): of the
+            // id's products, those it named, where it named some of them.
+            java.util.Set<String> namedSlugs = new java.util.HashSet<>();
+            for (String n : named) {
+                namedSlugs.add(ModelSlug.fromName(n));
+            }
+            List<String> kept = new ArrayList<>();
+            for (String c : candidates) {
+                if (namedSlugs.contains(ModelSlug.fromName(c))) {
+                    kept.add(c);
+                }
+            }
+            if (!kept.isEmpty()) {
+                candidates = kept;
+            }
+        }
         if (candidates.isEmpty()) {
             return new AmdJudgement(new AmdProduct(null, null), candidates, List.of(), null);
         }
@@ -407,6 +661,22 @@ public final class Normaliser {
         if (fitting.size() == 1) {
             return new AmdJudgement(new AmdProduct(fitting.get(0), ModelSlug.fromName(fitting.get(0))), candidates,
                     fitting, null);
+        }
+        if (computeUnits != null && fitting.size() > 1) {
+            // The compute units tell apart what the memory cannot: 66A1 with 32 GB is an MI50 (60) or an MI60 (64).
+            // The model only: the name stays as the tool printed it, which AMD's own labeller publishes.
+            List<String> byUnits = new ArrayList<>();
+            for (String candidate : fitting) {
+                if (AmdComputeUnits.mayHave(ModelSlug.fromName(candidate), computeUnits)) {
+                    byUnits.add(candidate);
+                }
+            }
+            if (byUnits.size() == 1) {
+                return new AmdJudgement(new AmdProduct(null, ModelSlug.fromName(byUnits.get(0))), candidates, byUnits, null);
+            }
+            if (!byUnits.isEmpty()) {
+                fitting = byUnits;
+            }
         }
         String family = chipFamilyOfGfx(architecture);
         if (family == null) {
@@ -478,6 +748,10 @@ public final class Normaliser {
      * it, and every chip has exactly one. Null for a chip not listed here (a new one) rather than a guess.
      */
     static String nvidiaComputeCapabilityFromChip(String pciIdsEntry) {
+        if (GB10_NAME.matcher(pciIdsEntry).find()) {
+            // GB10 (DGX Spark): whatever chip code a pci.ids gives it ("GB10B", a GB20x-style one), CUDA says 12.1.
+            return "12.1";
+        }
         java.util.regex.Matcher m = NVIDIA_CHIP.matcher(pciIdsEntry);
         if (!m.find()) {
             return null;

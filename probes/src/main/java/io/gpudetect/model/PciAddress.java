@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 public record PciAddress(int domain, int bus, int device, int function) implements Comparable<PciAddress> {
 
     private static final Pattern FORM =
-            Pattern.compile("(?:([0-9a-fA-F]{1,8})[:.])?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})[.:]([0-7])");
+            Pattern.compile("(?:([0-9a-fA-F]{1,8})[:.])?([0-9a-fA-F]{1,2}|[fF]{6}[89a-fA-F][0-9a-fA-F]):([0-9a-fA-F]{1,2})[.:]([0-7])");
 
     public PciAddress {
         if (domain < 0 || bus < 0 || bus > 0xff || device < 0 || device > 0x1f || function < 0 || function > 7) {
@@ -33,8 +33,10 @@ public record PciAddress(int domain, int bus, int device, int function) implemen
         }
         try {
             int domain = m.group(1) == null ? 0 : (int) Long.parseLong(m.group(1), 16);
-            return Optional.of(new PciAddress(domain, Integer.parseInt(m.group(2), 16),
-                    Integer.parseInt(m.group(3), 16), Integer.parseInt(m.group(4))));
+            // AMD's OpenCL runtime prints a bus of 0x80 and above sign-extended from a signed char
+            // ("0000:ffffffc3:00.0" for bus c3): the byte is the bus.
+            int bus = (int) (Long.parseLong(m.group(2), 16) & 0xff);
+            return Optional.of(new PciAddress(domain, bus, Integer.parseInt(m.group(3), 16), Integer.parseInt(m.group(4))));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -15,6 +15,8 @@ public enum Vendor {
     IMAGINATION("1010"),
     MOORE_THREADS("1ed5"),
     HUAWEI("19e5"),
+    /** Hygon's DCUs (Chengdu Haiguang IC Design), AMD-derived accelerators that ROCm's tools list. */
+    HYGON("1d94"),
     MATROX("102b"),
     ASPEED("1a03"),
     SILICON_MOTION("126f"),
@@ -67,6 +69,9 @@ public enum Vendor {
         }
         if (n.contains(" amd ") || n.contains("radeon") || n.contains("advanced micro devices") || n.contains(" ati ")) {
             return AMD;
+        }
+        if (n.contains("haiguang") || n.contains(" hygon ")) {
+            return HYGON;
         }
         if (n.contains("intel")) {
             return INTEL;

@@ -178,6 +178,29 @@ public final class AmdGpuIds {
         return java.util.List.copyOf(products);
     }
 
+    /**
+     * True when some entry of the table, any device id, is a product that {@code matches} (given each product's
+     * name): whether a board's name ("AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2") names a product AMD sells or
+     * only a series. A scan of the whole table, for the rare card whose board name and device id disagree.
+     */
+    public boolean sellsProduct(java.util.function.Predicate<String> matches) {
+        for (int at = 0; at < text.length(); ) {
+            int end = text.indexOf('\n', at);
+            String line = text.substring(at, end < 0 ? text.length() : end);
+            at = end < 0 ? text.length() : end + 1;
+            int second = line.length() > 5 && line.charAt(4) == ',' ? line.indexOf(',', 5) : -1;
+            if (second < 0) {
+                continue;
+            }
+            for (String product : products(line.substring(second + 1).strip())) {
+                if (matches.test(product)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** "AMD Instinct MI250X / MI250" is two products; the later ones take the words before the first's model. */
     static java.util.List<String> products(String name) {
         String[] parts = SLASH.split(name);

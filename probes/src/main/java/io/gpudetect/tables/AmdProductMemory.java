@@ -40,7 +40,8 @@ public final class AmdProductMemory {
             Map.entry("rx6800", Set.of(16)),
             Map.entry("rx7900xtx", Set.of(24)),
             Map.entry("rx7900xt", Set.of(20)),
-            Map.entry("rx7900gre", Set.of(16)));
+            Map.entry("rx7900gre", Set.of(16)),
+            Map.entry("rx7900m", Set.of(16)));
 
     private AmdProductMemory() {
     }

@@ -48,7 +48,42 @@ public final class ModelSlug {
             java.util.Map.entry("ltux", "Mali-G615"));
     private static final Pattern MALI_INTERNAL = Pattern.compile("(?i)\\bmali[- ]([lt][a-z]{2}x)\\b");
 
+    /**
+     * The details an OpenCL driver adds to a device's name, in parentheses after it: Mesa's rusticl and Clover
+     * print {@code AMD Radeon Graphics (radeonsi, gfx1151, LLVM 19.1.7, DRM 3.63, 6.14.0-...)} and {@code AMD
+     * Radeon RX 5500 XT (navi14, LLVM 15.0.7, DRM 3.52, ...)}. They name the driver, compiler and kernel, never a
+     * product; a group counts as details when it names LLVM, DRM, a Mesa driver or a gfx target. A cut name may
+     * have lost the closing parenthesis.
+     */
+    private static final Pattern DRIVER_DETAILS = Pattern.compile(
+            "(?i)\\s*\\((?=[^)]*\\b(llvm|drm|radeonsi|r600|iris|crocus|zink|llvmpipe|gfx[0-9a-f]{3,4})\\b)[^)]*(\\)|$)");
+    private static final Pattern GFX_TARGET = Pattern.compile("(?i)\\b(gfx[0-9a-f]{3,4})\\b");
+
     private ModelSlug() {
+    }
+
+    /** The name without an OpenCL driver's details ({@link #DRIVER_DETAILS}); the name itself when it has none. */
+    public static String withoutDriverDetails(String name) {
+        if (name == null || name.indexOf('(') < 0) {
+            return name;
+        }
+        String cleaned = DRIVER_DETAILS.matcher(name).replaceAll("").strip();
+        return cleaned.isEmpty() ? name : cleaned;
+    }
+
+    /** The gfx target an OpenCL driver's details name ({@code gfx1151}), or null: the chip, where the name is generic. */
+    public static String gfxTargetInDriverDetails(String name) {
+        if (name == null || name.indexOf('(') < 0) {
+            return null;
+        }
+        java.util.regex.Matcher d = DRIVER_DETAILS.matcher(name);
+        while (d.find()) {
+            java.util.regex.Matcher g = GFX_TARGET.matcher(d.group());
+            if (g.find()) {
+                return g.group(1).toLowerCase(Locale.ROOT);
+            }
+        }
+        return null;
     }
 
     /**
@@ -123,6 +158,8 @@ public final class ModelSlug {
             }
         }
         n = n.replace("-", " ").replace("_", " ").replace("/", " ");
+        // Max-Q is NVIDIA's name for a laptop part tuned for thin laptops: a laptop GPU like "Mobile" and "Laptop".
+        n = n.replaceAll("\\bmax q\\b", " mobile ");
         n = RADEON_BEFORE_LINE.matcher(n).replaceAll("");
         n = n.replaceAll("\\bradeon\\s+instinct\\b", " ");
         n = BRAND_WORDS.matcher(n).replaceAll(" ");

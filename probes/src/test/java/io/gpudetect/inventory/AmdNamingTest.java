@@ -87,9 +87,13 @@ class AmdNamingTest {
     @Test
     void aToolsNameListingSeveralProductsIsResolvedLikeACodeName() {
         List<Diagnostic> diagnostics = new ArrayList<>();
+        // "AMD Instinct MI60 / MI50" is libdrm's name for 66A1 revision 02 (the Pro VII is revision 06, named so):
+        // the name rules the Pro VII out, and 16 GB the MI60 (issue 28).
         Gpu gpu = amd("AMD Instinct MI60 / MI50", "66a1", null, 16368L, diagnostics);
-        assertEquals("vega20", gpu.model(), "16 GB leaves MI50 and Radeon Pro VII: " + diagnostics);
-        assertTrue(diagnostics.get(0).message().contains("16 GB of VRAM leaves AMD Instinct MI50, AMD Radeon Pro VII"),
+        assertEquals("mi50", gpu.model(), diagnostics::toString);
+        Gpu thirtyTwo = amd("AMD Instinct MI60 / MI50", "66a1", null, 32752L, diagnostics);
+        assertEquals("vega20", thirtyTwo.model(), "32 GB leaves MI50 32GB and MI60: " + diagnostics);
+        assertTrue(diagnostics.get(diagnostics.size() - 1).message().contains("32 GB of VRAM leaves AMD Instinct MI60, AMD Instinct MI50"),
                 diagnostics::toString);
     }
 

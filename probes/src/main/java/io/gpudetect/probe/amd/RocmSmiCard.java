@@ -47,8 +47,10 @@ final class RocmSmiCard {
 
     static Gpu read(String probe, String card, Map<String, String> fields, String driver, List<Diagnostic> diagnostics,
             String file) {
-        // rocm-smi lists only AMD cards.
-        Gpu.Builder b = Gpu.builder(probe).vendor(Vendor.AMD).pciVendorId(Vendor.AMD.pciVendorId()).driverVersion(driver);
+        // rocm-smi lists AMD cards, and on Hygon's DTK the DCUs (AMD's design, Hygon's PCI vendor id 1d94), which
+        // say so in "Card Vendor" ("Chengdu Haiguang IC Design Co., Ltd.").
+        Vendor vendor = field(fields, "Card vendor").map(Vendor::fromName).filter(v -> v == Vendor.HYGON).orElse(Vendor.AMD);
+        Gpu.Builder b = Gpu.builder(probe).vendor(vendor).pciVendorId(vendor.pciVendorId()).driverVersion(driver);
         String deviceId = hexField(probe, fields, card, "Device ID", diagnostics, file);
         if (deviceId == null) {
             deviceId = hexField(probe, fields, card, "GPU ID", diagnostics, file);
@@ -56,6 +58,15 @@ final class RocmSmiCard {
         Optional<String> series = field(fields, "Card series");
         if (deviceId == null && series.isPresent() && HEX_ONLY.matcher(series.get()).matches()) {
             deviceId = HexId.id16(series.get());
+        }
+        if (deviceId == null && field(fields, "Subsystem ID").isPresent()) {
+            // ROCm 6.1 and later print the subsystem under its own key, and "Card Model" is then the device id
+            // ("Card Model": "0x7408", "Subsystem ID": "0x0b0c"); before, "Card model" was the subsystem.
+            String model = field(fields, "Card model").filter(v -> HEX_ONLY.matcher(v).matches()).map(HexId::id16).orElse(null);
+            String subsystemId = field(fields, "Subsystem ID").map(HexId::id16).orElse(null);
+            if (model != null && !model.equals(subsystemId)) {
+                deviceId = model;
+            }
         }
         b.pciDeviceId(deviceId);
         field(fields, "Device Rev").map(HexId::revision).ifPresent(b::pciRevision);
@@ -89,6 +100,17 @@ final class RocmSmiCard {
             } else {
                 diagnostics.add(Diagnostic.warning(probe, file, null,
                         card + ": VRAM Total Memory (B) '" + vram.get() + "' is not a plausible number of bytes"));
+            }
+        }
+        Optional<String> vramMiB = field(fields, "VRAM Total Memory (MiB)");
+        if (vram.isEmpty() && vramMiB.isPresent()) {
+            // Hygon's rocm-smi gives the size in MiB under a key of its own ("vram Total Memory (MiB)": "65520").
+            Matcher m = DIGITS.matcher(vramMiB.get());
+            if (m.matches() && MemorySize.isPlausibleMiB(Long.parseLong(m.group(1)))) {
+                b.memoryMiB(Long.parseLong(m.group(1)));
+            } else {
+                diagnostics.add(Diagnostic.warning(probe, file, null,
+                        card + ": VRAM Total Memory (MiB) '" + vramMiB.get() + "' is not a plausible number of MiB"));
             }
         }
         field(fields, "Max Graphics Package Power (W)").map(RocmSmiCard::number).ifPresent(b::powerLimitWatts);

@@ -40,6 +40,8 @@ public final class RocmSmiTableParser {
             Pattern.CASE_INSENSITIVE);
     private static final Pattern CSV_ROW = Pattern.compile("^card(\\d+),(.*)$");
     private static final Pattern HW_DEVICE_ID = Pattern.compile("(?i)^0x[0-9a-f]{1,4}$");
+    /** A device id without "0x", as the old --showhw layout prints it under DID: four hex digits, then a space. */
+    private static final Pattern HW_BARE_DEVICE_ID = Pattern.compile("([0-9a-fA-F]{4})(?=\\s|$)");
     private static final Pattern HW_GFX = Pattern.compile("^gfx[0-9a-f]+$");
     private static final Pattern HW_BUS = Pattern.compile("(?i)^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$");
     private static final Pattern ANSI = Pattern.compile("(?:\u001B|\\^\\[)\\[?[0-9;]*m");
@@ -54,6 +56,9 @@ public final class RocmSmiTableParser {
         boolean sawOutput = false;
         boolean inTable = false;
         boolean hardwareTable = false;
+        // Where the DID column starts in the --showhw header: ROCm 5 and older print the id bare ("7408"),
+        // which only its column tells from a GUID or a VBIOS part number.
+        int didColumn = -1;
         boolean tableHasRows = false;
         String[] csvHeader = null;
         String[] lines = text.split("\r?\n", -1);
@@ -97,6 +102,7 @@ public final class RocmSmiTableParser {
                 inTable = true;
                 tableHasRows = false;
                 hardwareTable = stripped.contains(" DID ") && stripped.contains(" BUS");
+                didColumn = hardwareTable ? line.indexOf(" DID ") + 1 : -1;
                 continue;
             }
             if (!inTable) {
@@ -115,6 +121,12 @@ public final class RocmSmiTableParser {
             String rest = row.group(2);
             if (hardwareTable) {
                 hardwareRow(card, rest);
+                if (card.get("Device ID") == null && didColumn > 0 && didColumn < line.length()) {
+                    Matcher bare = HW_BARE_DEVICE_ID.matcher(line.substring(didColumn));
+                    if (bare.lookingAt()) {
+                        RocmSmiCard.put(card, "Device ID", "0x" + bare.group(1));
+                    }
+                }
                 continue;
             }
             Matcher mr = MODEL_REVISION.matcher(rest);

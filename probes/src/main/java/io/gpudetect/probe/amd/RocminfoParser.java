@@ -38,6 +38,9 @@ public final class RocminfoParser {
         }
         Agent agent = null;
         boolean sawAgents = false;
+        // "ROCk module version 6.2.4 is loaded", the first line: the amdgpu kernel driver's version (ROCm 6 and
+        // later print it; older ones print "ROCk module is loaded").
+        String driver = null;
         int lineNo = 0;
         // Lines and fields are cut by hand, not with a regex per line: rocminfo prints ~150 lines per agent,
         // and a one-shot gpu-detect runs this code once, in the interpreter, on every start
@@ -55,17 +58,24 @@ public final class RocminfoParser {
             while (lead < line.length() && Character.isWhitespace(line.charAt(lead))) {
                 lead++;
             }
+            if (!sawAgents && line.startsWith("ROCk module version ", lead)) {
+                String[] words = line.strip().split("\\s+");
+                if (words.length >= 4 && words[3].matches("\\d+(\\.\\d+)+")) {
+                    driver = words[3];
+                }
+                continue;
+            }
             if (line.startsWith("Agent", lead)) {
                 Matcher a = AGENT.matcher(line.strip());
                 if (a.matches()) {
-                    finish(agent, gpus, diagnostics, file);
+                    finish(agent, gpus, diagnostics, file, driver);
                     agent = new Agent(lineNo, a.group(1));
                     sawAgents = true;
                     continue;
                 }
             }
             if (line.startsWith("*** Done", lead)) {
-                finish(agent, gpus, diagnostics, file);
+                finish(agent, gpus, diagnostics, file, driver);
                 agent = null;
                 continue;
             }
@@ -91,7 +101,7 @@ public final class RocminfoParser {
                 agent.pools.add(new Pool(last.segment, value, last.line));
             }
         }
-        finish(agent, gpus, diagnostics, file);
+        finish(agent, gpus, diagnostics, file, driver);
         if (!sawAgents) {
             diagnostics.add(Diagnostic.error(PROBE, file, null,
                     "no 'Agent N' blocks found; expected rocminfo output listing HSA agents"));
@@ -99,7 +109,7 @@ public final class RocminfoParser {
         return new ParsedOutput(gpus, diagnostics);
     }
 
-    private static void finish(Agent agent, List<Gpu> gpus, List<Diagnostic> diagnostics, String file) {
+    private static void finish(Agent agent, List<Gpu> gpus, List<Diagnostic> diagnostics, String file, String driver) {
         if (agent == null) {
             return;
         }
@@ -112,7 +122,7 @@ public final class RocminfoParser {
         if (!type.text.equals("GPU")) {
             return;
         }
-        Gpu.Builder b = Gpu.builder(PROBE).vendor(vendorOf(agent));
+        Gpu.Builder b = Gpu.builder(PROBE).vendor(vendorOf(agent)).driverVersion(driver);
         String marketing = text(agent, "Marketing Name");
         String name = text(agent, "Name");
         b.name(marketing != null ? marketing : name);

@@ -181,6 +181,15 @@ public final class ClinfoParser {
         }
     }
 
+    /** Mesa's OpenCL platforms: rusticl, and Clover, which names itself "Clover". */
+    private static boolean isMesa(String platform) {
+        if (platform == null) {
+            return false;
+        }
+        String p = platform.toLowerCase(java.util.Locale.ROOT);
+        return p.contains("rusticl") || p.contains("clover") || p.contains("mesa");
+    }
+
     /** {@code clinfo -l}: names only; the type is read from the name, and an unclear name is left out with a note. */
     private static List<OpenClDevice> listForm(String[] lines, String file, List<Diagnostic> diagnostics) {
         List<OpenClDevice> devices = new ArrayList<>();
@@ -233,7 +242,10 @@ public final class ClinfoParser {
         for (Map<String, List<OpenClDevice>> platforms : byCard.values()) {
             List<OpenClDevice> most = null;
             for (List<OpenClDevice> listed : platforms.values()) {
-                if (most == null || listed.size() > most.size()) {
+                // Between platforms that list as many, the vendor's own runtime: Mesa's (rusticl, Clover) gives an
+                // iGPU's carve-out as its memory (512 MiB) and no unified memory, where AMD's says shared.
+                if (most == null || listed.size() > most.size()
+                        || (listed.size() == most.size() && isMesa(most.get(0).platform()) && !isMesa(listed.get(0).platform()))) {
                     most = listed;
                 }
             }

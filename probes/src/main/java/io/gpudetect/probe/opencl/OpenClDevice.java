@@ -29,6 +29,7 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
     static final String TOPOLOGY_AMD = "Device Topology (AMD)";
     static final String PCI_BUS_KHR = "Device PCI bus info (KHR)";
     static final String UUID = "Device UUID";
+    static final String PCIE_ID_AMD = "Device PCI-e ID (AMD)";
     static final String DRIVER = "Driver Version";
     static final String COMPUTE_UNITS = "Max compute units";
     static final String GLOBAL_MEMORY = "Global memory size";
@@ -89,6 +90,12 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
             b.architecture(name.replaceFirst(":.*", ""));
         }
         address().ifPresent(b::pciAddress);
+        String pcieId = fields.get(PCIE_ID_AMD);
+        if (vendor == Vendor.AMD && pcieId != null && pcieId.strip().matches("(?i)0x[0-9a-f]{1,4}")) {
+            // AMD's runtime prints the PCI device id ("0x1586"): with it the tables name an iGPU its generic
+            // board name ("AMD Radeon Graphics") does not.
+            b.pciDeviceId(HexId.id16(pcieId.strip()));
+        }
         if (vendor == Vendor.NVIDIA && fields.get(UUID) != null && fields.get(UUID).matches("[0-9a-fA-F-]{36}")) {
             // NVIDIA's OpenCL UUID is the driver's GPU UUID, which lets this card merge with nvidia-smi's view.
             b.uuid("GPU-" + fields.get(UUID).toLowerCase(Locale.ROOT));
