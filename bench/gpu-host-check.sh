@@ -1,9 +1,13 @@
 #!/bin/bash
-# gpu-host-check.sh ARCHIVE HELLO_CLASS_DIR OUT: what the host archive costs on a real NVIDIA host, in one run
+# gpu-host-check.sh ARCHIVE HELLO_CLASS_DIR OUT [MOCK_CLASS_PATH_DIR]: what the host archive costs on a real
+# NVIDIA host, in one run
 # (the figures docs/performance.md reports for the H100): NVML's own init and shutdown (bench/nvml-session.c,
 # needs gcc there), start-up of live detection and of a replay against hello-world on the archive's java
 # (interleaved rounds, medians), and a live agent's CPU per steady pass and RSS with NVML held between passes
-# and released after each (--release-nvml), one after the other (bench/agent-live.sh). Writes OUT/*.txt.
+# and released after each (--release-nvml), one after the other (bench/agent-live.sh). Without a cluster the
+# agent runs --dry-run; MOCK_CLASS_PATH_DIR (the agent's test classes in classes/ and the test jars the archive
+# lacks, as *.jar) starts the tests' MockApiServer on the archive's java, so that the agent reads from its
+# informers as in production. Writes OUT/*.txt.
 set -u
 archive=${1:?usage: gpu-host-check.sh ARCHIVE HELLO_CLASS_DIR OUT}
 hello=${2:?usage: gpu-host-check.sh ARCHIVE HELLO_CLASS_DIR OUT}
@@ -11,7 +15,7 @@ out=${3:?usage: gpu-host-check.sh ARCHIVE HELLO_CLASS_DIR OUT}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 home=$(mktemp -d)
-tar -xzf "$archive" -C "$home" --strip-components=1
+tar -xf "$archive" -C "$home" --strip-components=1
 gd=$home/bin/gpu-detect
 java=$home/runtime/bin/java
 # Akash's table needs the network, which such a host may not have: models by our own rules.
@@ -35,7 +39,18 @@ awk -v h="$h" -v l="$l" -v r="$r" 'BEGIN {
     printf "hello-world %.1f ms\nlive -o json %.1f ms (%.2fx)\nreplay of the H100 bundle %.1f ms (%.2fx)\n",
         h / 1000, l / 1000, l / h, r / 1000, r / h }' >"$out/startup.txt"
 
+mock=${4:-}
+if [ -n "$mock" ]; then
+    "$java" -cp "$mock/classes:$mock/*:$home/lib/*" io.gpudetect.testing.MockApiServer "$home/mock.kubeconfig" node-1 \
+        >"$home/mock.log" 2>&1 &
+    mock_pid=$!
+    n=0; while [ ! -s "$home/mock.kubeconfig" ] && [ "$n" -lt 100 ]; do sleep 0.2; n=$((n + 1)); done
+    export AGENT_KUBECONFIG=$home/mock.kubeconfig AGENT_NODE=node-1
+fi
 bash "$here/agent-live.sh" "$gd" "$home/agent-held" 30 >"$out/agent-held.txt" 2>&1
 bash "$here/agent-live.sh" "$gd" "$home/agent-released" 30 --release-nvml >"$out/agent-released.txt" 2>&1
 tail -3 "$home/agent-held/agent.log" >>"$out/agent-held.txt"
 tail -3 "$home/agent-released/agent.log" >>"$out/agent-released.txt"
+if [ -n "$mock" ]; then
+    kill "$mock_pid" 2>/dev/null
+fi
