@@ -61,6 +61,8 @@ public final class NodeAgent implements AutoCloseable {
     private volatile Consumer<String> trigger = why -> { };
     /** The uid of the Node the last pass labelled: a Node added under our name with another uid is a new Node. */
     private volatile String labelledUid;
+    /** The last pass's inventory and its labels: reused while the detector hands back that same inventory. */
+    private volatile RenderedLabels lastRendered;
     private boolean started;
 
     public NodeAgent(AgentSettings settings, Supplier<Inventory> detector, Supplier<GpuCapacitySpec.HostFacts> hostFacts,
@@ -190,7 +192,7 @@ public final class NodeAgent implements AutoCloseable {
         SortedMap<String, String> labels;
         boolean complete = inventory.complete();
         try {
-            labels = settings.profiles().render(inventory);
+            labels = rendered(inventory);
         } catch (IllegalStateException e) {
             metrics.error("render");
             log.error("label profiles disagree; labels kept", "error", e.getMessage());
@@ -227,6 +229,25 @@ public final class NodeAgent implements AutoCloseable {
             metrics.error("io");
             return new PassReport(outcome, gpus, labelChange, writes, "io: " + e.getMessage());
         }
+    }
+
+    /**
+     * The profiles' labels for an inventory. A steady pass gets the very inventory of the pass before (the host
+     * did not change), and rendering is a pure function of it: the labels of that pass are used again instead
+     * of rendered again, the largest part of a steady pass in the interpreter (docs/performance.md).
+     */
+    private SortedMap<String, String> rendered(Inventory inventory) {
+        RenderedLabels last = lastRendered;
+        if (last != null && last.inventory() == inventory) {
+            return new TreeMap<>(last.labels());
+        }
+        SortedMap<String, String> labels = settings.profiles().render(inventory);
+        lastRendered = new RenderedLabels(inventory, new TreeMap<>(labels));
+        return labels;
+    }
+
+    /** The labels rendered from one inventory, kept for the next pass. */
+    private record RenderedLabels(Inventory inventory, SortedMap<String, String> labels) {
     }
 
     /** Everything the sinks need from this pass, rendered once. */
