@@ -32,7 +32,8 @@ class UnexpectedFailureTest {
         return config;
     }
 
-    private static final String BUNDLE = Fixtures.host("tesla-t4_515.105.01_v11").toString();
+    /** The H100 host gpu-detect recorded itself: ours, in the project, so this runs without the shared set. */
+    private static final String BUNDLE = Fixtures.root().resolve("live-bundles/h100-sxm5-80gb_580.159.04_vm-raw").toString();
 
     @Test
     void theLongRunningAgentEndsWithStatusTwoAndOneLineWhenItsLoopDies() {
@@ -55,7 +56,7 @@ class UnexpectedFailureTest {
     @Test
     void theClusterCommandsAnswerAnErrorInOneLineWithStatusTwo() {
         for (List<String> command : List.of(List.of("inventory", "--cluster"),
-                List.of("match", "--cluster", "--gpu", "vendor=nvidia,model=t4,count=1"),
+                List.of("match", "--cluster", "--gpu", "vendor=nvidia,model=h100,count=1"),
                 List.of("akash", "--cluster"))) {
             CommandRun run = CommandRun.of(cli -> AgentCommands.useClusterSettings(cli, () -> {
                 throw new NoClassDefFoundError(MISSING);
