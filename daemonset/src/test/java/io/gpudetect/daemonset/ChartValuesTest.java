@@ -40,6 +40,7 @@ class ChartValuesTest {
             interval: 5m
             heartbeat: 15m
             minTriggerInterval: 30s
+            releaseNvml: true
             driverRoot: /run/nvidia/driver
             http:
               port: 9400
@@ -77,6 +78,9 @@ class ChartValuesTest {
         assertEquals("9400", Pods.arg(CUSTOM, "port").orElseThrow());
         assertEquals("present", Pods.arg(CUSTOM, "akash-operator").orElseThrow());
         assertEquals(9400, Pods.agent(CUSTOM).getPorts().get(0).getContainerPort());
+        assertTrue(Pods.agent(CUSTOM).getArgs().contains("--release-nvml"), Pods.agent(CUSTOM).getArgs().toString());
+        assertFalse(Pods.agent(Chart.render()).getArgs().contains("--release-nvml"),
+                "NVML is held by default");
         assertEquals("debug", Pods.env(CUSTOM).get("GPU_DETECT_LOG").getValue());
         assertEquals("spec.nodeName", Pods.env(CUSTOM).get("NODE_NAME").getValueFrom().getFieldRef().getFieldPath());
     }
