@@ -61,6 +61,8 @@ public final class NodeAgent implements AutoCloseable {
     private volatile Consumer<String> trigger = why -> { };
     /** The uid of the Node the last pass labelled: a Node added under our name with another uid is a new Node. */
     private volatile String labelledUid;
+    /** An Error an informer met on its own thread ({@link #watchFailed}); the next pass ends the agent with it. */
+    private volatile Error fatal;
     /** The last pass's inventory and its labels: reused while the detector hands back that same inventory. */
     private volatile RenderedLabels lastRendered;
     private boolean started;
@@ -125,9 +127,28 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /** fabric8 reports an informer's failed list or watch here (it retries on its own); it goes to the agent's log. */
-    private void watchFailed(String what, Throwable error) {
+    void watchFailed(String what, Throwable error) {
+        Error broken = errorIn(error);
+        if (broken != null) {
+            // Not a failed list the informer may retry: the installation or the JVM is broken (a jar missing
+            // from lib/ shows first here, at the first list). Retrying hides it behind an agent that looks alive
+            // and labels nothing; the next pass ends the agent with it instead, in one line and a status not 0.
+            fatal = broken;
+            trigger.accept("watch broken");
+            return;
+        }
         log.warn("watch failed; the informer retries", "watch", what, "error",
                 error.getClass().getSimpleName() + ": " + firstLine(error.getMessage()));
+    }
+
+    /** The first {@link Error} among {@code t} and its causes; null when there is none. */
+    private static Error errorIn(Throwable t) {
+        for (int depth = 0; t != null && depth < 16; t = t.getCause(), depth++) {
+            if (t instanceof Error e) {
+                return e;
+            }
+        }
+        return null;
     }
 
     /** The resource version of the Node as this agent's informer last saw it (tests wait on it). */
@@ -176,6 +197,11 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private PassReport runPass() {
+        Error broken = fatal;
+        if (broken != null) {
+            // Out of the pass and the loop: the command ends with it (AgentCommand), as with an Error of its own.
+            throw broken;
+        }
         start();
         Inventory inventory;
         try {

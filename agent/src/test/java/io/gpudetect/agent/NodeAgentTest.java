@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Node;
@@ -478,5 +479,22 @@ class NodeAgentTest {
         assertTrue(content.contains("gpu-detect.io/gpu.model=t4\n"), content);
         assertFalse(content.contains("akash.network"), content);
         assertFalse(content.contains("nvidia.com/gpu.present"), content);
+    }
+
+    /**
+     * An Error met by an informer on fabric8's thread (a model class missing from an installation's lib/, at the
+     * first list) is not retried behind an agent that looks alive: the next pass ends the agent with it.
+     */
+    @Test
+    void anErrorAnInformerMetEndsTheAgentAtTheNextPass() throws IOException {
+        startWithNode();
+        NodeAgent agent = agent(new AtomicReference<>(t4()));
+        agent.pass();
+        agent.watchFailed("node " + NODE, new io.fabric8.kubernetes.client.KubernetesClientException("list failed",
+                new NoClassDefFoundError("io/fabric8/kubernetes/api/model/autoscaling/v1/Scale")));
+        NoClassDefFoundError e = assertThrows(NoClassDefFoundError.class, agent::pass);
+        assertEquals("io/fabric8/kubernetes/api/model/autoscaling/v1/Scale", e.getMessage());
+        agent.watchFailed("node " + NODE, new io.fabric8.kubernetes.client.KubernetesClientException("connection refused"));
+        assertTrue(log.toString().contains("watch failed; the informer retries"), "an ordinary failure is retried");
     }
 }
