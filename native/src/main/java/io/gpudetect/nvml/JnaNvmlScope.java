@@ -12,7 +12,8 @@ import java.util.Optional;
  *
  * <p>A long-running agent holds the library initialised between snapshots ({@link Session#HELD}): NVML counts
  * its inits, and only the shutdown that brings the count to zero tears the driver connection down, which on a
- * real H100 costs 9 ms, and an init from zero 1.7 ms (docs/performance.md, "NVML held between passes"). A
+ * real H100 takes about 9 ms (3-5 ms of it CPU), and an init from zero about 2 ms (docs/performance.md, "NVML
+ * held between passes"). A
  * held session is given up when NVML stops answering (the driver was unloaded or reset, a GPU fell off), so
  * the next snapshot starts afresh on the driver that is there then. While it is held, the {@code nvidia}
  * module cannot be unloaded: as with NVIDIA's device plugin and DCGM, a driver reload needs the agent's pod
@@ -55,7 +56,7 @@ public final class JnaNvmlScope implements NvmlScope {
             held = library.init().ok();
         }
         NvmlSnapshot snapshot = take(library);
-        if (held && !answered(snapshot)) {
+        if (held && !answering(NvmlPulse.of(snapshot))) {
             library.shutdown();
             held = false;
         }
@@ -73,19 +74,17 @@ public final class JnaNvmlScope implements NvmlScope {
             return NvmlPulse.of(snapshot());
         }
         NvmlPulse pulse = NvmlPulse.read(library);
-        if (pulse.problem() != null || pulse.devices().stream().anyMatch(d -> !"ok".equals(d.handle())
-                || ("rc=" + NvmlReturn.ERROR_GPU_IS_LOST).equals(d.uuid()))) {
+        if (!answering(pulse)) {
             library.shutdown();
             held = false;
         }
         return pulse;
     }
 
-    /** NVML initialised and counted its devices, and each device answered for its handle. */
-    private static boolean answered(NvmlSnapshot s) {
-        return s.init() != null && s.init().ok() && s.deviceCount() != null && s.deviceCount().ok()
-                && s.devices().stream().allMatch(d -> d.handle() != null && d.handle().ok()
-                        && (d.name() == null || d.name().returnCode() != NvmlReturn.ERROR_GPU_IS_LOST));
+    /** NVML answered: it counted its devices, and each gave a handle and was not lost. */
+    private static boolean answering(NvmlPulse pulse) {
+        return pulse.problem() == null && pulse.devices().stream().allMatch(d -> "ok".equals(d.handle())
+                && !("rc=" + NvmlReturn.ERROR_GPU_IS_LOST).equals(d.uuid()));
     }
 
     /** Everything detection reads, between one init and one shutdown; a device that fails does not stop the others. */
