@@ -16,8 +16,8 @@ import java.util.stream.Stream;
  * {@code === relative/path -> target} for a symbolic link (sysfs is made of them; a target may point
  * anywhere, out of the bundle too, which the bundle must refuse). A path may go below {@code sys/};
  * unusable paths (absolute, {@code ..}, odd characters) are skipped, since a real bundle cannot hold
- * them either. {@code test-fixtures/tools/make-fuzz-seeds.py} writes every
- * fixture folder in this form.
+ * them either. {@link #of} and {@code test-fixtures/tools/make-fuzz-seeds.py} write a bundle folder in this
+ * form.
  */
 final class BundleText {
 
@@ -31,6 +31,25 @@ final class BundleText {
             ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
 
     private BundleText() {
+    }
+
+    /** A bundle folder in this form: every file and link under it, in path order (what the seeds were made of). */
+    static byte[] of(Path dir) {
+        StringBuilder text = new StringBuilder();
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted().toList()) {
+                String name = dir.relativize(p).toString();
+                if (Files.isSymbolicLink(p)) {
+                    text.append(HEADER).append(name).append(LINK).append(Files.readSymbolicLink(p)).append('\n');
+                } else if (Files.isRegularFile(p)) {
+                    text.append(HEADER).append(name).append('\n')
+                            .append(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1)).append('\n');
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return text.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** Writes the bundle into a fresh folder; the caller deletes it with {@link #delete}. */

@@ -54,6 +54,22 @@ class RecordingsAsSeedsTest {
         ToolOutputFuzzing.check(probe, Files.readAllBytes(file));
     }
 
+    /** Every recording and case folder, whole: the seeds of the probes that read several files, and of the pass. */
+    static Stream<Path> bundles() {
+        List<Path> folders = new ArrayList<>(Fixtures.folders(CASES));
+        Fixtures.shared().map(s -> s.resolve("hosts")).ifPresent(h -> folders.addAll(Fixtures.folders(h)));
+        return folders.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bundles")
+    void aWholeRecordingPassesTheBundleFuzzChecks(Path folder) {
+        byte[] bundle = BundleText.of(folder);
+        ProbeFuzzing.checkOverBundle("nvml", bundle);
+        ProbeFuzzing.checkOverBundle("sysfs-pci", bundle);
+        new DetectorFuzzTest().bundle(bundle);
+    }
+
     @Test
     void thereAreRecordingsForTheToolProbes() {
         assertFalse(toolOutputs().findAny().isEmpty(), "no tool output found under " + CASES.toAbsolutePath());
