@@ -118,12 +118,18 @@ VGPU = dict(vendor=0x10de, device=0x2236, revision=0xa1, class_code=0x030000,
             subsystem_vendor=0x10de, subsystem_device=0x1a31)
 
 
-def vgpu_guest():
+def with_capabilities(ids):
+    """A GPU's header and its usual capability chain, power management -> MSI -> PCIe, ending at 0xc8."""
     c = Config()
-    header(c, **VGPU, first_capability=0x60)
+    header(c, **ids, first_capability=0x60)
     power_management(c, 0x60, 0x68)
     msi(c, 0x68, 0x78)
     pci_express(c, 0x78, 0xc8)
+    return c
+
+
+def vgpu_guest():
+    c = with_capabilities(VGPU)
     vendor_specific(c, 0xc8, 0x00, b'VF',
                     record(0x01, b'\x02\x00') + driver_record('535.104.06', 'r535_00'))
     return bytes(c.bytes)
@@ -136,11 +142,7 @@ PASSTHROUGH = dict(vendor=0x10de, device=0x2237, revision=0xa1, class_code=0x030
 
 
 def passthrough_gpu():
-    c = Config()
-    header(c, **PASSTHROUGH, first_capability=0x60)
-    power_management(c, 0x60, 0x68)
-    msi(c, 0x68, 0x78)
-    pci_express(c, 0x78, 0xc8)
+    c = with_capabilities(PASSTHROUGH)
     vendor_specific(c, 0xc8, 0x00, b'\x02\x00', bytes(11))
     return bytes(c.bytes)
 

@@ -114,6 +114,21 @@ record Debian11Root(Path path) {
         return line;
     }
 
+    /**
+     * Akash's GPU table as the workspace's shared set holds it ({@code shared/data/akash-gpus.json} in a folder
+     * above the module): gpu-detect reads it at run time from provider-configs, which these machines cannot
+     * reach, so the tests give it as a provider without a network does ({@code --akash-table FILE}).
+     */
+    static java.util.Optional<Path> sharedAkashTable() {
+        for (Path dir = Chart.MODULE; dir != null; dir = dir.getParent()) {
+            Path table = dir.resolve("shared/data/akash-gpus.json");
+            if (Files.isRegularFile(table)) {
+                return java.util.Optional.of(table);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     static Result run(List<String> command, int seconds) throws Exception {
         return run(new ProcessBuilder(command), seconds);
     }

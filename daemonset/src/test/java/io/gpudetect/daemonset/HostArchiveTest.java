@@ -85,11 +85,9 @@ class HostArchiveTest {
             Files.copy(BUNDLE.resolve(file), bundle.resolve(file), StandardCopyOption.REPLACE_EXISTING);
         }
         // expected.json names the card by Akash's table, which gpu-detect reads at run time: the shared copy.
-        Path table = null;
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null && table == null; dir = dir.getParent()) {
-            table = Files.isRegularFile(dir.resolve("shared/data/akash-gpus.json")) ? dir.resolve("shared/data/akash-gpus.json") : null;
-        }
-        org.junit.jupiter.api.Assumptions.assumeTrue(table != null, "skipped: no shared/data/akash-gpus.json above the module");
+        Path table = Debian11Root.sharedAkashTable().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(table != null, "skipped: no shared/data/akash-gpus.json above "
+                + Chart.MODULE + " (Akash's table, which expected.json was made with)");
         Files.copy(table, bundle.resolveSibling("akash-gpus.json"), StandardCopyOption.REPLACE_EXISTING);
         Result replay = chroot(NOBODY, "gpu-detect", "--output", "json", "--replay", "/tmp/gpu-detect-test/h100",
                 "--akash-table", "/tmp/gpu-detect-test/akash-gpus.json");

@@ -31,11 +31,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -141,13 +143,9 @@ class ShippedArchiveTest {
                 current-context: mock
                 """.formatted(server.getPort()));
         copyBundle(H100_TEXT, work.resolve("h100-text"));
-        // Akash's GPU table is read at run time (from provider-configs, which these machines cannot reach): the
-        // shared copy where this workspace has it, given as a provider without a network gives it.
-        for (Path dir = Chart.MODULE; dir != null; dir = dir.getParent()) {
-            Path shared = dir.resolve("shared/data/akash-gpus.json");
-            if (Files.isRegularFile(shared) && !Files.exists(work.resolve("akash-gpus.json"))) {
-                Files.copy(shared, work.resolve("akash-gpus.json"));
-            }
+        Optional<Path> table = Debian11Root.sharedAkashTable();
+        if (table.isPresent()) {
+            Files.copy(table.get(), work.resolve("akash-gpus.json"), StandardCopyOption.REPLACE_EXISTING);
         }
         Debian11Root.run(List.of("chown", "-R", uid + ":" + gid, work.toString()), 30);
     }
