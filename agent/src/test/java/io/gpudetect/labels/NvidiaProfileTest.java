@@ -50,6 +50,21 @@ class NvidiaProfileTest {
         assertFalse(l.containsKey("nvidia.com/mig.strategy"));
     }
 
+    /**
+     * GFD writes no {@code nvidia.com/gpu.present}; the GPU Operator's NFD rule and Akash's operator own it
+     * (docs/labels.md, profile {@code nvidia}): the profile never writes it, on any card or MIG layout.
+     */
+    @Test
+    void leavesGpuPresentToItsOwners() {
+        for (Gpu gpu : List.of(a100(false), a100(true, "1g.5gb"), a100(true, "3g.20gb", "3g.20gb"))) {
+            for (Settings s : List.of(Settings.DEFAULT, new Settings(MigStrategy.MIXED, SharingStrategy.NONE, 1))) {
+                SortedMap<String, String> l = labels(s, null, gpu);
+                assertEquals("NVIDIA-A100-SXM4-40GB", l.get("nvidia.com/gpu.product").replace("-MIG-INVALID", ""));
+                assertFalse(l.containsKey("nvidia.com/gpu.present"), l.toString());
+            }
+        }
+    }
+
     @Test
     void timeSlicingAppendsSharedAndWritesReplicas() {
         SortedMap<String, String> l = labels(new Settings(MigStrategy.NONE, SharingStrategy.TIME_SLICING, 4), null, a100(false));
