@@ -28,12 +28,15 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.OwnedLabels;
-import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Loops;
 import io.gpudetect.testing.MutableClock;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -134,14 +137,14 @@ class NodeAgentTest {
     }
 
     private NodeAgent agent(AtomicReference<Inventory> inventory, AgentSettings settings) {
-        NodeAgent agent = new NodeAgent(settings, inventory::get, () -> null, client,
+        NodeAgent agent = new NodeAgent(settings, Observations.of(inventory::get), client, new RetryAfterHint(),
                 new AgentLog(new PrintWriter(log), clock), new AgentMetrics(), new PrintWriter(out), clock);
         toClose.add(agent);
         return agent;
     }
 
     private NodeAgent agent(AtomicReference<Inventory> inventory) {
-        return agent(inventory, AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"), "test"));
+        return agent(inventory, AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"), "test"));
     }
 
     /** Write requests (anything but GET) the server received since the last call, as "METHOD path". */
@@ -228,7 +231,7 @@ class NodeAgentTest {
         assertEquals(List.of(), writes(), "a pass that could not see the host writes nothing");
         assertEquals(before, labels());
         assertEquals("1", labels().get("gpu-detect.io/gpu.count"));
-        try (AgentHttpServer http = new AgentHttpServer(0, agent, new AgentLoop(agent, Duration.ofMinutes(1), 0, () -> 0))) {
+        try (AgentHttpServer http = new AgentHttpServer(0, agent, Loops.immediate(agent, Duration.ofMinutes(1), 0, () -> 0))) {
             var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                     java.net.URI.create("http://127.0.0.1:" + http.port() + "/readyz")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
@@ -315,7 +318,7 @@ class NodeAgentTest {
     @Test
     void withTheOperatorDeclaredPresentNoAkashKeyIsWrittenEvenOnANodeWithoutOne() throws Exception {
         startWithNode();
-        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
+        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"),
                 "test").withAkashOperator(AkashCoexistence.OperatorSetting.PRESENT));
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
@@ -379,7 +382,7 @@ class NodeAgentTest {
     void stoppingTheAgentLikeSigtermKeepsEveryLabel() throws Exception {
         startWithNode();
         NodeAgent agent = agent(new AtomicReference<>(t4()));
-        AgentLoop loop = new AgentLoop(agent, Duration.ofMillis(200), 0.1, () -> 0.5);
+        AgentLoop loop = Loops.immediate(agent, Duration.ofMillis(200), 0.1, () -> 0.5);
         Thread worker = new Thread(loop);
         worker.start();
         long deadline = System.currentTimeMillis() + 10_000;
@@ -441,7 +444,7 @@ class NodeAgentTest {
         startWithNode();
         writes();
         NodeAgent agent = agent(new AtomicReference<>(t4()),
-                AgentSettings.defaults(NODE, LabelProfiles.parse("akash"), "test").withDryRun(true));
+                AgentSettings.defaults(NODE, Profiles.of("akash"), "test").withDryRun(true));
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
         assertEquals(List.of(), writes());
@@ -454,7 +457,7 @@ class NodeAgentTest {
     void nfdFileOutputWritesTheFileOnlyWhenItChanges(@TempDir Path dir) throws Exception {
         startWithNode();
         Path file = dir.resolve("features.d/gpu-detect");
-        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, LabelProfiles.parse("akash"), "test")
+        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, Profiles.of("akash"), "test")
                 .withLabelOutput(LabelOutput.NFD_FILE, file));
         agent.pass();
         String content = Files.readString(file);
@@ -472,7 +475,7 @@ class NodeAgentTest {
         client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().addToLabels("akash.network", "true")
                 .endMetadata().build());
         Path file = dir.resolve("features.d/gpu-detect");
-        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
+        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"),
                 "test").withLabelOutput(LabelOutput.NFD_FILE, file));
         assertNull(agent.pass().error());
         String content = Files.readString(file);

@@ -9,16 +9,13 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.probe.ProbeResult;
-import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.GpuCapacity;
-import io.gpudetect.record.GpuCapacitySpec;
-import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.DesiredState;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Targets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,43 +40,54 @@ class CapacityRecordSinkTest {
     static final Duration HEARTBEAT = Duration.ofMinutes(5);
 
     KubernetesClient client;
-    private Node node;
+    private NodeView view;
 
     @BeforeEach
     void node() {
         client.getKubernetesSerialization().registerKubernetesResource(GpuCapacity.class);
-        node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").withUid("uid-1").endMetadata()
-                .build()).create();
+        view = new NodeView(client, "n1");
     }
 
-    private static PassOutput output(Node node, Inventory inventory, boolean complete, Instant now) {
-        GpuCapacitySpec spec = CapacityRecords.spec(inventory, Map.of(), Map.of(), null, null, "test");
-        return new PassOutput("n1", node, new TreeMap<>(), complete, spec,
-                known -> CapacityRecords.status(inventory, known, now, HEARTBEAT));
+    /** Node n1 with {@code uid} on the server (none for null), read for the next pass. */
+    private void serve(String uid) {
+        Node now = client.nodes().withName("n1").get();
+        if (now != null && (uid == null || !uid.equals(now.getMetadata().getUid()))) {
+            client.nodes().withName("n1").delete();
+            now = null;
+        }
+        if (now == null && uid != null) {
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").withUid(uid).endMetadata()
+                    .build()).create();
+        }
+        view.readForPass(true);
     }
 
     @Test
     void decisions() {
-        CapacityRecordSink sink = new CapacityRecordSink(client);
-        record Row(String what, PassOutput output, String expected) {
+        CapacityRecordSink sink = new CapacityRecordSink(client, view);
+        record Row(String what, String nodeUid, DesiredState desired, String expected) {
         }
-        Node recreated = new NodeBuilder(node).editMetadata().withUid("uid-2").endMetadata().build();
         List<Row> rows = List.of(
-                new Row("no record: created, then its status", output(node, t4(), true, T0), "create,status"),
-                new Row("the same pass again: nothing", output(node, t4(), true, T0), "none"),
-                new Row("before the heartbeat is due: nothing", output(node, t4(), true, T0.plusSeconds(60)), "none"),
-                new Row("the heartbeat is due: the status", output(node, t4(), true, T0.plus(HEARTBEAT)), "status"),
-                new Row("the host changed: the spec", output(node, rtx4090(), true, T0.plus(HEARTBEAT)), "spec"),
-                new Row("an incomplete pass keeps the spec, says so in the status",
-                        output(node, FAILED, false, T0.plus(HEARTBEAT)), "status"),
-                new Row("a new Node under the same name: re-owned",
-                        output(recreated, rtx4090(), true, T0.plus(HEARTBEAT)), "reown,status"),
-                new Row("no node (a dry run without a cluster): the whole record, nothing read",
-                        output(null, t4(), true, T0), "create,status"));
+                new Row("no record: created, then its status", "uid-1", Targets.record(t4(), true, T0, HEARTBEAT),
+                        "create,status"),
+                new Row("the same pass again: nothing", "uid-1", Targets.record(t4(), true, T0, HEARTBEAT), "none"),
+                new Row("before the heartbeat is due: nothing", "uid-1",
+                        Targets.record(t4(), true, T0.plusSeconds(60), HEARTBEAT), "none"),
+                new Row("the heartbeat is due: the status", "uid-1",
+                        Targets.record(t4(), true, T0.plus(HEARTBEAT), HEARTBEAT), "status"),
+                new Row("the host changed: the spec", "uid-1",
+                        Targets.record(rtx4090(), true, T0.plus(HEARTBEAT), HEARTBEAT), "spec"),
+                new Row("an incomplete pass keeps the spec, says so in the status", "uid-1",
+                        Targets.record(FAILED, false, T0.plus(HEARTBEAT), HEARTBEAT), "status"),
+                new Row("a new Node under the same name: re-owned", "uid-2",
+                        Targets.record(rtx4090(), true, T0.plus(HEARTBEAT), HEARTBEAT), "reown,status"),
+                new Row("no node (a dry run without a cluster): the whole record, nothing read", null,
+                        Targets.record(t4(), true, T0, HEARTBEAT), "create,status"));
         for (Row row : rows) {
-            CapacityRecordSink.RecordChange change = sink.decide(row.output());
+            serve(row.nodeUid());
+            CapacityRecordSink.RecordChange change = Targets.decide(sink, row.desired());
             assertEquals(row.expected(), change.summary(), row.what());
-            if (row.output().node() != null && change.writes()) {
+            if (row.nodeUid() != null && change.writes()) {
                 assertEquals(change.requests(), sink.apply(change), row.what());
             }
         }

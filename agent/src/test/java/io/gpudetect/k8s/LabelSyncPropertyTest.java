@@ -10,6 +10,7 @@ import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Profiles;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -134,7 +135,7 @@ class LabelSyncPropertyTest {
             String where = kind + " " + inventory.source() + " profiles=" + profiles.names() + " labels=" + labelsBefore
                     + " annotations=" + annotationsBefore + " desired=" + desired;
 
-            LabelChange change = LabelSync.decide(labels, annotations, desired, complete);
+            LabelChange change = LabelSync.decide(labels, annotations, desired, complete, Profiles.MAY_REMOVE);
             if (change instanceof LabelChange.Patch p) {
                 patches++;
                 p.set().forEach((k, v) -> {
@@ -170,7 +171,7 @@ class LabelSyncPropertyTest {
                 SortedSet<String> expected = new TreeSet<>(desired.keySet());
                 expected.removeIf(k -> !byAgent.getOrDefault(k, false));
                 assertEquals(expected, new TreeSet<>(listed), where);
-                assertInstanceOf(LabelChange.None.class, LabelSync.decide(labels, annotations, desired, true),
+                assertInstanceOf(LabelChange.None.class, LabelSync.decide(labels, annotations, desired, true, Profiles.MAY_REMOVE),
                         "converged: " + where);
             }
         }
@@ -215,7 +216,7 @@ class LabelSyncPropertyTest {
                 chosen.add(p);
             }
         }
-        return LabelProfiles.parse(chosen.isEmpty() ? "none" : String.join(",", chosen));
+        return Profiles.of(chosen.isEmpty() ? "none" : String.join(",", chosen));
     }
 
     /** {@code prefix/name}: a DNS subdomain of at most 253 characters, a name of at most 63; or Akash's marker. */

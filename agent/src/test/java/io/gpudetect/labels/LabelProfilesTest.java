@@ -8,10 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Gpu;
-import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Partitioning;
+import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Profiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The label profiles over the real recordings and the hand-made cases ({@link Fixtures}), read through BundleSource and Detector. */
 class LabelProfilesTest {
 
-    private static final LabelProfiles ALL = LabelProfiles.parse("gpu-detect,nvidia,amd,akash");
+    private static final LabelProfiles ALL = Profiles.of("gpu-detect,nvidia,amd,akash");
 
     static Stream<Path> bundles() {
         return Fixtures.allBundles().stream();
@@ -161,7 +162,7 @@ class LabelProfilesTest {
     @MethodSource("expectedLabels")
     void recordingsGiveExactlyTheseLabels(String bundle, String profiles, Map<String, String> expected) {
         Inventory inventory = Fixtures.detect(Fixtures.bundle(bundle));
-        assertEquals(new TreeMap<>(expected), LabelProfiles.parse(profiles).render(inventory));
+        assertEquals(new TreeMap<>(expected), Profiles.of(profiles).render(inventory));
     }
 
     /**
@@ -321,9 +322,9 @@ class LabelProfilesTest {
 
     @Test
     void selectionIsMergedInOneFixedOrderAndUnknownNamesAreRefused() {
-        assertEquals(List.of("gpu-detect", "nvidia", "akash"), LabelProfiles.parse("akash, NVIDIA gpu-detect").names());
-        assertEquals(List.of(), LabelProfiles.parse("none").names());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LabelProfiles.parse("gfd"));
+        assertEquals(List.of("gpu-detect", "nvidia", "akash"), Profiles.of("akash, NVIDIA gpu-detect").names());
+        assertEquals(List.of(), Profiles.of("none").names());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Profiles.of("gfd"));
         assertTrue(e.getMessage().contains("'gfd'") && e.getMessage().contains("akash"), e.getMessage());
     }
 
@@ -433,11 +434,11 @@ class LabelProfilesTest {
     void ourOwnProfileWritesUnderTheChosenPrefixAndRefusesAnInvalidOne() throws Exception {
         var inventory = Fixtures.detect(
                 io.gpudetect.source.BundleSource.open(Fixtures.host("tesla-t4_515.105.01_v11")));
-        var labels = LabelProfiles.parse("gpu-detect", "gpus.example.com").render(inventory);
+        var labels = Profiles.of("gpu-detect", "gpus.example.com").render(inventory);
         assertEquals("1", labels.get("gpus.example.com/gpu.count"));
         assertTrue(labels.keySet().stream().allMatch(k -> k.startsWith("gpus.example.com/")), labels.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> LabelProfiles.parse("gpu-detect", "Not_A/Domain"));
+                () -> Profiles.of("gpu-detect", "Not_A/Domain"));
         assertTrue(e.getMessage().contains("not a DNS subdomain"), e.getMessage());
     }
 }
