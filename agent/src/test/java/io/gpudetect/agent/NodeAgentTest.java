@@ -25,6 +25,7 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.OwnedLabels;
@@ -74,7 +75,7 @@ class NodeAgentTest {
     static Inventory rtx4090() {
         return Fixtures.detect(Fixtures.host("geforce-rtx-4090_535.86.05_v12"));
     }
-    static final Inventory FAILED = new Inventory("test", List.of(),
+    static final Inventory FAILED = Inventories.of("test", List.of(),
             List.of(new Inventory.ProbeSummary("nvidia-smi-xml", ProbeResult.Outcome.FAILED, 0)),
             List.of(Diagnostic.error("nvidia-smi-xml", "nvidia-smi.xml", null, "nvidia-smi timed out after 5s")));
 
@@ -205,6 +206,37 @@ class NodeAgentTest {
                 "after the heartbeat interval only the status moves");
         assertEquals("2026-01-01T00:06:00Z", client.resources(GpuCapacity.class).withName(NODE).get()
                 .getStatus().lastGoodPass());
+    }
+
+    /**
+     * Our own profile under {@code --prefix nvidia.com} and the {@code nvidia} profile both write
+     * {@code nvidia.com/gpu.count}: the profiles disagree, so the pass is incomplete everywhere at once: the labels
+     * are kept, and the record's status says incomplete and does not advance {@code lastGoodPass}.
+     */
+    @Test
+    void profilesThatWriteOneKeyMakeAnIncompletePassInTheRecordToo() throws Exception {
+        startWithNode();
+        NodeAgent good = agent(new AtomicReference<>(t4()));
+        assertEquals("complete", good.pass().outcome());
+        good.close();
+        Map<String, String> before = labels();
+        assertEquals("2026-01-01T00:00:00Z", client.resources(GpuCapacity.class).withName(NODE).get()
+                .getStatus().lastGoodPass());
+        writes();
+
+        clock.advance(Duration.ofMinutes(10));
+        NodeAgent colliding = agent(new AtomicReference<>(t4()),
+                AgentSettings.defaults(NODE, Profiles.of("gpu-detect,nvidia", "nvidia.com"), "test"));
+        PassReport report = colliding.pass();
+        assertEquals("incomplete", report.outcome(), report.toString());
+        assertNull(report.error(), report.toString());
+        assertTrue(log.toString().contains("label profiles disagree; labels kept"), log.toString());
+        assertEquals(before, labels(), "labels kept as they were");
+        GpuCapacity record = client.resources(GpuCapacity.class).withName(NODE).get();
+        assertEquals("incomplete", record.getStatus().lastPassOutcome(), "the record agrees with the pass");
+        assertEquals("2026-01-01T00:00:00Z", record.getStatus().lastGoodPass(), "an incomplete pass confirms nothing");
+        assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes(),
+                "only the status changes");
     }
 
     /**

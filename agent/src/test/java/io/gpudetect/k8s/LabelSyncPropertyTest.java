@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.model.Diagnostic;
@@ -171,7 +172,8 @@ class LabelSyncPropertyTest {
                 SortedSet<String> expected = new TreeSet<>(desired.keySet());
                 expected.removeIf(k -> !byAgent.getOrDefault(k, false));
                 assertEquals(expected, new TreeSet<>(listed), where);
-                assertInstanceOf(LabelChange.None.class, LabelSync.decide(labels, annotations, desired, true, Profiles.MAY_REMOVE),
+                assertInstanceOf(LabelChange.None.class, LabelSync.decide(labels, annotations, desired, true,
+                        Profiles.MAY_REMOVE),
                         "converged: " + where);
             }
         }
@@ -206,7 +208,7 @@ class LabelSyncPropertyTest {
         diagnostics.add(Diagnostic.error("nvidia-smi-xml", "nvidia-smi.xml", null, "nvidia-smi timed out after 5s"));
         List<io.gpudetect.model.Gpu> gpus = inventory.gpus().isEmpty() ? List.of()
                 : inventory.gpus().subList(0, inventory.gpus().size() / 2);
-        return new Inventory(inventory.source(), gpus, probes, diagnostics);
+        return Inventories.of(inventory.source(), gpus, probes, diagnostics);
     }
 
     private static LabelProfiles randomProfiles(Random rnd) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Partitioning;
@@ -58,7 +59,7 @@ class LabelProfilesTest {
         Inventory inventory = Fixtures.detect(bundle);
         List<Gpu> reversed = new ArrayList<>(inventory.gpus());
         Collections.reverse(reversed);
-        Inventory shuffled = new Inventory(inventory.source(), reversed, inventory.probes(), inventory.diagnostics());
+        Inventory shuffled = Inventories.of(inventory.source(), reversed, inventory.probes(), inventory.diagnostics());
         assertEquals(ALL.render(inventory), ALL.render(shuffled));
     }
 
@@ -332,7 +333,7 @@ class LabelProfilesTest {
     void amdCardsGetTheLabellersKeysWithCountsOnMixedNodes() {
         Gpu mi300x = amd("AMD Instinct MI300X OAM", "74a1", 196592L, "gfx942", 304);
         Gpu mi210 = amd("AMD Instinct MI210", "740f", 65520L, "gfx90a", 104);
-        Inventory single = new Inventory("test", List.of(mi300x, mi300x), List.of(), List.of());
+        Inventory single = Inventories.of("test", List.of(mi300x, mi300x), List.of(), List.of());
         SortedMap<String, String> both = new AmdProfile().labels(single);
         assertEquals(map("amd.com/gpu.product-name", "AMD_Instinct_MI300X_OAM", "amd.com/gpu.vram", "192G",
                 "amd.com/gpu.family", "AI", "amd.com/gpu.device-id", "74a1", "amd.com/gpu.cu-count", "304",
@@ -346,7 +347,7 @@ class LabelProfilesTest {
                 "beta.amd.com/gpu.cu-count.304", "2", "beta.amd.com/gpu.simd-count", "1216",
                 "beta.amd.com/gpu.simd-count.1216", "2"), new TreeMap<>(both.tailMap("b")),
                 "the labeller's beta form: the value and the count; no beta driver-version, as the labeller");
-        Inventory mixed = new Inventory("test", List.of(mi300x, mi210, mi300x), List.of(), List.of());
+        Inventory mixed = Inventories.of("test", List.of(mi300x, mi210, mi300x), List.of(), List.of());
         SortedMap<String, String> labels = new AmdProfile().labels(mixed);
         assertEquals("2", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI300X_OAM"));
         assertEquals("1", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI210"));
@@ -362,7 +363,7 @@ class LabelProfilesTest {
         assertFalse(labels.containsKey("beta.amd.com/gpu.vram"), "on a mixed node the beta form holds only the counts");
         assertEquals("AI", labels.get("beta.amd.com/gpu.family"));
         assertEquals("3", labels.get("beta.amd.com/gpu.family.AI"));
-        assertNull(new AmdProfile().labels(new Inventory("test",
+        assertNull(new AmdProfile().labels(Inventories.of("test",
                 List.of(amd("Unknown", "7777", 1024L, "gfx9999", 10)), List.of(), List.of())).get("amd.com/gpu.family"),
                 "an architecture the kernel table does not list gets no family and no simd-count");
     }
@@ -372,11 +373,11 @@ class LabelProfilesTest {
         Gpu fru = Gpu.builder("test").vendor(Vendor.AMD).name("AMD Instinct MI300X").boardName("AMD Instinct MI300X OAM")
                 .pciDeviceId("74a1").build();
         Gpu noFru = Gpu.builder("test").vendor(Vendor.AMD).name("AMD Radeon(TM) Graphics").boardName(" ").build();
-        SortedMap<String, String> labels = new AmdProfile().labels(new Inventory("test", List.of(fru, noFru), List.of(), List.of()));
+        SortedMap<String, String> labels = new AmdProfile().labels(Inventories.of("test", List.of(fru, noFru), List.of(), List.of()));
         assertEquals("1", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI300X_OAM"), labels.toString());
         assertEquals("1", labels.get("amd.com/gpu.product-name.AMD_RadeonTM_Graphics"),
                 "parentheses dropped, not replaced; a blank FRU name falls back to the marketing name: " + labels);
-        String slashed = new AmdProfile().labels(new Inventory("test", List.of(Gpu.builder("test").vendor(Vendor.AMD)
+        String slashed = new AmdProfile().labels(Inventories.of("test", List.of(Gpu.builder("test").vendor(Vendor.AMD)
                 .name("Navi 22 [Radeon RX 6700/6700 XT / 6800M]").build()), List.of(), List.of())).get("amd.com/gpu.product-name");
         assertEquals("Navi_22__Radeon_RX_6700_6700_XT___6800M", slashed,
                 "a character no label may hold becomes _ (the labeller's label would be refused)");
@@ -412,7 +413,7 @@ class LabelProfilesTest {
     }
 
     private static SortedMap<String, String> partitionLabels(Gpu... gpus) {
-        SortedMap<String, String> labels = new TreeMap<>(new AmdProfile().labels(new Inventory("test", List.of(gpus), List.of(), List.of())));
+        SortedMap<String, String> labels = new TreeMap<>(new AmdProfile().labels(Inventories.of("test", List.of(gpus), List.of(), List.of())));
         labels.keySet().removeIf(k -> !k.contains("partition"));
         return labels;
     }
