@@ -9,6 +9,7 @@ import io.gpudetect.k8s.NodeLabelSink;
 import io.gpudetect.k8s.NodeView;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.record.PassOutcome;
 import io.gpudetect.sink.Applier;
 import io.gpudetect.sink.Change;
 import io.gpudetect.sink.DesiredState;
@@ -156,12 +157,12 @@ public final class NodeAgent implements AutoCloseable {
             // Whatever a broken proxy or API server answers (HTML instead of JSON, a body fabric8 cannot read),
             // the loop must go on: an agent that exits on it crash-loops on every node at once.
             metrics.error("internal");
-            report = new PassReport("incomplete", 0, null, 0,
+            report = new PassReport(PassOutcome.INCOMPLETE, 0, null, 0,
                     "internal: " + e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()), retryAfter.take());
         }
-        metrics.pass(report.failed() ? "error" : report.outcome(), clock.millis() - started);
+        metrics.pass(report.failed() ? "error" : report.outcome().id(), clock.millis() - started);
         last = report;
-        log.info("pass done", "node", settings.nodeName(), "outcome", report.outcome(), "gpus", report.gpus(),
+        log.info("pass done", "node", settings.nodeName(), "outcome", report.outcome().id(), "gpus", report.gpus(),
                 "labels", report.labelChange() == null ? "none" : report.labelChange().summary(),
                 "writes", report.apiWrites(),
                 "error", report.error() == null ? "none" : report.error(), "ms", clock.millis() - started);
@@ -180,13 +181,13 @@ public final class NodeAgent implements AutoCloseable {
             seen = observe.get();
         } catch (RuntimeException e) {
             metrics.error("detect");
-            return new PassReport("incomplete", 0, null, 0, "detection failed: " + e);
+            return new PassReport(PassOutcome.INCOMPLETE, 0, null, 0, "detection failed: " + e);
         }
         Inventory inventory = seen.inventory();
         if (inventory.failure() != null) {
             // Nothing is judged from a pass that could not see the host: labels and record stay as they are.
             metrics.error("detect");
-            return new PassReport("incomplete", 0, null, 0, "detection: " + inventory.failure());
+            return new PassReport(PassOutcome.INCOMPLETE, 0, null, 0, "detection: " + inventory.failure());
         }
         SortedMap<String, String> labels;
         try {
@@ -197,7 +198,10 @@ public final class NodeAgent implements AutoCloseable {
             labels = null;
         }
         int gpus = inventory.realGpus().size();
-        String outcome = DesiredState.outcome(inventory, labels).id();
+        PassOutcome outcome = DesiredState.outcome(inventory, labels);
+        if (outcome == PassOutcome.COMPLETE) {
+            metrics.gpus(countByVendorModel(inventory));
+        }
         int writes = 0;
         Change labelChange = null;
         try {
@@ -208,9 +212,6 @@ public final class NodeAgent implements AutoCloseable {
             }
             DesiredState desired = DesiredState.of(settings.nodeName(), seen, node.orElse(NodeFacts.NONE), labels,
                     settings.akashOperator(), settings.agentVersion(), clock.instant(), settings.heartbeat());
-            if (desired.complete()) {
-                metrics.gpus(countByVendorModel(inventory));
-            }
             Applied<?> applied = decideAndApply(labelOutput, desired);
             labelChange = applied.change();
             writes += applied.writes();

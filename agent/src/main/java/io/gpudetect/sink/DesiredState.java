@@ -18,7 +18,9 @@ import java.util.TreeMap;
  *
  * @param nodeName     the node the agent runs on
  * @param labels       the labels the enabled profiles produced, the Akash operator's keys left out where it runs
- * @param akash        who owns the node's Akash keys, decided once per pass
+ * @param akash        who owns the node's Akash keys, decided once per pass from the Node as the pass read it (a
+ *                     conflict's fresh read of the Node changes what the labels are decided from, not this; the
+ *                     next pass decides again)
  * @param outcome      an incomplete pass keeps labels and the record's spec as they are
  * @param recordSpec   the {@code GpuCapacity} spec
  * @param recordStatus the {@code GpuCapacity} status, given the status held when it is written

@@ -33,6 +33,7 @@ import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.record.PassOutcome;
 import io.gpudetect.testing.Fixtures;
 import io.gpudetect.testing.Loops;
 import io.gpudetect.testing.MutableClock;
@@ -217,7 +218,7 @@ class NodeAgentTest {
     void profilesThatWriteOneKeyMakeAnIncompletePassInTheRecordToo() throws Exception {
         startWithNode();
         NodeAgent good = agent(new AtomicReference<>(t4()));
-        assertEquals("complete", good.pass().outcome());
+        assertEquals(PassOutcome.COMPLETE, good.pass().outcome());
         good.close();
         Map<String, String> before = labels();
         assertEquals("2026-01-01T00:00:00Z", client.resources(GpuCapacity.class).withName(NODE).get()
@@ -228,7 +229,7 @@ class NodeAgentTest {
         NodeAgent colliding = agent(new AtomicReference<>(t4()),
                 AgentSettings.defaults(NODE, Profiles.of("gpu-detect,nvidia", "nvidia.com"), "test"));
         PassReport report = colliding.pass();
-        assertEquals("incomplete", report.outcome(), report.toString());
+        assertEquals(PassOutcome.INCOMPLETE, report.outcome(), report.toString());
         assertNull(report.error(), report.toString());
         assertTrue(log.toString().contains("label profiles disagree; labels kept"), log.toString());
         assertEquals(before, labels(), "labels kept as they were");
@@ -398,7 +399,7 @@ class NodeAgentTest {
 
         inventory.set(FAILED);
         PassReport report = agent.pass();
-        assertEquals("incomplete", report.outcome());
+        assertEquals(PassOutcome.INCOMPLETE, report.outcome());
         assertFalse(report.labelChange().writes(), report.labelChange().summary());
         assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes(),
                 "only the record's status says what happened");
