@@ -174,7 +174,7 @@ class FakeHostProbePlanTest {
 
         Inventory inventory = new Detector(Probes.defaults(io.gpudetect.probe.ProbeSettings.defaults()
                 .withDriverRoot(host.driverRoot()))).detect(host.source(), io.gpudetect.testing.SharedData.replayTables());
-        Map<String, String> labels = io.gpudetect.labels.Profiles.of("gpu-detect").render(inventory);
+        Map<String, String> labels = Profiles.of("gpu-detect").render(inventory);
         assertEquals("4", labels.get("gpu-detect.io/gpu.count"));
         assertEquals("2", labels.get("gpu-detect.io/gpu.unhealthy.count"));
     }
