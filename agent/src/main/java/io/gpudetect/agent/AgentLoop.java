@@ -6,10 +6,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 
 /**
- * Runs passes: one at start (after a random start-up delay, see {@link #startupDelay(Duration, double)}), then one every
- * interval plus jitter, and one when {@link #trigger} is called (SIGHUP, {@code POST /detect}, the agent's own
- * record deleted, its Node recreated): at once, or, within {@link PassTriggers}' minimum interval after the
- * last pass started, at the end of that interval, however many triggers came meanwhile.
+ * Runs passes: one at start (after a random start-up delay, see {@link #startupDelay(Duration, double)}), then one
+ * every interval plus jitter, and one when {@link #trigger} is called (SIGHUP, {@code POST /detect}, the agent's own
+ * record deleted, its Node recreated): at once, or, within {@link PassTriggers}' minimum interval after the last pass
+ * started, at the end of that interval, however many triggers came meanwhile.
  *
  * <p>A failed pass is retried at the same pace, never sooner, and never before a {@code Retry-After} the
  * server sent: when the API server comes back from an outage or an upgrade, every node's agent that failed

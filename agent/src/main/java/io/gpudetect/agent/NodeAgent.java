@@ -31,8 +31,8 @@ import java.util.function.Supplier;
  * One node's agent. Each {@link #pass()} is a chain of values: an {@link Observation} of the host (inventory, DRM
  * cards, host facts) and the {@link NodeFacts} of its Node, then the {@link DesiredState} computed once from them
  * (labels, record spec and status, the outcome), then, target by target in a fixed order (the label output, then the
- * capacity record): read what the target holds, decide the change (a pure function), hand it to the
- * {@link Applier}: a live one that writes, or in a dry run one that prints. A pass never throws; what went wrong is in its
+ * capacity record): read what the target holds, decide the change (a pure function), hand it to the {@link Applier}: a
+ * live one that writes, or in a dry run one that prints. A pass never throws; what went wrong is in its
  * {@link PassReport}, the log and the metrics, and the next pass starts from a fresh read.
  */
 public final class NodeAgent implements AutoCloseable {

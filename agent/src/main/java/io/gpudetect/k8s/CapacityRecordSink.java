@@ -36,7 +36,8 @@ import java.util.function.BiConsumer;
  * the same name, and the record outlived it) is re-owned by the current Node, so it goes away with this
  * Node and the garbage collector does not delete it for the old one.
  */
-public final class CapacityRecordSink implements Sink<CapacityRecordSink.Held, CapacityRecordSink.RecordChange>, AutoCloseable {
+public final class CapacityRecordSink
+        implements Sink<CapacityRecordSink.Held, CapacityRecordSink.RecordChange>, AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

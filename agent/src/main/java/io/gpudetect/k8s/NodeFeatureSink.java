@@ -103,7 +103,8 @@ public final class NodeFeatureSink implements Sink<NodeFeatureSink.Held, NodeFea
     public FeatureChange decide(Held current, DesiredState desired) {
         String name = objectName(desired.nodeName());
         if (!desired.complete()) {
-            return new FeatureChange(namespace, name, current.owner(), null, false, "pass incomplete: NodeFeature kept");
+            return new FeatureChange(namespace, name, current.owner(), null, false,
+                    "pass incomplete: NodeFeature kept");
         }
         if (Objects.equals(current.labels(), desired.labels())) {
             return new FeatureChange(namespace, name, current.owner(), null, false, "NodeFeature up to date");

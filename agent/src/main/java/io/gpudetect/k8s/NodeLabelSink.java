@@ -15,11 +15,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The node's labels. Decides with {@link LabelSync} from the Node as the pass read it ({@link NodeView#passNode}),
- * and applies a {@link LabelChange.Patch} as one JSON patch (RFC 6902) holding only the difference: an {@code add} per new or changed label, a {@code remove} per withdrawn one, the owned-labels
- * annotation when it changes. The patch first sets {@code metadata.resourceVersion} to the version the
- * decision was made from, so the API server refuses it if the node changed meanwhile; the pass then reads
- * the node again and decides again ({@link #reread}). Never an update of the whole object, never a delete.
+ * The node's labels. Decides with {@link LabelSync} from the Node as the pass read it ({@link NodeView#passNode}), and
+ * applies a {@link LabelChange.Patch} as one JSON patch (RFC 6902) holding only the difference: an {@code add} per new
+ * or changed label, a {@code remove} per withdrawn one, the owned-labels annotation when it changes. The patch first
+ * sets {@code metadata.resourceVersion} to the version the decision was made from, so the API server refuses it if the
+ * node changed meanwhile; the pass then reads the node again and decides again ({@link #reread}). Never an update of
+ * the whole object, never a delete.
  *
  * <p>Why JSON patch and not a merge patch with nulls: both remove keys on a real API server, but a JSON
  * patch says exactly which keys it touches, and fails whole instead of half-applying if a key it removes has

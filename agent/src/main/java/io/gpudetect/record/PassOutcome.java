@@ -13,7 +13,7 @@ public enum PassOutcome {
     /** A probe failed or timed out, or two profiles produced the same key: labels and spec are kept as they are. */
     INCOMPLETE;
 
-    /** As written in the record's {@code lastPassOutcome}, the log and the metrics: {@code complete}, {@code incomplete}. */
+    /** As the record's {@code lastPassOutcome}, the log and the metrics say it. */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
     }
