@@ -12,6 +12,7 @@ import io.gpudetect.testing.Fixtures;
 import io.gpudetect.testing.Loops;
 import io.gpudetect.testing.Observations;
 import io.gpudetect.testing.Profiles;
+import io.gpudetect.testing.Settings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -34,7 +35,7 @@ class AgentHttpServerTest {
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0).build();
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", Profiles.of("akash"), "test").withDryRun(true),
+             NodeAgent agent = new NodeAgent(Settings.dryRun(AgentSettings.defaults("n1", Profiles.of("akash"), "test")),
                      Observations.of(() -> inventory), client, new RetryAfterHint(), new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
             AgentLoop loop = Loops.immediate(agent, Duration.ofHours(1), 0, () -> 0);
@@ -67,7 +68,7 @@ class AgentHttpServerTest {
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0).build();
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", Profiles.of("akash"), "test").withDryRun(true),
+             NodeAgent agent = new NodeAgent(Settings.dryRun(AgentSettings.defaults("n1", Profiles.of("akash"), "test")),
                      Observations.of(() -> inventory), client, new RetryAfterHint(), new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
             // A minute between triggered passes: the burst ends long before the scheduled pass is due.

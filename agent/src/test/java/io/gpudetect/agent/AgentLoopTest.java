@@ -12,6 +12,7 @@ import io.gpudetect.testing.Fixtures;
 import io.gpudetect.testing.Loops;
 import io.gpudetect.testing.Observations;
 import io.gpudetect.testing.Profiles;
+import io.gpudetect.testing.Settings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -110,8 +111,8 @@ class AgentLoopTest {
                 .build();
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", Profiles.of("gpu-detect"), "test")
-                     .withDryRun(true), Observations.of(() -> inventory), client, new RetryAfterHint(),
+             NodeAgent agent = new NodeAgent(Settings.dryRun(AgentSettings.defaults("n1", Profiles.of("gpu-detect"), "test")),
+                     Observations.of(() -> inventory), client, new RetryAfterHint(),
                      new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()), new AgentMetrics(),
                      new PrintWriter(new StringWriter()), Clock.systemUTC())) {
             AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0,

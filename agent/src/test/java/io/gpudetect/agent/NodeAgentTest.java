@@ -39,6 +39,7 @@ import io.gpudetect.testing.Loops;
 import io.gpudetect.testing.MutableClock;
 import io.gpudetect.testing.Observations;
 import io.gpudetect.testing.Profiles;
+import io.gpudetect.testing.Settings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -351,8 +352,9 @@ class NodeAgentTest {
     @Test
     void withTheOperatorDeclaredPresentNoAkashKeyIsWrittenEvenOnANodeWithoutOne() throws Exception {
         startWithNode();
-        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"),
-                "test").withAkashOperator(AkashCoexistence.OperatorSetting.PRESENT));
+        NodeAgent agent = agent(new AtomicReference<>(t4()), Settings.akashOperator(
+                AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"), "test"),
+                AkashCoexistence.OperatorSetting.PRESENT));
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
         assertEquals(Map.of(), akashKeys());
@@ -477,7 +479,7 @@ class NodeAgentTest {
         startWithNode();
         writes();
         NodeAgent agent = agent(new AtomicReference<>(t4()),
-                AgentSettings.defaults(NODE, Profiles.of("akash"), "test").withDryRun(true));
+                Settings.dryRun(AgentSettings.defaults(NODE, Profiles.of("akash"), "test")));
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
         assertEquals(List.of(), writes());
@@ -490,8 +492,8 @@ class NodeAgentTest {
     void nfdFileOutputWritesTheFileOnlyWhenItChanges(@TempDir Path dir) throws Exception {
         startWithNode();
         Path file = dir.resolve("features.d/gpu-detect");
-        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, Profiles.of("akash"), "test")
-                .withLabelOutput(LabelOutput.NFD_FILE, file));
+        NodeAgent agent = agent(new AtomicReference<>(t4()), Settings.labelOutput(
+                AgentSettings.defaults(NODE, Profiles.of("akash"), "test"), LabelOutput.NFD_FILE, file));
         agent.pass();
         String content = Files.readString(file);
         assertTrue(content.contains("akash.network/capabilities.gpu.vendor.nvidia.model.t4=1\n"), content);
@@ -508,8 +510,8 @@ class NodeAgentTest {
         client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().addToLabels("akash.network", "true")
                 .endMetadata().build());
         Path file = dir.resolve("features.d/gpu-detect");
-        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"),
-                "test").withLabelOutput(LabelOutput.NFD_FILE, file));
+        NodeAgent agent = agent(new AtomicReference<>(t4()), Settings.labelOutput(
+                AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"), "test"), LabelOutput.NFD_FILE, file));
         assertNull(agent.pass().error());
         String content = Files.readString(file);
         assertTrue(content.contains("gpu-detect.io/gpu.model=t4\n"), content);

@@ -19,6 +19,7 @@ import io.gpudetect.testing.Fixtures;
 import io.gpudetect.testing.Loops;
 import io.gpudetect.testing.Observations;
 import io.gpudetect.testing.Profiles;
+import io.gpudetect.testing.Settings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -45,8 +46,8 @@ class PassTriggerTest {
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0)
                 .build();
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", Profiles.of("akash"), "test")
-                     .withDryRun(true), Observations.of(() -> inventory), client, new RetryAfterHint(),
+             NodeAgent agent = new NodeAgent(Settings.dryRun(AgentSettings.defaults("n1", Profiles.of("akash"), "test")),
+                     Observations.of(() -> inventory), client, new RetryAfterHint(),
                      new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()), new AgentMetrics(),
                      new PrintWriter(new StringWriter()), Clock.systemUTC())) {
             AgentLoop loop = Loops.immediate(agent, Duration.ofHours(1), 0, () -> 0);
