@@ -1,16 +1,15 @@
 package io.gpudetect.agent;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 
 /**
- * Runs passes: one at start (after a random start-up delay, see {@link #withStartupDelay}), then one every
- * interval plus jitter, and one when {@link #trigger} is called (SIGHUP, {@code POST /detect}, the agent's own
- * record deleted, its Node recreated): at once, or, within {@link PassTriggers}' minimum interval after the
- * last pass started, at the end of that interval, however many triggers came meanwhile.
+ * Runs passes: one at start (after a random start-up delay, see {@link #startupDelay(Duration, double)}), then one
+ * every interval plus jitter, and one when {@link #trigger} is called (SIGHUP, {@code POST /detect}, the agent's own
+ * record deleted, its Node recreated): at once, or, within {@link PassTriggers}' minimum interval after the last pass
+ * started, at the end of that interval, however many triggers came meanwhile.
  *
  * <p>A failed pass is retried at the same pace, never sooner, and never before a {@code Retry-After} the
  * server sent: when the API server comes back from an outage or an upgrade, every node's agent that failed
@@ -30,17 +29,13 @@ public final class AgentLoop implements Runnable {
     private final Object wake = new Object();
     private boolean stopping;
 
-    /** A loop that runs a triggered pass as soon as it is free: for tests and callers that bound triggers themselves. */
-    public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random) {
-        this(agent, interval, jitter, random, new PassTriggers(Duration.ZERO, Clock.systemUTC()), Duration.ZERO);
-    }
-
-    public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, PassTriggers triggers) {
-        this(agent, interval, jitter, random, triggers, Duration.ZERO);
-    }
-
-    private AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, PassTriggers triggers,
-                      Duration startupDelay) {
+    /**
+     * @param triggers     bounds how often triggered passes start
+     * @param startupDelay how long the first pass waits (see {@link #startupDelay(Duration, double)}); a trigger or
+     *                     {@link #stop} ends the wait
+     */
+    public AgentLoop(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random, PassTriggers triggers,
+                     Duration startupDelay) {
         this.startupDelay = startupDelay;
         this.agent = agent;
         this.interval = interval;
@@ -48,15 +43,6 @@ public final class AgentLoop implements Runnable {
         this.random = random;
         this.triggers = triggers;
         agent.onExternalChange(this::trigger);
-    }
-
-    /**
-     * A loop whose first pass waits {@code startupDelay}; a trigger or {@link #stop} ends the wait.
-     * See {@link #startupDelay(Duration, double)}.
-     */
-    public static AgentLoop withStartupDelay(NodeAgent agent, Duration interval, double jitter, DoubleSupplier random,
-                                             PassTriggers triggers, Duration startupDelay) {
-        return new AgentLoop(agent, interval, jitter, random, triggers, startupDelay);
     }
 
     /**

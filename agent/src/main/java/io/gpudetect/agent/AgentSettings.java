@@ -35,19 +35,4 @@ public record AgentSettings(String nodeName, LabelProfiles profiles, Duration in
         return new AgentSettings(nodeName, profiles, DEFAULT_INTERVAL, 0.1, DEFAULT_HEARTBEAT, false, LabelOutput.NODE,
                 DEFAULT_NFD_FILE, "gpu-detect", agentVersion, AkashCoexistence.OperatorSetting.AUTO);
     }
-
-    public AgentSettings withDryRun(boolean value) {
-        return new AgentSettings(nodeName, profiles, interval, jitter, heartbeat, value, labelOutput, nfdFile, namespace,
-                agentVersion, akashOperator);
-    }
-
-    public AgentSettings withLabelOutput(LabelOutput value, Path file) {
-        return new AgentSettings(nodeName, profiles, interval, jitter, heartbeat, dryRun, value, file, namespace,
-                agentVersion, akashOperator);
-    }
-
-    public AgentSettings withAkashOperator(AkashCoexistence.OperatorSetting value) {
-        return new AgentSettings(nodeName, profiles, interval, jitter, heartbeat, dryRun, labelOutput, nfdFile, namespace,
-                agentVersion, value);
-    }
 }

@@ -1,29 +1,25 @@
 package io.gpudetect.agent;
 
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.inventory.Inventory;
-import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.CapacityRecordSink;
-import io.gpudetect.k8s.GpuResources;
 import io.gpudetect.k8s.NodeFeatureSink;
 import io.gpudetect.k8s.NodeLabelSink;
 import io.gpudetect.k8s.NodeView;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Gpu;
-import io.gpudetect.record.CapacityRecords;
-import io.gpudetect.record.GpuCapacitySpec;
+import io.gpudetect.record.PassOutcome;
 import io.gpudetect.sink.Applier;
 import io.gpudetect.sink.Change;
+import io.gpudetect.sink.DesiredState;
 import io.gpudetect.sink.NfdFileSink;
-import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.NodeFacts;
+import io.gpudetect.sink.Observation;
 import io.gpudetect.sink.Sink;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -32,23 +28,19 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * One node's agent. Each {@link #pass()} detects, renders what the pass produced once ({@link PassOutput}:
- * labels, record spec and status), then, sink by sink in a fixed order (the label output, then the capacity
- * record), decides the change from what the target holds and hands it to the {@link Applier}: a live one
- * that writes, or in a dry run one that prints. A pass never throws; what went wrong is in its
+ * One node's agent. Each {@link #pass()} is a chain of values: an {@link Observation} of the host (inventory, DRM
+ * cards, host facts) and the {@link NodeFacts} of its Node, then the {@link DesiredState} computed once from them
+ * (labels, record spec and status, the outcome), then, target by target in a fixed order (the label output, then the
+ * capacity record): read what the target holds, decide the change (a pure function), hand it to the {@link Applier}: a
+ * live one that writes, or in a dry run one that prints. A pass never throws; what went wrong is in its
  * {@link PassReport}, the log and the metrics, and the next pass starts from a fresh read.
  */
 public final class NodeAgent implements AutoCloseable {
 
-    /** What an agent built without a DRM reader writes: nothing about DRM nodes. */
-    private static final DrmCards DRM_NOT_READ = new DrmCards.NotKnown("the agent was not given /sys/class/drm");
-
     private final AgentSettings settings;
-    private final Supplier<Inventory> detector;
-    private final Supplier<GpuCapacitySpec.HostFacts> hostFacts;
-    private final Supplier<DrmCards> drmCards;
+    private final Supplier<Observation> observe;
     private final NodeView view;
-    private final Sink<?> labelOutput;
+    private final Sink<?, ?> labelOutput;
     private final CapacityRecordSink recordSink;
     private final Applier applier;
     private final AgentLog log;
@@ -67,41 +59,23 @@ public final class NodeAgent implements AutoCloseable {
     private volatile RenderedLabels lastRendered;
     private boolean started;
 
-    public NodeAgent(AgentSettings settings, Supplier<Inventory> detector, Supplier<GpuCapacitySpec.HostFacts> hostFacts,
-                     KubernetesClient client, AgentLog log, AgentMetrics metrics, PrintWriter out, Clock clock) {
-        this(settings, detector, hostFacts, client, new RetryAfterHint(), log, metrics, out, clock);
-    }
-
     /**
-     * @param retryAfter the hint registered as an interceptor in {@code client} (see {@link RetryAfterHint});
-     *                   without one, only a {@code Status} that carries {@code retryAfterSeconds} is honoured
-     */
-    public NodeAgent(AgentSettings settings, Supplier<Inventory> detector, Supplier<GpuCapacitySpec.HostFacts> hostFacts,
-                     KubernetesClient client, RetryAfterHint retryAfter, AgentLog log, AgentMetrics metrics,
-                     PrintWriter out, Clock clock) {
-        this(settings, detector, hostFacts, () -> DRM_NOT_READ, client, retryAfter, log, metrics, out, clock);
-    }
-
-    /**
-     * @param drmCards the host's DRM cards, read at each pass through the source the detector reads (nvidia_drm
-     *                 may be loaded while the agent runs); the record's {@code sysClassDrm} and {@code drmCards}
+     * @param observe    one pass's look at the host: the inventory, the DRM cards and the host facts, read through
+     *                   one source (nvidia_drm may be loaded while the agent runs)
      * @param retryAfter the hint registered as an interceptor in {@code client} (see {@link RetryAfterHint})
      */
-    public NodeAgent(AgentSettings settings, Supplier<Inventory> detector, Supplier<GpuCapacitySpec.HostFacts> hostFacts,
-                     Supplier<DrmCards> drmCards, KubernetesClient client, RetryAfterHint retryAfter, AgentLog log,
-                     AgentMetrics metrics, PrintWriter out, Clock clock) {
+    public NodeAgent(AgentSettings settings, Supplier<Observation> observe, KubernetesClient client,
+                     RetryAfterHint retryAfter, AgentLog log, AgentMetrics metrics, PrintWriter out, Clock clock) {
         this.retryAfter = retryAfter;
         this.settings = settings;
-        this.detector = detector;
-        this.hostFacts = hostFacts;
-        this.drmCards = drmCards;
+        this.observe = observe;
         this.view = new NodeView(client, settings.nodeName());
         this.labelOutput = switch (settings.labelOutput()) {
-            case NODE -> new NodeLabelSink(client, view, settings.profiles(), settings.akashOperator());
+            case NODE -> new NodeLabelSink(client, view, settings.profiles());
             case NFD_FILE -> new NfdFileSink(settings.nfdFile());
-            case NODE_FEATURE -> new NodeFeatureSink(client, settings.namespace());
+            case NODE_FEATURE -> new NodeFeatureSink(client, view, settings.namespace());
         };
-        this.recordSink = new CapacityRecordSink(client);
+        this.recordSink = new CapacityRecordSink(client, view);
         this.applier = settings.dryRun() ? new Applier.Printing(out) : new Applier.Live();
         this.log = log;
         this.metrics = metrics;
@@ -153,8 +127,7 @@ public final class NodeAgent implements AutoCloseable {
 
     /** The resource version of the Node as this agent's informer last saw it (tests wait on it). */
     String cachedNodeVersion() {
-        Node node = view.node();
-        return node == null ? null : node.getMetadata().getResourceVersion();
+        return view.cachedVersion();
     }
 
     /** The last pass's report, for {@code /readyz}; null before the first pass ends. */
@@ -184,12 +157,12 @@ public final class NodeAgent implements AutoCloseable {
             // Whatever a broken proxy or API server answers (HTML instead of JSON, a body fabric8 cannot read),
             // the loop must go on: an agent that exits on it crash-loops on every node at once.
             metrics.error("internal");
-            report = new PassReport("incomplete", 0, null, 0,
+            report = new PassReport(PassOutcome.INCOMPLETE, 0, null, 0,
                     "internal: " + e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()), retryAfter.take());
         }
-        metrics.pass(report.failed() ? "error" : report.outcome(), clock.millis() - started);
+        metrics.pass(report.failed() ? "error" : report.outcome().id(), clock.millis() - started);
         last = report;
-        log.info("pass done", "node", settings.nodeName(), "outcome", report.outcome(), "gpus", report.gpus(),
+        log.info("pass done", "node", settings.nodeName(), "outcome", report.outcome().id(), "gpus", report.gpus(),
                 "labels", report.labelChange() == null ? "none" : report.labelChange().summary(),
                 "writes", report.apiWrites(),
                 "error", report.error() == null ? "none" : report.error(), "ms", clock.millis() - started);
@@ -203,49 +176,47 @@ public final class NodeAgent implements AutoCloseable {
             throw broken;
         }
         start();
-        Inventory inventory;
+        Observation seen;
         try {
-            inventory = detector.get();
+            seen = observe.get();
         } catch (RuntimeException e) {
             metrics.error("detect");
-            return new PassReport("incomplete", 0, null, 0, "detection failed: " + e);
+            return new PassReport(PassOutcome.INCOMPLETE, 0, null, 0, "detection failed: " + e);
         }
+        Inventory inventory = seen.inventory();
         if (inventory.failure() != null) {
             // Nothing is judged from a pass that could not see the host: labels and record stay as they are.
             metrics.error("detect");
-            return new PassReport("incomplete", 0, null, 0, "detection: " + inventory.failure());
+            return new PassReport(PassOutcome.INCOMPLETE, 0, null, 0, "detection: " + inventory.failure());
         }
         SortedMap<String, String> labels;
-        boolean complete = inventory.complete();
         try {
             labels = rendered(inventory);
         } catch (IllegalStateException e) {
             metrics.error("render");
             log.error("label profiles disagree; labels kept", "error", e.getMessage());
-            labels = new TreeMap<>();
-            complete = false;
+            labels = null;
         }
-        if (complete) {
+        int gpus = inventory.realGpus().size();
+        PassOutcome outcome = DesiredState.outcome(inventory, labels);
+        if (outcome == PassOutcome.COMPLETE) {
             metrics.gpus(countByVendorModel(inventory));
         }
-        String outcome = complete ? "complete" : "incomplete";
-        int gpus = inventory.realGpus().size();
         int writes = 0;
         Change labelChange = null;
         try {
-            Node node = settings.dryRun() ? readForDryRun() : view.node();
-            if (node == null && !settings.dryRun()) {
+            Optional<NodeFacts> node = readNode();
+            if (node.isEmpty() && !settings.dryRun()) {
                 metrics.error("node-missing");
                 return new PassReport(outcome, gpus, null, 0, "node " + settings.nodeName() + " not found");
             }
-            PassOutput output = render(node, inventory, labels, complete);
-            Applied<?> applied = decideAndApply(labelOutput, output);
+            DesiredState desired = DesiredState.of(settings.nodeName(), seen, node.orElse(NodeFacts.NONE), labels,
+                    settings.akashOperator(), settings.agentVersion(), clock.instant(), settings.heartbeat());
+            Applied<?> applied = decideAndApply(labelOutput, desired);
             labelChange = applied.change();
             writes += applied.writes();
-            writes += decideAndApply(recordSink, output).writes();
-            if (node != null) {
-                labelledUid = node.getMetadata().getUid();
-            }
+            writes += decideAndApply(recordSink, desired).writes();
+            node.ifPresent(n -> labelledUid = n.uid());
             return new PassReport(outcome, gpus, labelChange, writes, null);
         } catch (KubernetesClientException e) {
             retryAfter.fromException(e);
@@ -276,36 +247,24 @@ public final class NodeAgent implements AutoCloseable {
     private record RenderedLabels(Inventory inventory, SortedMap<String, String> labels) {
     }
 
-    /** Everything the sinks need from this pass, rendered once. */
-    private PassOutput render(Node node, Inventory inventory, SortedMap<String, String> labels, boolean complete) {
-        AkashCoexistence akash = AkashCoexistence.decide(node, settings.akashOperator());
-        GpuCapacitySpec spec = CapacityRecords.spec(inventory,
-                node == null ? Map.of() : GpuResources.allocatable(node),
-                node == null ? Map.of() : GpuResources.requested(view.pods()),
-                hostFacts.get(), drmCards.get(), settings.agentVersion());
-        return new PassOutput(settings.nodeName(), node, akash.desired(labels), complete, spec,
-                known -> CapacityRecords.status(inventory, known, clock.instant(), settings.heartbeat())
-                        .withAkashLabels(akash.status()));
-    }
-
-    /** A sink's change and the API requests that carried it out. */
+    /** A target's change and the API requests that carried it out. */
     private record Applied<C extends Change>(C change, int writes) {
     }
 
     /**
-     * Decides and applies one sink's change. When the target refuses it as decided from a state that has since
-     * moved on, the sink reads it again and the change is decided again, within this pass.
+     * Reads one target, decides its change and applies it. When the target refuses it as decided from a state
+     * that has since moved on, the target is read again and the change decided again, within this pass.
      */
-    private <C extends Change> Applied<C> decideAndApply(Sink<C> sink, PassOutput output) throws IOException {
-        PassOutput current = output;
+    private <S, C extends Change> Applied<C> decideAndApply(Sink<S, C> sink, DesiredState desired) throws IOException {
+        S current = sink.read(desired);
         for (int attempt = 1; ; attempt++) {
-            C change = sink.decide(current);
+            C change = sink.decide(current, desired);
             try {
                 int writes = applier.apply(sink, change);
                 metrics.writes(sink.name(), writes);
                 return new Applied<>(change, writes);
             } catch (KubernetesClientException e) {
-                Optional<PassOutput> again = sink.reread(current, e, attempt);
+                Optional<S> again = sink.reread(current, e.getCode(), attempt);
                 if (again.isEmpty()) {
                     throw e;
                 }
@@ -318,21 +277,27 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /** A Node under our name with a uid we have not labelled: deleted and recreated (or replaced) meanwhile. */
-    private void nodeAdded(Node node) {
+    private void nodeAdded(String uid) {
         String before = labelledUid;
-        if (before != null && node.getMetadata() != null && !before.equals(node.getMetadata().getUid())) {
+        if (before != null && uid != null && !before.equals(uid)) {
             log.warn("node recreated under the same name; labelling it again", "node", settings.nodeName());
             trigger.accept("node recreated");
         }
     }
 
-    /** In a dry run the node is read once if the cluster is there; without one the labels are printed in full. */
-    private Node readForDryRun() {
+    /**
+     * The Node's facts for this pass, from the informers. In a dry run the node is read once if the cluster is
+     * there; without one the labels are printed in full.
+     */
+    private Optional<NodeFacts> readNode() {
+        if (!settings.dryRun()) {
+            return view.readForPass(false);
+        }
         try {
-            return view.fresh();
+            return view.readForPass(true);
         } catch (KubernetesClientException e) {
             out.println("# cluster not reachable (" + firstLine(e.getMessage()) + "); showing every label as new");
-            return null;
+            return Optional.empty();
         }
     }
 

@@ -1,19 +1,21 @@
 package io.gpudetect.agent;
 
+import io.gpudetect.record.PassOutcome;
 import io.gpudetect.sink.Change;
 import java.time.Duration;
 
 /**
- * What one pass did. {@code outcome} is {@code complete}, {@code incomplete} (a probe failed: labels kept)
- * or {@code error} (the API server could not be reached or refused; retried at the next interval).
+ * What one pass did. {@code outcome} is complete, or incomplete (a probe failed or the profiles disagreed:
+ * labels kept); {@code error}, when not null, says why the pass failed (detection failed, the API server could
+ * not be reached or refused; retried at the next interval).
  * {@code labelChange} is what the label output decided (null when the pass ended before it decided).
  * {@code retryAfter} is the longest delay the API server asked for during the pass (429 {@code Retry-After}),
  * zero when it asked for none.
  */
-public record PassReport(String outcome, int gpus, Change labelChange, int apiWrites, String error,
+public record PassReport(PassOutcome outcome, int gpus, Change labelChange, int apiWrites, String error,
                          Duration retryAfter) {
 
-    public PassReport(String outcome, int gpus, Change labelChange, int apiWrites, String error) {
+    public PassReport(PassOutcome outcome, int gpus, Change labelChange, int apiWrites, String error) {
         this(outcome, gpus, labelChange, apiWrites, error, Duration.ZERO);
     }
 

@@ -28,6 +28,7 @@ import io.gpudetect.tables.TableException;
 import io.gpudetect.tables.Tables;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.HostFactsReader;
+import io.gpudetect.sink.Observation;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.Source;
 import io.gpudetect.nvml.JnaNvmlScope;
@@ -209,12 +210,14 @@ public final class AgentCommand implements Callable<Integer> {
         }
         Supplier<Inventory> detector = detector(source, tables, refreshEvery);
         GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
-        Supplier<GpuCapacitySpec.HostFacts> hostFacts = () -> host;
+        // One look at the host per pass, through one source: the inventory, its DRM cards (nvidia_drm may be loaded
+        // while the agent runs) and the host's facts (read once: they do not change while it runs).
+        Supplier<Observation> observe = () -> new Observation(detector.get(), DrmCards.read(source), host);
         AgentLog log = new AgentLog(err, Clock.systemUTC());
         RetryAfterHint retryAfter = new RetryAfterHint();
         try (KubernetesClient client = newClient(retryAfter);
-             NodeAgent agent = new NodeAgent(settings, detector, hostFacts, () -> DrmCards.read(source), client,
-                     retryAfter, log, new AgentMetrics(), out, Clock.systemUTC())) {
+             NodeAgent agent = new NodeAgent(settings, observe, client, retryAfter, log, new AgentMetrics(), out,
+                     Clock.systemUTC())) {
             if (once) {
                 PassReport report = agent.pass();
                 out.flush();
@@ -238,7 +241,7 @@ public final class AgentCommand implements Callable<Integer> {
     private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, Duration triggerInterval,
                            AgentLog log, PrintWriter err) throws IOException {
         Duration startupDelay = AgentLoop.startupDelay(maxStartupJitter, ThreadLocalRandom.current().nextDouble());
-        AgentLoop loop = AgentLoop.withStartupDelay(agent, settings.interval(), settings.jitter(),
+        AgentLoop loop = new AgentLoop(agent, settings.interval(), settings.jitter(),
                 () -> ThreadLocalRandom.current().nextDouble(), new PassTriggers(triggerInterval, Clock.systemUTC()),
                 startupDelay);
         AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop);

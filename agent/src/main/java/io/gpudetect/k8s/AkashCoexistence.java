@@ -1,6 +1,5 @@
 package io.gpudetect.k8s;
 
-import io.fabric8.kubernetes.api.model.Node;
 import io.gpudetect.labels.AkashProfile;
 import io.gpudetect.labels.NvidiaProfile;
 import java.util.Collections;
@@ -110,14 +109,6 @@ public sealed interface AkashCoexistence {
         public String status() {
             return null;
         }
-    }
-
-    /** As {@link #decide(Map, Map, OperatorSetting)} for a Node as read; null (no cluster, a dry run) has no labels. */
-    static AkashCoexistence decide(Node node, OperatorSetting setting) {
-        if (node == null || node.getMetadata() == null) {
-            return decide(Map.of(), Map.of(), setting);
-        }
-        return decide(node.getMetadata().getLabels(), node.getMetadata().getAnnotations(), setting);
     }
 
     /**

@@ -16,7 +16,7 @@ import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.GpuCapacityStatus;
 import io.gpudetect.sink.Change;
-import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.DesiredState;
 import io.gpudetect.sink.Sink;
 import java.util.List;
 import java.util.Objects;
@@ -36,18 +36,21 @@ import java.util.function.BiConsumer;
  * the same name, and the record outlived it) is re-owned by the current Node, so it goes away with this
  * Node and the garbage collector does not delete it for the old one.
  */
-public final class CapacityRecordSink implements Sink<CapacityRecordSink.RecordChange>, AutoCloseable {
+public final class CapacityRecordSink
+        implements Sink<CapacityRecordSink.Held, CapacityRecordSink.RecordChange>, AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
+    private final NodeView view;
     private GpuCapacity known;
     /** True once {@link #known} reflects the server (null then means: there is no record yet). */
     private boolean loaded;
     private SharedIndexInformer<GpuCapacity> informer;
 
-    public CapacityRecordSink(KubernetesClient client) {
+    public CapacityRecordSink(KubernetesClient client, NodeView view) {
         this.client = client;
+        this.view = view;
     }
 
     /**
@@ -116,26 +119,40 @@ public final class CapacityRecordSink implements Sink<CapacityRecordSink.RecordC
     }
 
     /**
-     * Compares with the record as last written or read (reading it once at start, or after an error). An
-     * incomplete pass keeps an existing spec and writes only the status; a missing record is still created.
+     * The record's owner and the record as held.
+     *
+     * @param owner  the Node as the pass read it; null in a dry run without a cluster (the record is then not read)
+     * @param record the record as last written or read; null when there is none
      */
+    public record Held(Node owner, GpuCapacity record) {
+    }
+
+    /** The record as last written or read, reading it once at start, or after an error. */
     @Override
-    public synchronized RecordChange decide(PassOutput output) {
-        String name = output.nodeName();
-        Node node = output.node();
-        if (node == null) {
-            return new RecordChange(name, null, true, false, output.recordSpec(), output.recordStatus().apply(null));
+    public synchronized Held read(DesiredState desired) {
+        Node owner = view.passNode();
+        if (owner == null) {
+            return new Held(null, null);
         }
-        load(name);
-        GpuCapacityStatus status = output.recordStatus().apply(known == null ? null : known.getStatus());
-        if (known == null) {
-            return new RecordChange(name, node, true, false, output.recordSpec(), status);
+        load(desired.nodeName());
+        return new Held(owner, known);
+    }
+
+    /** An incomplete pass keeps an existing spec and writes only the status; a missing record is still created. */
+    @Override
+    public RecordChange decide(Held current, DesiredState desired) {
+        String name = desired.nodeName();
+        Node node = current.owner();
+        GpuCapacity held = current.record();
+        GpuCapacityStatus status = desired.recordStatus().after(held == null ? null : held.getStatus());
+        if (held == null) {
+            return new RecordChange(name, node, true, false, desired.recordSpec(), status);
         }
-        boolean reown = !ownedBy(known, node);
-        GpuCapacitySpec spec = output.complete() && !Objects.equals(known.getSpec(), output.recordSpec())
-                ? output.recordSpec() : null;
+        boolean reown = !ownedBy(held, node);
+        GpuCapacitySpec spec = desired.complete() && !Objects.equals(held.getSpec(), desired.recordSpec())
+                ? desired.recordSpec() : null;
         return new RecordChange(name, node, false, reown, spec,
-                Objects.equals(known.getStatus(), status) ? null : status);
+                Objects.equals(held.getStatus(), status) ? null : status);
     }
 
     @Override

@@ -28,15 +28,10 @@ public final class LabelSync {
     private LabelSync() {
     }
 
-    /** As below, with the default prefixes ({@link OwnedLabels#mayRemove}). */
-    public static LabelChange decide(Map<String, String> currentLabels, Map<String, String> currentAnnotations,
-                                     SortedMap<String, String> desired, boolean passComplete) {
-        return decide(currentLabels, currentAnnotations, desired, passComplete, OwnedLabels::mayRemove);
-    }
-
     /**
      * @param mayRemove whether a key the annotation lists is under a prefix the agent writes (with
-     *                  {@code --prefix}, the configured one); keys outside are never removed
+     *                  {@code --prefix}, the configured one: {@code LabelProfiles.mayRemove}); keys outside are never
+     *                  removed
      */
     public static LabelChange decide(Map<String, String> currentLabels, Map<String, String> currentAnnotations,
                                      SortedMap<String, String> desired, boolean passComplete,

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.gpudetect.sink.Change;
-import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.DesiredState;
 import io.gpudetect.sink.Sink;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * from the stored object's: the labels last written are remembered, and read from the object once at start,
  * so a restart sends no write for an unchanged node.
  */
-public final class NodeFeatureSink implements Sink<NodeFeatureSink.FeatureChange> {
+public final class NodeFeatureSink implements Sink<NodeFeatureSink.Held, NodeFeatureSink.FeatureChange> {
 
     public static final String API_VERSION = "nfd.k8s-sigs.io/v1alpha1";
     public static final String KIND = "NodeFeature";
@@ -34,12 +34,14 @@ public final class NodeFeatureSink implements Sink<NodeFeatureSink.FeatureChange
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
+    private final NodeView view;
     private final String namespace;
     /** The labels the stored object holds, as last written or read; null when unknown. */
     private Map<String, String> stored;
 
-    public NodeFeatureSink(KubernetesClient client, String namespace) {
+    public NodeFeatureSink(KubernetesClient client, NodeView view, String namespace) {
         this.client = client;
+        this.view = view;
         this.namespace = namespace;
     }
 
@@ -76,24 +78,39 @@ public final class NodeFeatureSink implements Sink<NodeFeatureSink.FeatureChange
         return "nodefeature";
     }
 
+    /**
+     * The object's owner and labels as held.
+     *
+     * @param owner  the Node as the pass read it; null in a dry run without a cluster
+     * @param labels the object's labels, as last written or read; null when there is no object or it is not known
+     */
+    public record Held(Node owner, Map<String, String> labels) {
+    }
+
+    /** Reads the object once (at start, or after a failed write); not at all for an incomplete pass. */
     @Override
-    public FeatureChange decide(PassOutput output) {
-        String name = objectName(output.nodeName());
-        if (!output.complete()) {
-            return new FeatureChange(namespace, name, output.node(), null, false, "pass incomplete: NodeFeature kept");
-        }
-        boolean create = false;
-        if (stored == null && output.node() != null) {
+    public Held read(DesiredState desired) {
+        Node owner = view.passNode();
+        if (desired.complete() && stored == null && owner != null) {
             GenericKubernetesResource current = client.genericKubernetesResources(CONTEXT).inNamespace(namespace)
-                    .withName(name).get();
-            create = current == null;
+                    .withName(objectName(desired.nodeName())).get();
             stored = current == null ? null : labelsOf(current);
         }
-        if (Objects.equals(stored, output.labels())) {
-            return new FeatureChange(namespace, name, output.node(), null, false, "NodeFeature up to date");
+        return new Held(owner, stored);
+    }
+
+    @Override
+    public FeatureChange decide(Held current, DesiredState desired) {
+        String name = objectName(desired.nodeName());
+        if (!desired.complete()) {
+            return new FeatureChange(namespace, name, current.owner(), null, false,
+                    "pass incomplete: NodeFeature kept");
         }
-        return new FeatureChange(namespace, name, output.node(), new TreeMap<>(output.labels()), create || stored == null,
-                null);
+        if (Objects.equals(current.labels(), desired.labels())) {
+            return new FeatureChange(namespace, name, current.owner(), null, false, "NodeFeature up to date");
+        }
+        return new FeatureChange(namespace, name, current.owner(), new TreeMap<>(desired.labels()),
+                current.labels() == null, null);
     }
 
     @Override

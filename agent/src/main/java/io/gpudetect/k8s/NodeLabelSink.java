@@ -5,29 +5,28 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.sink.Change;
-import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.DesiredState;
 import io.gpudetect.sink.Sink;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The node's labels. Decides with {@link LabelSync} (and {@link AkashCoexistence}) from the Node as the agent
- * last saw it, and applies a {@link LabelChange.Patch} as one JSON patch (RFC 6902) holding only the
- * difference: an {@code add} per new or changed label, a {@code remove} per withdrawn one, the owned-labels
- * annotation when it changes. The patch first sets {@code metadata.resourceVersion} to the version the
- * decision was made from, so the API server refuses it if the node changed meanwhile; the pass then reads
- * the node again and decides again ({@link #reread}). Never an update of the whole object, never a delete.
+ * The node's labels. Decides with {@link LabelSync} from the Node as the pass read it ({@link NodeView#passNode}), and
+ * applies a {@link LabelChange.Patch} as one JSON patch (RFC 6902) holding only the difference: an {@code add} per new
+ * or changed label, a {@code remove} per withdrawn one, the owned-labels annotation when it changes. The patch first
+ * sets {@code metadata.resourceVersion} to the version the decision was made from, so the API server refuses it if the
+ * node changed meanwhile; the pass then reads the node again and decides again ({@link #reread}). Never an update of
+ * the whole object, never a delete.
  *
  * <p>Why JSON patch and not a merge patch with nulls: both remove keys on a real API server, but a JSON
  * patch says exactly which keys it touches, and fails whole instead of half-applying if a key it removes has
  * already gone.
  */
-public final class NodeLabelSink implements Sink<NodeLabelSink.NodePatch> {
+public final class NodeLabelSink implements Sink<Node, NodeLabelSink.NodePatch> {
 
     /** How many times one pass decides again after the node changed under it. */
     static final int MAX_ATTEMPTS = 5;
@@ -36,14 +35,11 @@ public final class NodeLabelSink implements Sink<NodeLabelSink.NodePatch> {
     private final KubernetesClient client;
     private final NodeView view;
     private final LabelProfiles profiles;
-    private final AkashCoexistence.OperatorSetting akashOperator;
 
-    public NodeLabelSink(KubernetesClient client, NodeView view, LabelProfiles profiles,
-                         AkashCoexistence.OperatorSetting akashOperator) {
+    public NodeLabelSink(KubernetesClient client, NodeView view, LabelProfiles profiles) {
         this.client = client;
         this.view = view;
         this.profiles = profiles;
-        this.akashOperator = akashOperator;
     }
 
     /**
@@ -74,14 +70,19 @@ public final class NodeLabelSink implements Sink<NodeLabelSink.NodePatch> {
         return "node";
     }
 
+    /** The Node as the pass read it; null in a dry run without a cluster. */
     @Override
-    public NodePatch decide(PassOutput output) {
-        Node node = output.node();
+    public Node read(DesiredState desired) {
+        return view.passNode();
+    }
+
+    /** {@link LabelSync}'s rule, with the Akash keys' owner as the pass decided it. */
+    @Override
+    public NodePatch decide(Node node, DesiredState desired) {
         Map<String, String> labels = node == null ? Map.of() : node.getMetadata().getLabels();
         Map<String, String> annotations = node == null ? Map.of() : node.getMetadata().getAnnotations();
-        AkashCoexistence akash = AkashCoexistence.decide(labels, annotations, akashOperator);
-        return new NodePatch(output.nodeName(), node, LabelSync.decide(labels, annotations, akash.desired(output.labels()),
-                output.complete(), akash.mayRemove(profiles::mayRemove)));
+        return new NodePatch(desired.nodeName(), node, LabelSync.decide(labels, annotations, desired.labels(),
+                desired.complete(), desired.akash().mayRemove(profiles::mayRemove)));
     }
 
     /**
@@ -106,8 +107,8 @@ public final class NodeLabelSink implements Sink<NodeLabelSink.NodePatch> {
      * a real error, so a 422 is decided again once.
      */
     @Override
-    public Optional<PassOutput> reread(PassOutput output, KubernetesClientException refusal, int attempt) {
-        boolean stale = switch (refusal.getCode()) {
+    public Optional<Node> reread(Node current, int refusal, int attempt) {
+        boolean stale = switch (refusal) {
             case 409 -> attempt < MAX_ATTEMPTS;
             case 422 -> attempt == 1;
             default -> false;
@@ -117,7 +118,7 @@ public final class NodeLabelSink implements Sink<NodeLabelSink.NodePatch> {
         }
         pause(50L * attempt);
         Node fresh = view.fresh();
-        return fresh == null ? Optional.empty() : Optional.of(output.withNode(fresh));
+        return Optional.ofNullable(fresh);
     }
 
     /** A short pause before reading again, so that two writers racing for the node do not retry in lockstep. */

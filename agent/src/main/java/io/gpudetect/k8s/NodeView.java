@@ -4,7 +4,10 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpudetect.sink.NodeFacts;
 import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -24,6 +27,8 @@ public final class NodeView implements AutoCloseable {
     private Node newer;
     /** The informer's resource version when {@link #newer} was observed (null: it had no node). */
     private String newerThan;
+    /** The Node as this pass read it ({@link #readForPass}); null when there is none or it could not be read. */
+    private Node passNode;
 
     public NodeView(KubernetesClient client, String nodeName) {
         this.client = client;
@@ -32,11 +37,11 @@ public final class NodeView implements AutoCloseable {
 
     /**
      * Starts both informers without waiting (they retry on their own while the API server is away), calling
-     * {@code nodeAdded} whenever the informer sees the Node added: at its first
+     * {@code nodeAdded} with the Node's uid whenever the informer sees the Node added: at its first
      * list, after a re-list, and when the Node is created again after a deletion; and {@code watchFailed} with
      * what failed each time a list or watch fails (the informer then retries on its own).
      */
-    public synchronized void start(Consumer<Node> nodeAdded, BiConsumer<String, Throwable> watchFailed) {
+    public synchronized void start(Consumer<String> nodeAdded, BiConsumer<String, Throwable> watchFailed) {
         if (nodeInformer == null) {
             nodeInformer = client.nodes().withName(nodeName).runnableInformer(0);
             nodeInformer.exceptionHandler((started, t) -> {
@@ -46,7 +51,7 @@ public final class NodeView implements AutoCloseable {
             nodeInformer.addEventHandler(new ResourceEventHandler<Node>() {
                 @Override
                 public void onAdd(Node node) {
-                    nodeAdded.accept(node);
+                    nodeAdded.accept(node.getMetadata() == null ? null : node.getMetadata().getUid());
                 }
 
                 @Override
@@ -54,7 +59,7 @@ public final class NodeView implements AutoCloseable {
                     // A re-list after a missed delete and create shows up as an update with a new uid.
                     if (before.getMetadata() != null && after.getMetadata() != null
                             && !java.util.Objects.equals(before.getMetadata().getUid(), after.getMetadata().getUid())) {
-                        nodeAdded.accept(after);
+                        nodeAdded.accept(after.getMetadata().getUid());
                     }
                 }
 
@@ -73,6 +78,41 @@ public final class NodeView implements AutoCloseable {
             });
             podInformer.start();
         }
+    }
+
+    /**
+     * Reads the Node for one pass, keeps it as the version the pass's targets decide from ({@link #passNode}) and
+     * returns what the pass needs of it, with the GPU resources its pods request; empty when the Node does not
+     * exist. A dry run reads it from the API server ({@code fresh}), since it starts no informer.
+     *
+     * @throws io.fabric8.kubernetes.client.KubernetesClientException when the API server cannot be read
+     */
+    public Optional<NodeFacts> readForPass(boolean fresh) {
+        synchronized (this) {
+            passNode = null;
+        }
+        Node node = fresh ? fresh() : node();
+        if (node == null) {
+            return Optional.empty();
+        }
+        NodeFacts facts = new NodeFacts(node.getMetadata().getUid(), node.getMetadata().getLabels(),
+                node.getMetadata().getAnnotations(), new TreeMap<>(GpuResources.allocatable(node)),
+                new TreeMap<>(GpuResources.requested(pods())));
+        synchronized (this) {
+            passNode = node;
+        }
+        return Optional.of(facts);
+    }
+
+    /** The Node as the pass in progress read it; null when it has none (a dry run without a cluster). */
+    public synchronized Node passNode() {
+        return passNode;
+    }
+
+    /** The resource version of the Node as the informer last saw it; null when it holds none. */
+    public String cachedVersion() {
+        Node node = node();
+        return node == null ? null : node.getMetadata().getResourceVersion();
     }
 
     public String nodeName() {

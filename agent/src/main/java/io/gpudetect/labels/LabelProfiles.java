@@ -46,20 +46,12 @@ public final class LabelProfiles {
     }
 
     /**
-     * Parses {@code gpu-detect,akash} (commas or spaces, any order, any case); {@code none} switches all off.
+     * Parses {@code gpu-detect,akash} (commas or spaces, any order, any case); {@code none} switches all off. Our own
+     * profile writes under {@code prefix}; the {@code nvidia} profile describes the device plugin's {@code nvidia}
+     * settings.
      *
      * @throws IllegalArgumentException naming the unknown profile and the known ones
      */
-    public static LabelProfiles parse(String selection) {
-        return parse(selection, GpuDetectProfile.PREFIX);
-    }
-
-    /** As {@link #parse(String)}, with our own profile writing under {@code prefix} instead of the default. */
-    public static LabelProfiles parse(String selection, String prefix) {
-        return parse(selection, prefix, NvidiaProfile.Settings.DEFAULT);
-    }
-
-    /** As {@link #parse(String, String)}, with the {@code nvidia} profile describing the device plugin's {@code nvidia} settings. */
     public static LabelProfiles parse(String selection, String prefix, NvidiaProfile.Settings nvidia) {
         List<LabelProfile> all = ALL.stream()
                 .map(p -> p instanceof GpuDetectProfile ? new GpuDetectProfile(prefix)

@@ -7,8 +7,6 @@ import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Partition;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -67,12 +65,11 @@ public final class CapacityRecords {
     }
 
     /**
-     * The status after this pass. {@code lastGoodPass} moves to {@code now} (to the second) only on a
-     * complete pass and only once {@code heartbeat} has passed since the previous value, so repeated
-     * identical passes give an equal status and cause no write.
+     * The status this pass wants, with {@code outcome} as the pass decided it (an inventory can be complete while
+     * the pass is not: two profiles produced the same key); see {@link StatusUpdate#after}.
      */
-    public static GpuCapacityStatus status(Inventory inventory, GpuCapacityStatus previous, Instant now, Duration heartbeat) {
-        boolean complete = inventory.complete();
+    public static StatusUpdate status(Inventory inventory, PassOutcome outcome, Instant now, Duration heartbeat,
+                                      String akashLabels) {
         List<GpuCapacityStatus.Problem> problems = inventory.diagnostics().stream()
                 .filter(d -> d.severity() != Diagnostic.Severity.INFO)
                 .sorted(Comparator.comparing((Diagnostic d) -> d.probe() == null ? "" : d.probe())
@@ -81,22 +78,7 @@ public final class CapacityRecords {
                         .thenComparing(Diagnostic::message))
                 .map(d -> new GpuCapacityStatus.Problem(d.severity().id(), d.probe(), d.file(), d.line(), d.message()))
                 .toList();
-        String lastGood = previous == null ? null : previous.lastGoodPass();
-        if (complete && isDue(lastGood, now, heartbeat)) {
-            lastGood = now.truncatedTo(ChronoUnit.SECONDS).toString();
-        }
-        return new GpuCapacityStatus(complete ? "complete" : "incomplete", problems, lastGood, null);
-    }
-
-    private static boolean isDue(String lastGood, Instant now, Duration heartbeat) {
-        if (lastGood == null) {
-            return true;
-        }
-        try {
-            return !Instant.parse(lastGood).plus(heartbeat).isAfter(now);
-        } catch (DateTimeParseException e) {
-            return true;
-        }
+        return new StatusUpdate(outcome, problems, akashLabels, now, heartbeat);
     }
 
 }

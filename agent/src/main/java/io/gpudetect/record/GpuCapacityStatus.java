@@ -25,11 +25,6 @@ public record GpuCapacityStatus(
         problems = problems == null ? List.of() : List.copyOf(problems);
     }
 
-    /** This status with {@code akashLabels} set (null leaves the field out). */
-    public GpuCapacityStatus withAkashLabels(String value) {
-        return new GpuCapacityStatus(lastPassOutcome, problems, lastGoodPass, value);
-    }
-
     /** One diagnostic of the pass: which probe, which input, what went wrong. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Problem(String severity, String probe, String file, Integer line, String message) {

@@ -7,12 +7,12 @@ import java.io.PrintWriter;
 public sealed interface Applier {
 
     /** Returns how many API requests were sent. */
-    <C extends Change> int apply(Sink<C> sink, C change) throws IOException;
+    <C extends Change> int apply(Sink<?, C> sink, C change) throws IOException;
 
     /** Writes. */
     record Live() implements Applier {
         @Override
-        public <C extends Change> int apply(Sink<C> sink, C change) throws IOException {
+        public <C extends Change> int apply(Sink<?, C> sink, C change) throws IOException {
             return change.writes() ? sink.apply(change) : 0;
         }
     }
@@ -20,7 +20,7 @@ public sealed interface Applier {
     /** Prints what would be written and writes nothing. */
     record Printing(PrintWriter out) implements Applier {
         @Override
-        public <C extends Change> int apply(Sink<C> sink, C change) {
+        public <C extends Change> int apply(Sink<?, C> sink, C change) {
             if (change.writes()) {
                 out.println(change.preview());
                 out.flush();

@@ -14,7 +14,7 @@ import java.util.SortedMap;
  * the content changes, so NFD never reads half a file; readable by all (mode 0644), since NFD's worker runs
  * as another user and the file holds nothing secret.
  */
-public final class NfdFileSink implements Sink<NfdFileSink.FileChange> {
+public final class NfdFileSink implements Sink<NfdFileSink.Held, NfdFileSink.FileChange> {
 
     private final Path file;
 
@@ -40,6 +40,10 @@ public final class NfdFileSink implements Sink<NfdFileSink.FileChange> {
         }
     }
 
+    /** The file's content as read; null when there is no file (or the pass is incomplete and it was not read). */
+    public record Held(String content) {
+    }
+
     public static String render(SortedMap<String, String> labels) {
         StringBuilder b = new StringBuilder("# Written by gpu-detect; rewritten after every complete pass.\n");
         labels.forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
@@ -52,12 +56,18 @@ public final class NfdFileSink implements Sink<NfdFileSink.FileChange> {
     }
 
     @Override
-    public FileChange decide(PassOutput output) throws IOException {
-        if (!output.complete()) {
+    public Held read(DesiredState desired) throws IOException {
+        return new Held(desired.complete() && Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8)
+                : null);
+    }
+
+    @Override
+    public FileChange decide(Held current, DesiredState desired) {
+        if (!desired.complete()) {
             return new FileChange(file, null, "pass incomplete: features file kept");
         }
-        String content = render(output.labels());
-        if (Files.isRegularFile(file) && Files.readString(file, StandardCharsets.UTF_8).equals(content)) {
+        String content = render(desired.labels());
+        if (content.equals(current.content())) {
             return new FileChange(file, null, "features file up to date");
         }
         return new FileChange(file, content, null);

@@ -13,15 +13,20 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.RetryAfterHint;
-import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.record.GpuCapacity;
-import io.gpudetect.testing.FaultyApiServer;
 import io.gpudetect.testing.FaultyApiServer.Seen;
+import io.gpudetect.testing.FaultyApiServer;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Loops;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -72,8 +77,8 @@ class AgentFaultTest {
         admin.nodes().resource(node("uid-1")).create();
         RetryAfterHint hint = new RetryAfterHint();
         client = api.client(Duration.ofMillis(800), hint);
-        agent = new NodeAgent(AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"), "test"),
-                inventory::get, () -> null, client, hint, new AgentLog(new PrintWriter(log, true), Clock.systemUTC()),
+        agent = new NodeAgent(AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"), "test"),
+                Observations.of(inventory::get), client, hint, new AgentLog(new PrintWriter(log, true), Clock.systemUTC()),
                 new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC());
         runLoop(Duration.ofHours(1));
         await("first pass labels the node and writes the record", () -> T4_KEY.length() > 0 && "1".equals(label(T4_KEY))
@@ -92,7 +97,7 @@ class AgentFaultTest {
             stopLoop();
         }
         long passesBefore = agent.metrics().passCount();
-        loop = new AgentLoop(agent, interval, 0.1, Math::random);
+        loop = Loops.immediate(agent, interval, 0.1, Math::random);
         worker = new Thread(loop, "agent-under-test");
         worker.start();
         // A loop starts with a pass: let it end before the test changes anything.
@@ -301,11 +306,33 @@ class AgentFaultTest {
 
     @Test
     void anUnexpectedExceptionInAPassIsAFailedPassNotADeadAgent() {
-        try (NodeAgent broken = new NodeAgent(AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect"), "test"),
-                inventory::get, () -> {
-                    throw new IllegalArgumentException("OSHI could not parse /proc/cpuinfo");
-                }, client, new RetryAfterHint(), new AgentLog(new PrintWriter(log, true), Clock.systemUTC()),
-                new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
+        // A clock that fails when the pass asks it the time for the record's status, as a bug of ours would: the
+        // pass has observed the host and read the Node by then.
+        Clock failing = new Clock() {
+            @Override
+            public long millis() {
+                return System.currentTimeMillis();
+            }
+
+            @Override
+            public Instant instant() {
+                throw new IllegalArgumentException("the clock is broken");
+            }
+
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+        };
+        try (NodeAgent broken = new NodeAgent(AgentSettings.defaults(NODE, Profiles.of("gpu-detect"), "test"),
+                Observations.of(inventory::get), client, new RetryAfterHint(),
+                new AgentLog(new PrintWriter(log, true), Clock.systemUTC()), new AgentMetrics(),
+                new PrintWriter(new StringWriter()), failing)) {
             PassReport report = broken.pass();
             assertTrue(report.failed(), report.toString());
             assertTrue(report.error().startsWith("internal: IllegalArgumentException"), report.error());

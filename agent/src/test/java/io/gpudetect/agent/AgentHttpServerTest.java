@@ -7,8 +7,12 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Loops;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
+import io.gpudetect.testing.Settings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -31,10 +35,10 @@ class AgentHttpServerTest {
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0).build();
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("akash"), "test").withDryRun(true),
-                     () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
+             NodeAgent agent = new NodeAgent(Settings.dryRun(AgentSettings.defaults("n1", Profiles.of("akash"), "test")),
+                     Observations.of(() -> inventory), client, new RetryAfterHint(), new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
-            AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0);
+            AgentLoop loop = Loops.immediate(agent, Duration.ofHours(1), 0, () -> 0);
             try (AgentHttpServer http = new AgentHttpServer(0, agent, loop)) {
                 HttpClient web = HttpClient.newHttpClient();
                 String base = "http://localhost:" + http.port();
@@ -64,12 +68,12 @@ class AgentHttpServerTest {
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0).build();
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("akash"), "test").withDryRun(true),
-                     () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
+             NodeAgent agent = new NodeAgent(Settings.dryRun(AgentSettings.defaults("n1", Profiles.of("akash"), "test")),
+                     Observations.of(() -> inventory), client, new RetryAfterHint(), new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
             // A minute between triggered passes: the burst ends long before the scheduled pass is due.
             PassTriggers triggers = new PassTriggers(Duration.ofMinutes(1), Clock.systemUTC());
-            AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0, triggers);
+            AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0, triggers, Duration.ZERO);
             Thread worker = new Thread(loop);
             try (AgentHttpServer http = new AgentHttpServer(0, agent, loop)) {
                 worker.start();

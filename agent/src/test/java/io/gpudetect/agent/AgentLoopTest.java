@@ -7,8 +7,12 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Loops;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
+import io.gpudetect.testing.Settings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -35,10 +39,10 @@ class AgentLoopTest {
                 .withRequestRetryBackoffLimit(0).build();
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("gpu-detect"), "test"),
-                     () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
+             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", Profiles.of("gpu-detect"), "test"),
+                     Observations.of(() -> inventory), client, new RetryAfterHint(), new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
-            AgentLoop loop = new AgentLoop(agent, Duration.ofMillis(400), 0.1, () -> 0.5);
+            AgentLoop loop = Loops.immediate(agent, Duration.ofMillis(400), 0.1, () -> 0.5);
             Thread worker = new Thread(loop);
             long started = System.nanoTime();
             worker.start();
@@ -72,10 +76,10 @@ class AgentLoopTest {
                 .build();
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("gpu-detect"), "test"),
-                     () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
+             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", Profiles.of("gpu-detect"), "test"),
+                     Observations.of(() -> inventory), client, new RetryAfterHint(), new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
-            AgentLoop waiting = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0,
+            AgentLoop waiting = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0,
                     new PassTriggers(Duration.ofSeconds(10), Clock.systemUTC()), Duration.ofHours(1));
             Thread worker = new Thread(waiting);
             worker.start();
@@ -90,7 +94,7 @@ class AgentLoopTest {
             waiting.stop();
             worker.join(5_000);
 
-            AgentLoop stopped = AgentLoop.withStartupDelay(agent, Duration.ofHours(1), 0, () -> 0,
+            AgentLoop stopped = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0,
                     new PassTriggers(Duration.ofSeconds(10), Clock.systemUTC()), Duration.ofHours(1));
             Thread second = new Thread(stopped);
             second.start();
@@ -107,12 +111,12 @@ class AgentLoopTest {
                 .build();
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("gpu-detect"), "test")
-                     .withDryRun(true), () -> inventory, () -> null, client,
+             NodeAgent agent = new NodeAgent(Settings.dryRun(AgentSettings.defaults("n1", Profiles.of("gpu-detect"), "test")),
+                     Observations.of(() -> inventory), client, new RetryAfterHint(),
                      new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()), new AgentMetrics(),
                      new PrintWriter(new StringWriter()), Clock.systemUTC())) {
             AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0,
-                    new PassTriggers(Duration.ofMillis(500), Clock.systemUTC()));
+                    new PassTriggers(Duration.ofMillis(500), Clock.systemUTC()), Duration.ZERO);
             Thread worker = new Thread(loop);
             worker.start();
             waitForPasses(agent, 1);

@@ -13,10 +13,11 @@ import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.OwnedLabels;
 import io.gpudetect.k8s.RetryAfterHint;
-import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.testing.InstalledChart;
 import io.gpudetect.testing.MutableClock;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
 import io.gpudetect.testing.RealApiServer;
 import io.gpudetect.testing.TcpProxy;
 import java.io.PrintWriter;
@@ -79,8 +80,8 @@ class NodeAgentRealApiServerTest {
         RetryAfterHint hint = new RetryAfterHint();
         KubernetesClient client = AgentClient.build(InstalledChart.agentConfig(server), hint);
         toClose.add(client);
-        NodeAgent agent = new NodeAgent(AgentSettings.defaults(node, LabelProfiles.parse(profiles), "test"),
-                detector, () -> null, client, hint, new io.gpudetect.agent.AgentLog(new PrintWriter(log), clock),
+        NodeAgent agent = new NodeAgent(AgentSettings.defaults(node, Profiles.of(profiles), "test"),
+                Observations.of(detector), client, hint, new io.gpudetect.agent.AgentLog(new PrintWriter(log), clock),
                 new AgentMetrics(), new PrintWriter(new StringWriter()), clock);
         toClose.add(agent);
         return agent;
@@ -266,8 +267,8 @@ class NodeAgentRealApiServerTest {
         RetryAfterHint hint = new RetryAfterHint();
         KubernetesClient client = AgentClient.build(viaProxy, hint);
         toClose.add(client);
-        NodeAgent agent = new NodeAgent(AgentSettings.defaults(node, LabelProfiles.parse("gpu-detect"), "test"),
-                inventory::get, () -> null, client, hint, new AgentLog(new PrintWriter(log), clock), new AgentMetrics(),
+        NodeAgent agent = new NodeAgent(AgentSettings.defaults(node, Profiles.of("gpu-detect"), "test"),
+                Observations.of(inventory::get), client, hint, new AgentLog(new PrintWriter(log), clock), new AgentMetrics(),
                 new PrintWriter(new StringWriter()), clock);
         toClose.add(agent);
         assertNull(agent.pass().error(), log::toString);

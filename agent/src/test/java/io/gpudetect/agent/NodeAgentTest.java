@@ -25,15 +25,21 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.OwnedLabels;
-import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.record.PassOutcome;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Loops;
 import io.gpudetect.testing.MutableClock;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
+import io.gpudetect.testing.Settings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -71,7 +77,7 @@ class NodeAgentTest {
     static Inventory rtx4090() {
         return Fixtures.detect(Fixtures.host("geforce-rtx-4090_535.86.05_v12"));
     }
-    static final Inventory FAILED = new Inventory("test", List.of(),
+    static final Inventory FAILED = Inventories.of("test", List.of(),
             List.of(new Inventory.ProbeSummary("nvidia-smi-xml", ProbeResult.Outcome.FAILED, 0)),
             List.of(Diagnostic.error("nvidia-smi-xml", "nvidia-smi.xml", null, "nvidia-smi timed out after 5s")));
 
@@ -134,14 +140,14 @@ class NodeAgentTest {
     }
 
     private NodeAgent agent(AtomicReference<Inventory> inventory, AgentSettings settings) {
-        NodeAgent agent = new NodeAgent(settings, inventory::get, () -> null, client,
+        NodeAgent agent = new NodeAgent(settings, Observations.of(inventory::get), client, new RetryAfterHint(),
                 new AgentLog(new PrintWriter(log), clock), new AgentMetrics(), new PrintWriter(out), clock);
         toClose.add(agent);
         return agent;
     }
 
     private NodeAgent agent(AtomicReference<Inventory> inventory) {
-        return agent(inventory, AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"), "test"));
+        return agent(inventory, AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"), "test"));
     }
 
     /** Write requests (anything but GET) the server received since the last call, as "METHOD path". */
@@ -205,6 +211,37 @@ class NodeAgentTest {
     }
 
     /**
+     * Our own profile under {@code --prefix nvidia.com} and the {@code nvidia} profile both write
+     * {@code nvidia.com/gpu.count}: the profiles disagree, so the pass is incomplete everywhere at once: the labels
+     * are kept, and the record's status says incomplete and does not advance {@code lastGoodPass}.
+     */
+    @Test
+    void profilesThatWriteOneKeyMakeAnIncompletePassInTheRecordToo() throws Exception {
+        startWithNode();
+        NodeAgent good = agent(new AtomicReference<>(t4()));
+        assertEquals(PassOutcome.COMPLETE, good.pass().outcome());
+        good.close();
+        Map<String, String> before = labels();
+        assertEquals("2026-01-01T00:00:00Z", client.resources(GpuCapacity.class).withName(NODE).get()
+                .getStatus().lastGoodPass());
+        writes();
+
+        clock.advance(Duration.ofMinutes(10));
+        NodeAgent colliding = agent(new AtomicReference<>(t4()),
+                AgentSettings.defaults(NODE, Profiles.of("gpu-detect,nvidia", "nvidia.com"), "test"));
+        PassReport report = colliding.pass();
+        assertEquals(PassOutcome.INCOMPLETE, report.outcome(), report.toString());
+        assertNull(report.error(), report.toString());
+        assertTrue(log.toString().contains("label profiles disagree; labels kept"), log.toString());
+        assertEquals(before, labels(), "labels kept as they were");
+        GpuCapacity record = client.resources(GpuCapacity.class).withName(NODE).get();
+        assertEquals("incomplete", record.getStatus().lastPassOutcome(), "the record agrees with the pass");
+        assertEquals("2026-01-01T00:00:00Z", record.getStatus().lastGoodPass(), "an incomplete pass confirms nothing");
+        assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes(),
+                "only the status changes");
+    }
+
+    /**
      * A DaemonSet whose host mount is wrong sees no PCI bus: live detection from it must not read as "no GPUs"
      * and withdraw the node's labels. The pass fails, nothing is written, and /readyz says why.
      */
@@ -228,7 +265,7 @@ class NodeAgentTest {
         assertEquals(List.of(), writes(), "a pass that could not see the host writes nothing");
         assertEquals(before, labels());
         assertEquals("1", labels().get("gpu-detect.io/gpu.count"));
-        try (AgentHttpServer http = new AgentHttpServer(0, agent, new AgentLoop(agent, Duration.ofMinutes(1), 0, () -> 0))) {
+        try (AgentHttpServer http = new AgentHttpServer(0, agent, Loops.immediate(agent, Duration.ofMinutes(1), 0, () -> 0))) {
             var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                     java.net.URI.create("http://127.0.0.1:" + http.port() + "/readyz")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
@@ -315,8 +352,9 @@ class NodeAgentTest {
     @Test
     void withTheOperatorDeclaredPresentNoAkashKeyIsWrittenEvenOnANodeWithoutOne() throws Exception {
         startWithNode();
-        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
-                "test").withAkashOperator(AkashCoexistence.OperatorSetting.PRESENT));
+        NodeAgent agent = agent(new AtomicReference<>(t4()), Settings.akashOperator(
+                AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"), "test"),
+                AkashCoexistence.OperatorSetting.PRESENT));
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
         assertEquals(Map.of(), akashKeys());
@@ -363,7 +401,7 @@ class NodeAgentTest {
 
         inventory.set(FAILED);
         PassReport report = agent.pass();
-        assertEquals("incomplete", report.outcome());
+        assertEquals(PassOutcome.INCOMPLETE, report.outcome());
         assertFalse(report.labelChange().writes(), report.labelChange().summary());
         assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes(),
                 "only the record's status says what happened");
@@ -379,7 +417,7 @@ class NodeAgentTest {
     void stoppingTheAgentLikeSigtermKeepsEveryLabel() throws Exception {
         startWithNode();
         NodeAgent agent = agent(new AtomicReference<>(t4()));
-        AgentLoop loop = new AgentLoop(agent, Duration.ofMillis(200), 0.1, () -> 0.5);
+        AgentLoop loop = Loops.immediate(agent, Duration.ofMillis(200), 0.1, () -> 0.5);
         Thread worker = new Thread(loop);
         worker.start();
         long deadline = System.currentTimeMillis() + 10_000;
@@ -441,7 +479,7 @@ class NodeAgentTest {
         startWithNode();
         writes();
         NodeAgent agent = agent(new AtomicReference<>(t4()),
-                AgentSettings.defaults(NODE, LabelProfiles.parse("akash"), "test").withDryRun(true));
+                Settings.dryRun(AgentSettings.defaults(NODE, Profiles.of("akash"), "test")));
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
         assertEquals(List.of(), writes());
@@ -454,8 +492,8 @@ class NodeAgentTest {
     void nfdFileOutputWritesTheFileOnlyWhenItChanges(@TempDir Path dir) throws Exception {
         startWithNode();
         Path file = dir.resolve("features.d/gpu-detect");
-        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, LabelProfiles.parse("akash"), "test")
-                .withLabelOutput(LabelOutput.NFD_FILE, file));
+        NodeAgent agent = agent(new AtomicReference<>(t4()), Settings.labelOutput(
+                AgentSettings.defaults(NODE, Profiles.of("akash"), "test"), LabelOutput.NFD_FILE, file));
         agent.pass();
         String content = Files.readString(file);
         assertTrue(content.contains("akash.network/capabilities.gpu.vendor.nvidia.model.t4=1\n"), content);
@@ -472,8 +510,8 @@ class NodeAgentTest {
         client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().addToLabels("akash.network", "true")
                 .endMetadata().build());
         Path file = dir.resolve("features.d/gpu-detect");
-        NodeAgent agent = agent(new AtomicReference<>(t4()), AgentSettings.defaults(NODE, LabelProfiles.parse("gpu-detect,akash"),
-                "test").withLabelOutput(LabelOutput.NFD_FILE, file));
+        NodeAgent agent = agent(new AtomicReference<>(t4()), Settings.labelOutput(
+                AgentSettings.defaults(NODE, Profiles.of("gpu-detect,akash"), "test"), LabelOutput.NFD_FILE, file));
         assertNull(agent.pass().error());
         String content = Files.readString(file);
         assertTrue(content.contains("gpu-detect.io/gpu.model=t4\n"), content);

@@ -22,9 +22,11 @@ import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
-import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.time.Clock;
@@ -174,10 +176,10 @@ public final class ApiLoadSimulation {
             AgentLog quiet = new AgentLog(Boolean.getBoolean("simulation.log") ? new PrintWriter(System.err, true)
                     : new PrintWriter(Writer.nullWriter()), Clock.systemUTC());
             for (int i = 0; i < nodes; i++) {
-                AgentSettings settings = new AgentSettings(nodeName(i), LabelProfiles.parse("gpu-detect,nvidia,akash"),
+                AgentSettings settings = new AgentSettings(nodeName(i), Profiles.of("gpu-detect,nvidia,akash"),
                         INTERVAL.dividedBy(compression), 0.1, HEARTBEAT.dividedBy(compression), false, LabelOutput.NODE,
                         AgentSettings.DEFAULT_NFD_FILE, "gpu-detect", "simulation", AkashCoexistence.OperatorSetting.AUTO);
-                NodeAgent agent = new NodeAgent(settings, () -> inventory, () -> null, p.client, quiet, new AgentMetrics(),
+                NodeAgent agent = new NodeAgent(settings, Observations.of(() -> inventory), p.client, new RetryAfterHint(), quiet, new AgentMetrics(),
                         new PrintWriter(Writer.nullWriter()), Clock.systemUTC());
                 p.agents.add(agent);
                 Duration delay = AgentLoop.startupDelay(startupJitter, ThreadLocalRandom.current().nextDouble());

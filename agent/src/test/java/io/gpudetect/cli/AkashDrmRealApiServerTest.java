@@ -15,17 +15,18 @@ import io.gpudetect.agent.AgentMetrics;
 import io.gpudetect.agent.AgentSettings;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassReport;
-import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.RetryAfterHint;
-import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
+import io.gpudetect.sink.Observation;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.Source;
 import io.gpudetect.testing.Fixtures;
 import io.gpudetect.testing.InstalledChart;
+import io.gpudetect.testing.Profiles;
 import io.gpudetect.testing.RealApiServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -83,8 +84,8 @@ class AkashDrmRealApiServerTest {
                 Path bundle = Fixtures.sysfsWithDrm(dir.resolve(name), host.getValue());
                 Source source = BundleSource.open(bundle);
                 Inventory inventory = Fixtures.detect(bundle);
-                try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(name, LabelProfiles.parse("gpu-detect"),
-                        "test"), () -> inventory, () -> null, () -> DrmCards.read(source), asAgent, hint,
+                try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(name, Profiles.of("gpu-detect"),
+                        "test"), () -> new Observation(inventory, DrmCards.read(source), null), asAgent, hint,
                         new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()), new AgentMetrics(),
                         new PrintWriter(new StringWriter()), Clock.systemUTC())) {
                     PassReport report = agent.pass();

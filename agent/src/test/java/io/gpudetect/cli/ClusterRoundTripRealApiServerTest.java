@@ -21,11 +21,11 @@ import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.RetryAfterHint;
-import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.testing.Fixtures;
 import io.gpudetect.testing.InstalledChart;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
 import io.gpudetect.testing.RealApiServer;
-import picocli.CommandLine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -36,6 +36,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import picocli.CommandLine;
 
 /**
  * {@link ClusterRoundTripTest} on a real API server: the agent, as the chart's service account, writes the
@@ -70,8 +71,8 @@ class ClusterRoundTripRealApiServerTest {
         try (KubernetesClient asAgent = AgentClient.build(InstalledChart.agentConfig(server), hint)) {
             for (ClusterRoundTripTest.Host h : ClusterRoundTripTest.hosts()) {
                 Inventory inventory = Fixtures.detect(h.bundle());
-                try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(h.node(), LabelProfiles.parse("gpu-detect"),
-                        "test"), () -> inventory, () -> null, asAgent, hint,
+                try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(h.node(), Profiles.of("gpu-detect"),
+                        "test"), Observations.of(() -> inventory), asAgent, hint,
                         new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()), new AgentMetrics(),
                         new PrintWriter(new StringWriter()), Clock.systemUTC())) {
                     PassReport report = agent.pass();

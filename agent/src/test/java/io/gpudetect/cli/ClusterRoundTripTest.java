@@ -18,17 +18,17 @@ import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.RetryAfterHint;
-import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.InventoryOffers;
 import io.gpudetect.match.NodeOffer;
 import io.gpudetect.match.OfferedGpu;
 import io.gpudetect.testing.FaultyApiServer;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.MockApiServer;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
-import io.gpudetect.testing.MockApiServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,8 +87,8 @@ class ClusterRoundTripTest {
         }
         for (Host h : hosts()) {
             Inventory inventory = Fixtures.detect(h.bundle());
-            try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(h.node(), LabelProfiles.parse("gpu-detect"), "test"),
-                    () -> inventory, () -> null, client, new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
+            try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(h.node(), Profiles.of("gpu-detect"), "test"),
+                    Observations.of(() -> inventory), client, new RetryAfterHint(), new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                     new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
                 PassReport report = agent.pass();
                 assertNull(report.error(), h.node() + ": " + report);

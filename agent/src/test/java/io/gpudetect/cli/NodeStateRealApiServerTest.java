@@ -1,6 +1,5 @@
 package io.gpudetect.cli;
 
-import io.gpudetect.testing.CommandRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -20,9 +19,11 @@ import io.gpudetect.agent.PassReport;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.RetryAfterHint;
-import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.testing.CommandRun;
 import io.gpudetect.testing.Fixtures;
 import io.gpudetect.testing.InstalledChart;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
 import io.gpudetect.testing.RealApiServer;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -90,8 +91,8 @@ class NodeStateRealApiServerTest {
         Inventory mi100s = Fixtures.detect(Fixtures.host("rocm-smi_4x-instinct-mi100_rocm-6.0.2_showallinfo"));
         try (KubernetesClient asAgent = AgentClient.build(InstalledChart.agentConfig(server), hint)) {
             for (String name : NODES) {
-                try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(name, LabelProfiles.parse("gpu-detect"),
-                        "test"), () -> mi100s, () -> null, asAgent, hint,
+                try (NodeAgent agent = new NodeAgent(AgentSettings.defaults(name, Profiles.of("gpu-detect"),
+                        "test"), Observations.of(() -> mi100s), asAgent, hint,
                         new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()), new AgentMetrics(),
                         new PrintWriter(new StringWriter()), Clock.systemUTC())) {
                     PassReport report = agent.pass();

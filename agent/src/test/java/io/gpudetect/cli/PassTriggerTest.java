@@ -14,8 +14,12 @@ import io.gpudetect.agent.AgentLoop;
 import io.gpudetect.agent.AgentMetrics;
 import io.gpudetect.agent.AgentSettings;
 import io.gpudetect.agent.NodeAgent;
-import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Loops;
+import io.gpudetect.testing.Observations;
+import io.gpudetect.testing.Profiles;
+import io.gpudetect.testing.Settings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -42,11 +46,11 @@ class PassTriggerTest {
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0)
                 .build();
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-             NodeAgent agent = new NodeAgent(AgentSettings.defaults("n1", LabelProfiles.parse("akash"), "test")
-                     .withDryRun(true), () -> inventory, () -> null, client,
+             NodeAgent agent = new NodeAgent(Settings.dryRun(AgentSettings.defaults("n1", Profiles.of("akash"), "test")),
+                     Observations.of(() -> inventory), client, new RetryAfterHint(),
                      new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()), new AgentMetrics(),
                      new PrintWriter(new StringWriter()), Clock.systemUTC())) {
-            AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0);
+            AgentLoop loop = Loops.immediate(agent, Duration.ofHours(1), 0, () -> 0);
             Signals.onHangup(() -> loop.trigger("SIGHUP"));
             Thread worker = new Thread(loop);
             worker.start();

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.gpudetect.k8s.AkashCoexistence.AgentOwns;
 import io.gpudetect.k8s.AkashCoexistence.OperatorOwns;
 import io.gpudetect.k8s.AkashCoexistence.OperatorSetting;
-import io.gpudetect.labels.LabelProfiles;
+import io.gpudetect.sink.NodeFacts;
+import io.gpudetect.testing.Profiles;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -73,14 +73,15 @@ class AkashCoexistenceTest {
     }
 
     @Test
-    void aNodeAsReadIsJudgedByItsLabelsAndAnnotationAndNoNodeHasNone() {
-        var node = new NodeBuilder().withNewMetadata().withName("n1").addToLabels(OPERATOR_NODE).endMetadata().build();
-        assertInstanceOf(OperatorOwns.class, AkashCoexistence.decide(node, OperatorSetting.AUTO));
-        var ours = new NodeBuilder(node).editMetadata().addToAnnotations(OwnedLabels.ANNOTATION,
-                "akash.network," + GPU_KEY + ",nvidia.com/gpu.present").endMetadata().build();
-        assertInstanceOf(AgentOwns.class, AkashCoexistence.decide(ours, OperatorSetting.AUTO));
-        assertInstanceOf(AgentOwns.class, AkashCoexistence.decide(null, OperatorSetting.AUTO));
-        assertInstanceOf(OperatorOwns.class, AkashCoexistence.decide(null, OperatorSetting.PRESENT));
+    void aNodeIsJudgedByItsLabelsAndAnnotationAndNoNodeHasNone() {
+        assertInstanceOf(OperatorOwns.class, AkashCoexistence.decide(OPERATOR_NODE, Map.of(), OperatorSetting.AUTO));
+        Map<String, String> ours = Map.of(OwnedLabels.ANNOTATION, "akash.network," + GPU_KEY + ",nvidia.com/gpu.present");
+        assertInstanceOf(AgentOwns.class, AkashCoexistence.decide(OPERATOR_NODE, ours, OperatorSetting.AUTO));
+        // A dry run without a cluster reads no Node.
+        NodeFacts none = NodeFacts.NONE;
+        assertInstanceOf(AgentOwns.class, AkashCoexistence.decide(none.labels(), none.annotations(), OperatorSetting.AUTO));
+        assertInstanceOf(OperatorOwns.class,
+                AkashCoexistence.decide(none.labels(), none.annotations(), OperatorSetting.PRESENT));
     }
 
     @Test
@@ -99,7 +100,7 @@ class AkashCoexistenceTest {
     void whileTheOperatorOwnsThemTheAgentNeitherSetsNorWithdrawsItsKeys() {
         SortedMap<String, String> produced = new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "1", "akash.network", "true",
                 GPU_KEY, "1", "nvidia.com/gpu.present", "true", "nvidia.com/gpu.product", "Tesla-T4"));
-        Predicate<String> base = LabelProfiles.parse("gpu-detect,nvidia,akash")::mayRemove;
+        Predicate<String> base = Profiles.of("gpu-detect,nvidia,akash")::mayRemove;
 
         AkashCoexistence operator = new OperatorOwns("node label akash.network=true");
         assertEquals(Map.of("gpu-detect.io/gpu.count", "1", "nvidia.com/gpu.product", "Tesla-T4"), operator.desired(produced));
@@ -133,7 +134,7 @@ class AkashCoexistenceTest {
         AkashCoexistence akash = AkashCoexistence.decide(labels, annotations, OperatorSetting.AUTO);
 
         LabelChange change = LabelSync.decide(labels, annotations, akash.desired(produced), true,
-                akash.mayRemove(LabelProfiles.parse("gpu-detect,akash")::mayRemove));
+                akash.mayRemove(Profiles.of("gpu-detect,akash")::mayRemove));
 
         LabelChange.Patch patch = assertInstanceOf(LabelChange.Patch.class, change);
         assertEquals(Map.of("gpu-detect.io/gpu.model", "rtx4090"), patch.set());

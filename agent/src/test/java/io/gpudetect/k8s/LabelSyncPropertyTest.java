@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Profiles;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -134,7 +136,7 @@ class LabelSyncPropertyTest {
             String where = kind + " " + inventory.source() + " profiles=" + profiles.names() + " labels=" + labelsBefore
                     + " annotations=" + annotationsBefore + " desired=" + desired;
 
-            LabelChange change = LabelSync.decide(labels, annotations, desired, complete);
+            LabelChange change = LabelSync.decide(labels, annotations, desired, complete, Profiles.MAY_REMOVE);
             if (change instanceof LabelChange.Patch p) {
                 patches++;
                 p.set().forEach((k, v) -> {
@@ -170,7 +172,8 @@ class LabelSyncPropertyTest {
                 SortedSet<String> expected = new TreeSet<>(desired.keySet());
                 expected.removeIf(k -> !byAgent.getOrDefault(k, false));
                 assertEquals(expected, new TreeSet<>(listed), where);
-                assertInstanceOf(LabelChange.None.class, LabelSync.decide(labels, annotations, desired, true),
+                assertInstanceOf(LabelChange.None.class, LabelSync.decide(labels, annotations, desired, true,
+                        Profiles.MAY_REMOVE),
                         "converged: " + where);
             }
         }
@@ -205,7 +208,7 @@ class LabelSyncPropertyTest {
         diagnostics.add(Diagnostic.error("nvidia-smi-xml", "nvidia-smi.xml", null, "nvidia-smi timed out after 5s"));
         List<io.gpudetect.model.Gpu> gpus = inventory.gpus().isEmpty() ? List.of()
                 : inventory.gpus().subList(0, inventory.gpus().size() / 2);
-        return new Inventory(inventory.source(), gpus, probes, diagnostics);
+        return Inventories.of(inventory.source(), gpus, probes, diagnostics);
     }
 
     private static LabelProfiles randomProfiles(Random rnd) {
@@ -215,7 +218,7 @@ class LabelSyncPropertyTest {
                 chosen.add(p);
             }
         }
-        return LabelProfiles.parse(chosen.isEmpty() ? "none" : String.join(",", chosen));
+        return Profiles.of(chosen.isEmpty() ? "none" : String.join(",", chosen));
     }
 
     /** {@code prefix/name}: a DNS subdomain of at most 253 characters, a name of at most 63; or Akash's marker. */

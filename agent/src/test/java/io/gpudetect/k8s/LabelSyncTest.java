@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpudetect.testing.Profiles;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -81,7 +82,7 @@ class LabelSyncTest {
         assertEquals(27 * (8 * 8 + 8) * 2, cases.size());
         int patches = 0;
         for (Case c : cases) {
-            LabelChange change = LabelSync.decide(c.labels, c.annotations, c.desired, c.complete);
+            LabelChange change = LabelSync.decide(c.labels, c.annotations, c.desired, c.complete, Profiles.MAY_REMOVE);
             String where = c.toString();
             if (!c.complete) {
                 assertInstanceOf(LabelChange.None.class, change, "incomplete pass writes nothing: " + where);
@@ -125,7 +126,7 @@ class LabelSyncTest {
                 assertEquals(ours, OwnedLabels.parse(annotationsAfter),
                         "afterwards we own exactly what we produce, less what others hold: " + where);
                 // Applying the patch converges: deciding again on the result changes nothing.
-                assertInstanceOf(LabelChange.None.class, LabelSync.decide(after, annotationsAfter, c.desired, true),
+                assertInstanceOf(LabelChange.None.class, LabelSync.decide(after, annotationsAfter, c.desired, true, Profiles.MAY_REMOVE),
                         "second decision after the patch: " + where);
             } else {
                 assertEquals(c.labels, after);
@@ -136,7 +137,7 @@ class LabelSyncTest {
 
     @Test
     void ownedKeysUnderAConfiguredPrefixAreWithdrawnAndGarbageKeysNever() {
-        var profiles = io.gpudetect.labels.LabelProfiles.parse("gpu-detect", "gpus.example.com");
+        var profiles = Profiles.of("gpu-detect", "gpus.example.com");
         Map<String, String> labels = Map.of("gpus.example.com/gpu.model", "t4", "kubernetes.io/hostname", "n1",
                 "gpu-detect.io/gpu.model", "t4");
         Map<String, String> annotations = Map.of(OwnedLabels.ANNOTATION,
@@ -148,7 +149,7 @@ class LabelSyncTest {
                 "the configured and the default prefix are ours; kubernetes.io/hostname, though listed, is not");
         assertEquals("gpus.example.com/gpu.count", p.ownedAnnotation());
         LabelChange.Patch defaults = assertInstanceOf(LabelChange.Patch.class,
-                LabelSync.decide(labels, annotations, desired, true));
+                LabelSync.decide(labels, annotations, desired, true, Profiles.MAY_REMOVE));
         assertEquals(new TreeSet<>(List.of("gpu-detect.io/gpu.model")), defaults.remove());
     }
 
@@ -157,13 +158,13 @@ class LabelSyncTest {
         SortedMap<String, String> desired = new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "2"));
         Map<String, String> annotations = Map.of(OwnedLabels.ANNOTATION, "gpu-detect.io/gpu.count");
         assertInstanceOf(LabelChange.None.class,
-                LabelSync.decide(Map.of("gpu-detect.io/gpu.count", "2"), annotations, desired, true));
+                LabelSync.decide(Map.of("gpu-detect.io/gpu.count", "2"), annotations, desired, true, Profiles.MAY_REMOVE));
     }
 
     @Test
     void aGpuLessFirstPassWritesTheCountAndTheAnnotation() {
         SortedMap<String, String> desired = new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "0"));
-        LabelChange.Patch p = assertInstanceOf(LabelChange.Patch.class, LabelSync.decide(Map.of(), null, desired, true));
+        LabelChange.Patch p = assertInstanceOf(LabelChange.Patch.class, LabelSync.decide(Map.of(), null, desired, true, Profiles.MAY_REMOVE));
         assertEquals(desired, p.set());
         assertEquals("gpu-detect.io/gpu.count", p.ownedAnnotation());
     }

@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.gpudetect.sink.PassOutput;
+import io.gpudetect.sink.DesiredState;
+import io.gpudetect.testing.Targets;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,26 +20,30 @@ class NodeFeatureSinkTest {
     static final Map<String, String> TWO_T4 = Map.of("gpu-detect.io/gpu.count", "2", "gpu-detect.io/gpu.model", "t4");
 
     KubernetesClient client;
-    private Node node;
 
     @BeforeEach
     void node() {
-        node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build()).create();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build()).create();
+        view = new NodeView(client, "n1");
     }
 
-    private PassOutput output(Map<String, String> labels, boolean complete) {
-        return new PassOutput("n1", node, new TreeMap<>(labels), complete, null, known -> null);
+    private NodeView view;
+
+    /** A pass that wants {@code labels}, with the Node read for it. */
+    private DesiredState output(Map<String, String> labels, boolean complete) {
+        view.readForPass(true);
+        return Targets.labels(labels, complete);
     }
 
     @Test
     void decisions() {
-        NodeFeatureSink sink = new NodeFeatureSink(client, "gpu-detect");
-        NodeFeatureSink.FeatureChange first = sink.decide(output(TWO_T4, true));
+        NodeFeatureSink sink = new NodeFeatureSink(client, view, "gpu-detect");
+        NodeFeatureSink.FeatureChange first = Targets.decide(sink, output(TWO_T4, true));
         assertEquals("create gpu-detect-n1", first.summary(), "no object yet: create");
-        assertFalse(sink.decide(output(TWO_T4, false)).writes(), "an incomplete pass keeps the object");
+        assertFalse(Targets.decide(sink, output(TWO_T4, false)).writes(), "an incomplete pass keeps the object");
         assertEquals(1, sink.apply(first));
-        assertFalse(sink.decide(output(TWO_T4, true)).writes(), "unchanged labels are not written again");
-        NodeFeatureSink.FeatureChange fewer = sink.decide(output(Map.of("gpu-detect.io/gpu.count", "0"), true));
+        assertFalse(Targets.decide(sink, output(TWO_T4, true)).writes(), "unchanged labels are not written again");
+        NodeFeatureSink.FeatureChange fewer = Targets.decide(sink, output(Map.of("gpu-detect.io/gpu.count", "0"), true));
         assertEquals("patch gpu-detect-n1", fewer.summary());
         sink.apply(fewer);
 
@@ -54,12 +57,12 @@ class NodeFeatureSinkTest {
 
     @Test
     void afterARestartAnUnchangedStoredObjectIsNotWrittenAgain() {
-        NodeFeatureSink before = new NodeFeatureSink(client, "gpu-detect");
-        before.apply(before.decide(output(TWO_T4, true)));
+        NodeFeatureSink before = new NodeFeatureSink(client, view, "gpu-detect");
+        before.apply(Targets.decide(before, output(TWO_T4, true)));
 
-        NodeFeatureSink restarted = new NodeFeatureSink(client, "gpu-detect");
-        assertFalse(restarted.decide(output(TWO_T4, true)).writes());
-        NodeFeatureSink.FeatureChange changed = restarted.decide(output(Map.of("gpu-detect.io/gpu.count", "1"), true));
+        NodeFeatureSink restarted = new NodeFeatureSink(client, view, "gpu-detect");
+        assertFalse(Targets.decide(restarted, output(TWO_T4, true)).writes());
+        NodeFeatureSink.FeatureChange changed = Targets.decide(restarted, output(Map.of("gpu-detect.io/gpu.count", "1"), true));
         assertTrue(changed.writes());
         assertFalse(changed.create(), "the object exists: patched, not created again");
     }

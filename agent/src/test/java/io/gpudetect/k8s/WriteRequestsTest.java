@@ -16,12 +16,10 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.GpuCapacity;
-import io.gpudetect.record.GpuCapacitySpec;
-import io.gpudetect.labels.LabelProfiles;
-import io.gpudetect.sink.PassOutput;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Profiles;
+import io.gpudetect.testing.Targets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -78,8 +76,7 @@ class WriteRequestsTest {
                 .endMetadata().build()).create();
         requests();
         TreeMap<String, String> set = new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "1"));
-        NodeLabelSink sink = new NodeLabelSink(client, new NodeView(client, "n1"), LabelProfiles.parse("gpu-detect"),
-                AkashCoexistence.OperatorSetting.AUTO);
+        NodeLabelSink sink = new NodeLabelSink(client, new NodeView(client, "n1"), Profiles.of("gpu-detect"));
         sink.apply(new NodeLabelSink.NodePatch("n1", node, new LabelChange.Patch(set, new TreeSet<>(),
                 "gpu-detect.io/gpu.count")));
         assertEquals(List.of("PATCH /api/v1/nodes/n1"), requests());
@@ -88,17 +85,18 @@ class WriteRequestsTest {
 
     @Test
     void aHeartbeatIsOneStatusPatchWithoutAReadFirst() throws Exception {
-        Node node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build())
-                .create();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build()).create();
         var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
-        GpuCapacitySpec spec = CapacityRecords.spec(inventory, Map.of(), Map.of(), null, null, "test");
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
         Duration heartbeat = Duration.ofMinutes(5);
-        CapacityRecordSink sink = new CapacityRecordSink(client);
-        sink.apply(sink.decide(output(node, spec, inventory, start, heartbeat)));
+        NodeView view = new NodeView(client, "n1");
+        view.readForPass(true);
+        CapacityRecordSink sink = new CapacityRecordSink(client, view);
+        sink.apply(Targets.decide(sink, Targets.record(inventory, true, start, heartbeat)));
         requests();
 
-        CapacityRecordSink.RecordChange change = sink.decide(output(node, spec, inventory, start.plus(heartbeat), heartbeat));
+        CapacityRecordSink.RecordChange change = Targets.decide(sink,
+                Targets.record(inventory, true, start.plus(heartbeat), heartbeat));
         assertEquals("status", change.summary());
         assertEquals(1, sink.apply(change));
         assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/n1/status"), requests());
@@ -106,9 +104,4 @@ class WriteRequestsTest {
                 client.resources(GpuCapacity.class).withName("n1").get().getStatus().lastGoodPass());
     }
 
-    private static PassOutput output(Node node, GpuCapacitySpec spec, io.gpudetect.inventory.Inventory inventory,
-                                     Instant now, Duration heartbeat) {
-        return new PassOutput("n1", node, new TreeMap<>(), true, spec,
-                known -> CapacityRecords.status(inventory, known, now, heartbeat));
-    }
 }

@@ -2,6 +2,7 @@ package io.gpudetect.labels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Vendor;
@@ -19,7 +20,7 @@ class AkashProfileVendorsTest {
 
     @Test
     void nvidiaAmdAndIntelAreCountedOtherVendorsAreNot() {
-        Inventory inventory = new Inventory("test", List.of(gpu(Vendor.NVIDIA, "t4"), gpu(Vendor.AMD, "mi100"),
+        Inventory inventory = Inventories.of("test", List.of(gpu(Vendor.NVIDIA, "t4"), gpu(Vendor.AMD, "mi100"),
                 gpu(Vendor.INTEL, "arc-a770"), gpu(Vendor.APPLE, "m4-pro"), gpu(Vendor.ARM, "mali-g610"),
                 gpu(Vendor.OTHER, "unknown")), List.of(), List.of());
 

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.gpudetect.inventory.Inventory;
-import io.gpudetect.k8s.OwnedLabels;
 import io.gpudetect.testing.Fixtures;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * The chart's {@code labels.profilePrefixes} are what its admission policy lets the agent add, change and remove
  * with a profile on. Every key a profile writes on any recorded host, in any of its settings, must be under its
  * profile's prefixes there, or the API server refuses the agent's whole patch; and the agent's own rule for what
- * it may withdraw ({@link OwnedLabels#mayRemove}) must accept every such key.
+ * it may withdraw ({@link LabelProfiles#mayRemove}, with the chart's prefix as the agent's own) must accept every such key.
  */
 class ChartPrefixesTest {
 
@@ -46,9 +45,16 @@ class ChartPrefixesTest {
         return prefixes;
     }
 
+    /** The rule the agent withdraws keys by, as the chart configures it: its {@code labels.prefix} as the own prefix. */
+    private static LabelProfiles agentsRule() throws IOException {
+        return LabelProfiles.parse(LabelProfiles.DEFAULT_SELECTION, labelValues().path("prefix").asText(),
+                NvidiaProfile.Settings.DEFAULT);
+    }
+
     @Test
     void everyKeyEveryProfileWritesIsUnderItsChartPrefixes() throws IOException {
         Map<String, List<String>> chart = chartPrefixes();
+        LabelProfiles rule = agentsRule();
         List<LabelProfile> profiles = new ArrayList<>(LabelProfiles.ALL);
         for (NvidiaProfile.MigStrategy mig : NvidiaProfile.MigStrategy.values()) {
             for (NvidiaProfile.SharingStrategy sharing : NvidiaProfile.SharingStrategy.values()) {
@@ -67,7 +73,7 @@ class ChartPrefixesTest {
                     if (prefixes.stream().noneMatch(key::startsWith)) {
                         outside.add(profile.name() + ": " + key);
                     }
-                    assertTrue(OwnedLabels.mayRemove(key), "the agent could never withdraw " + key);
+                    assertTrue(rule.mayRemove(key), "the agent could never withdraw " + key);
                 }
             }
         }
@@ -78,14 +84,14 @@ class ChartPrefixesTest {
     @Test
     void theAmdProfilesPrefixesAreTheChartsAndNothingBesideThemIsTheAgents() throws IOException {
         assertEquals(AmdProfile.KEY_PREFIXES, chartPrefixes().get(AmdProfile.NAME));
-        assertTrue(OwnedLabels.mayRemove("beta.amd.com/gpu.family.AI"));
-        assertTrue(OwnedLabels.mayRemove("amd.com/gpu.vram"));
+        LabelProfiles rule = agentsRule();
+        assertTrue(rule.mayRemove("beta.amd.com/gpu.family.AI"));
+        assertTrue(rule.mayRemove("amd.com/gpu.vram"));
         // AMD's own users set amd.com/gpu=true by hand (the labeller's tests keep it), and AMD's operator writes
         // other beta.amd.com and amd.com keys: a garbled annotation naming them never makes the agent remove them.
         for (String foreign : List.of("amd.com/gpu", "amd.com/cpu", "beta.amd.com/gpu", "beta.amd.com/cpu",
                 "amd.com/compute-partitioning-supported")) {
-            assertFalse(OwnedLabels.mayRemove(foreign), foreign);
-            assertFalse(LabelProfiles.parse("amd").mayRemove(foreign), foreign);
+            assertFalse(rule.mayRemove(foreign), foreign);
         }
     }
 }

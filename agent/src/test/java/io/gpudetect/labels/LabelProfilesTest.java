@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Gpu;
-import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Partitioning;
+import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Profiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The label profiles over the real recordings and the hand-made cases ({@link Fixtures}), read through BundleSource and Detector. */
 class LabelProfilesTest {
 
-    private static final LabelProfiles ALL = LabelProfiles.parse("gpu-detect,nvidia,amd,akash");
+    private static final LabelProfiles ALL = Profiles.of("gpu-detect,nvidia,amd,akash");
 
     static Stream<Path> bundles() {
         return Fixtures.allBundles().stream();
@@ -57,7 +59,7 @@ class LabelProfilesTest {
         Inventory inventory = Fixtures.detect(bundle);
         List<Gpu> reversed = new ArrayList<>(inventory.gpus());
         Collections.reverse(reversed);
-        Inventory shuffled = new Inventory(inventory.source(), reversed, inventory.probes(), inventory.diagnostics());
+        Inventory shuffled = Inventories.of(inventory.source(), reversed, inventory.probes(), inventory.diagnostics());
         assertEquals(ALL.render(inventory), ALL.render(shuffled));
     }
 
@@ -161,7 +163,7 @@ class LabelProfilesTest {
     @MethodSource("expectedLabels")
     void recordingsGiveExactlyTheseLabels(String bundle, String profiles, Map<String, String> expected) {
         Inventory inventory = Fixtures.detect(Fixtures.bundle(bundle));
-        assertEquals(new TreeMap<>(expected), LabelProfiles.parse(profiles).render(inventory));
+        assertEquals(new TreeMap<>(expected), Profiles.of(profiles).render(inventory));
     }
 
     /**
@@ -321,9 +323,9 @@ class LabelProfilesTest {
 
     @Test
     void selectionIsMergedInOneFixedOrderAndUnknownNamesAreRefused() {
-        assertEquals(List.of("gpu-detect", "nvidia", "akash"), LabelProfiles.parse("akash, NVIDIA gpu-detect").names());
-        assertEquals(List.of(), LabelProfiles.parse("none").names());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LabelProfiles.parse("gfd"));
+        assertEquals(List.of("gpu-detect", "nvidia", "akash"), Profiles.of("akash, NVIDIA gpu-detect").names());
+        assertEquals(List.of(), Profiles.of("none").names());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Profiles.of("gfd"));
         assertTrue(e.getMessage().contains("'gfd'") && e.getMessage().contains("akash"), e.getMessage());
     }
 
@@ -331,7 +333,7 @@ class LabelProfilesTest {
     void amdCardsGetTheLabellersKeysWithCountsOnMixedNodes() {
         Gpu mi300x = amd("AMD Instinct MI300X OAM", "74a1", 196592L, "gfx942", 304);
         Gpu mi210 = amd("AMD Instinct MI210", "740f", 65520L, "gfx90a", 104);
-        Inventory single = new Inventory("test", List.of(mi300x, mi300x), List.of(), List.of());
+        Inventory single = Inventories.of("test", List.of(mi300x, mi300x), List.of(), List.of());
         SortedMap<String, String> both = new AmdProfile().labels(single);
         assertEquals(map("amd.com/gpu.product-name", "AMD_Instinct_MI300X_OAM", "amd.com/gpu.vram", "192G",
                 "amd.com/gpu.family", "AI", "amd.com/gpu.device-id", "74a1", "amd.com/gpu.cu-count", "304",
@@ -345,7 +347,7 @@ class LabelProfilesTest {
                 "beta.amd.com/gpu.cu-count.304", "2", "beta.amd.com/gpu.simd-count", "1216",
                 "beta.amd.com/gpu.simd-count.1216", "2"), new TreeMap<>(both.tailMap("b")),
                 "the labeller's beta form: the value and the count; no beta driver-version, as the labeller");
-        Inventory mixed = new Inventory("test", List.of(mi300x, mi210, mi300x), List.of(), List.of());
+        Inventory mixed = Inventories.of("test", List.of(mi300x, mi210, mi300x), List.of(), List.of());
         SortedMap<String, String> labels = new AmdProfile().labels(mixed);
         assertEquals("2", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI300X_OAM"));
         assertEquals("1", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI210"));
@@ -361,7 +363,7 @@ class LabelProfilesTest {
         assertFalse(labels.containsKey("beta.amd.com/gpu.vram"), "on a mixed node the beta form holds only the counts");
         assertEquals("AI", labels.get("beta.amd.com/gpu.family"));
         assertEquals("3", labels.get("beta.amd.com/gpu.family.AI"));
-        assertNull(new AmdProfile().labels(new Inventory("test",
+        assertNull(new AmdProfile().labels(Inventories.of("test",
                 List.of(amd("Unknown", "7777", 1024L, "gfx9999", 10)), List.of(), List.of())).get("amd.com/gpu.family"),
                 "an architecture the kernel table does not list gets no family and no simd-count");
     }
@@ -371,11 +373,11 @@ class LabelProfilesTest {
         Gpu fru = Gpu.builder("test").vendor(Vendor.AMD).name("AMD Instinct MI300X").boardName("AMD Instinct MI300X OAM")
                 .pciDeviceId("74a1").build();
         Gpu noFru = Gpu.builder("test").vendor(Vendor.AMD).name("AMD Radeon(TM) Graphics").boardName(" ").build();
-        SortedMap<String, String> labels = new AmdProfile().labels(new Inventory("test", List.of(fru, noFru), List.of(), List.of()));
+        SortedMap<String, String> labels = new AmdProfile().labels(Inventories.of("test", List.of(fru, noFru), List.of(), List.of()));
         assertEquals("1", labels.get("amd.com/gpu.product-name.AMD_Instinct_MI300X_OAM"), labels.toString());
         assertEquals("1", labels.get("amd.com/gpu.product-name.AMD_RadeonTM_Graphics"),
                 "parentheses dropped, not replaced; a blank FRU name falls back to the marketing name: " + labels);
-        String slashed = new AmdProfile().labels(new Inventory("test", List.of(Gpu.builder("test").vendor(Vendor.AMD)
+        String slashed = new AmdProfile().labels(Inventories.of("test", List.of(Gpu.builder("test").vendor(Vendor.AMD)
                 .name("Navi 22 [Radeon RX 6700/6700 XT / 6800M]").build()), List.of(), List.of())).get("amd.com/gpu.product-name");
         assertEquals("Navi_22__Radeon_RX_6700_6700_XT___6800M", slashed,
                 "a character no label may hold becomes _ (the labeller's label would be refused)");
@@ -411,7 +413,7 @@ class LabelProfilesTest {
     }
 
     private static SortedMap<String, String> partitionLabels(Gpu... gpus) {
-        SortedMap<String, String> labels = new TreeMap<>(new AmdProfile().labels(new Inventory("test", List.of(gpus), List.of(), List.of())));
+        SortedMap<String, String> labels = new TreeMap<>(new AmdProfile().labels(Inventories.of("test", List.of(gpus), List.of(), List.of())));
         labels.keySet().removeIf(k -> !k.contains("partition"));
         return labels;
     }
@@ -433,11 +435,11 @@ class LabelProfilesTest {
     void ourOwnProfileWritesUnderTheChosenPrefixAndRefusesAnInvalidOne() throws Exception {
         var inventory = Fixtures.detect(
                 io.gpudetect.source.BundleSource.open(Fixtures.host("tesla-t4_515.105.01_v11")));
-        var labels = LabelProfiles.parse("gpu-detect", "gpus.example.com").render(inventory);
+        var labels = Profiles.of("gpu-detect", "gpus.example.com").render(inventory);
         assertEquals("1", labels.get("gpus.example.com/gpu.count"));
         assertTrue(labels.keySet().stream().allMatch(k -> k.startsWith("gpus.example.com/")), labels.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> LabelProfiles.parse("gpu-detect", "Not_A/Domain"));
+                () -> Profiles.of("gpu-detect", "Not_A/Domain"));
         assertTrue(e.getMessage().contains("not a DNS subdomain"), e.getMessage());
     }
 }

@@ -4,14 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
+import io.gpudetect.labels.NvidiaProfile.MigStrategy;
+import io.gpudetect.labels.NvidiaProfile.Settings;
+import io.gpudetect.labels.NvidiaProfile.SharingStrategy;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.Vendor;
-import io.gpudetect.labels.NvidiaProfile.MigStrategy;
-import io.gpudetect.labels.NvidiaProfile.Settings;
-import io.gpudetect.labels.NvidiaProfile.SharingStrategy;
 import java.util.List;
 import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class NvidiaProfileTest {
     }
 
     private static SortedMap<String, String> labels(Settings s, String machine, Gpu... gpus) {
-        return new NvidiaProfile(s).labels(new Inventory("test", List.of(gpus), List.of(), List.of(), machine));
+        return new NvidiaProfile(s).labels(Inventories.of("test", List.of(gpus), List.of(), List.of(), machine));
     }
 
     @Test

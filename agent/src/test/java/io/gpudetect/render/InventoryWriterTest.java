@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
@@ -201,7 +202,7 @@ class InventoryWriterTest {
     }
 
     private static Inventory emptyInventory() {
-        return new Inventory(null, List.of(), Collections.emptyList(), List.of());
+        return Inventories.of(null, List.of(), Collections.emptyList(), List.of());
     }
 
     /**
@@ -217,7 +218,7 @@ class InventoryWriterTest {
         for (String s : lookalikes) {
             gpus.add(Gpu.builder("test").vendor(Vendor.NVIDIA).name(s).pciDeviceId(s).computeCapability(s).build());
         }
-        Inventory inventory = new Inventory("test", gpus, List.of(), List.of());
+        Inventory inventory = Inventories.of("test", gpus, List.of(), List.of());
         JsonNode read = new ObjectMapper(new YAMLFactory()).readTree(InventoryDocument.yaml(inventory));
         for (int i = 0; i < lookalikes.size(); i++) {
             for (String field : List.of("name", "pciDeviceId", "computeCapability")) {

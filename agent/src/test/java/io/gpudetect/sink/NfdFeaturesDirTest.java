@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.gpudetect.testing.Targets;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -110,8 +111,7 @@ class NfdFeaturesDirTest {
 
         // The sink itself, with the mode a process's umask would give a temporary file (0600) overridden.
         NfdFileSink sink = new NfdFileSink(dir.resolve("gpu-detect"));
-        sink.apply(sink.decide(new PassOutput("n1", null, new TreeMap<>(Map.of("amd.com/gpu.family", "AI")), true,
-                null, known -> null)));
+        sink.apply(Targets.decide(sink, Targets.labels(Map.of("amd.com/gpu.family", "AI"), true)));
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("gpu-detect"))));
         Result read = runAs(WORKER_UID, WORKER_GID, "cat", dir + "/gpu-detect");
         assertEquals(0, read.status(), read.output());

@@ -4,19 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpudetect.testing.Targets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The features file sink's decisions, (file on disk, pass output) -> change, and the file it writes. */
 class NfdFileSinkTest {
 
-    private static PassOutput output(Map<String, String> labels, boolean complete) {
-        return new PassOutput("n1", null, new TreeMap<>(labels), complete, null, known -> null);
+    private static DesiredState output(Map<String, String> labels, boolean complete) {
+        return Targets.labels(labels, complete);
     }
 
     @Test
@@ -25,17 +25,17 @@ class NfdFileSinkTest {
         NfdFileSink sink = new NfdFileSink(file);
         Map<String, String> labels = Map.of("gpu-detect.io/gpu.count", "2");
 
-        assertFalse(sink.decide(output(labels, false)).writes(), "incomplete: no file is written");
-        NfdFileSink.FileChange first = sink.decide(output(labels, true));
+        assertFalse(Targets.decide(sink, output(labels, false)).writes(), "incomplete: no file is written");
+        NfdFileSink.FileChange first = Targets.decide(sink, output(labels, true));
         assertTrue(first.writes(), "no file yet");
         assertEquals(0, sink.apply(first), "a file is no API request");
         assertEquals("# Written by gpu-detect; rewritten after every complete pass.\ngpu-detect.io/gpu.count=2\n",
                 Files.readString(file));
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
                 "NFD's worker runs as another user");
-        assertFalse(sink.decide(output(labels, true)).writes(), "same content: not written again");
-        assertTrue(sink.decide(output(Map.of("gpu-detect.io/gpu.count", "3"), true)).writes());
-        assertFalse(sink.decide(output(Map.of("gpu-detect.io/gpu.count", "3"), false)).writes(),
+        assertFalse(Targets.decide(sink, output(labels, true)).writes(), "same content: not written again");
+        assertTrue(Targets.decide(sink, output(Map.of("gpu-detect.io/gpu.count", "3"), true)).writes());
+        assertFalse(Targets.decide(sink, output(Map.of("gpu-detect.io/gpu.count", "3"), false)).writes(),
                 "incomplete: the file keeps the last complete pass's labels");
     }
 }

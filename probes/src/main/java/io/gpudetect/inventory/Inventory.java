@@ -39,16 +39,6 @@ public record Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes
     /** The product name, as DMI has it: the file GFD reads for {@code nvidia.com/gpu.machine}. */
     public static final String DMI_PRODUCT_NAME = "/sys/class/dmi/id/product_name";
 
-    /** A pass that knows nothing of the machine around its GPUs, incomplete where a present probe did not answer in full. */
-    public Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes, List<Diagnostic> diagnostics) {
-        this(source, gpus, probes, diagnostics, null);
-    }
-
-    /** A pass that is incomplete where a present probe did not answer in full. */
-    public Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes, List<Diagnostic> diagnostics, String machine) {
-        this(source, gpus, probes, diagnostics, machine, probeGaps(probes), null);
-    }
-
     public Inventory {
         gpus = List.copyOf(gpus);
         probes = List.copyOf(probes);

@@ -29,13 +29,9 @@ public final class Merger {
     private Merger() {
     }
 
-    public static List<Gpu> merge(List<ProbeResult> resultsInPrecedenceOrder) {
-        return merge(resultsInPrecedenceOrder, Set.of());
-    }
-
     /**
-     * As {@link #merge(List)}; the addresses of {@code probesWithoutDomain} name domain 0000 only because
-     * those tools print none, so a card they place there joins the one card at the same bus, device and
+     * Merges the results, given in precedence order. The addresses of {@code probesWithoutDomain} name domain 0000
+     * only because those tools print none, so a card they place there joins the one card at the same bus, device and
      * function in another domain, when exactly one is there.
      */
     public static List<Gpu> merge(List<ProbeResult> resultsInPrecedenceOrder, Set<String> probesWithoutDomain) {

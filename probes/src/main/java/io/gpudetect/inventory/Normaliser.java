@@ -86,10 +86,6 @@ public final class Normaliser {
         this.tables = tables;
     }
 
-    public Gpu normalise(Gpu gpu) {
-        return normalise(gpu, new java.util.ArrayList<>());
-    }
-
     /** Normalises one GPU; what a person should know about a judgement made here goes to {@code diagnostics}. */
     public Gpu normalise(Gpu gpu, List<Diagnostic> diagnostics) {
         Gpu.Builder b = gpu.toBuilder("derived");

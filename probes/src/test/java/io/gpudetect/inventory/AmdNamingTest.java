@@ -19,7 +19,7 @@ class AmdNamingTest {
 
     private Gpu amd(String name, String deviceId, String revision, Long mib) {
         return normaliser.normalise(Gpu.builder("rocm-smi-json").vendor(Vendor.AMD).name(name)
-                .pciDeviceId(deviceId).pciRevision(revision).memoryMiB(mib).build());
+                .pciDeviceId(deviceId).pciRevision(revision).memoryMiB(mib).build(), new ArrayList<>());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.testing.SharedData;
+import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
 
 class NormaliserTest {
@@ -17,7 +18,7 @@ class NormaliserTest {
     @Test
     void aCardTheToolCouldNotNameIsNamedFromPciIds() {
         Gpu gpu = normaliser.normalise(Gpu.builder("nvidia-smi-xml").name("NVIDIA Graphics Device")
-                .pciVendorId("10de").pciDeviceId("2684").memoryMiB(24564L).build());
+                .pciVendorId("10de").pciDeviceId("2684").memoryMiB(24564L).build(), new ArrayList<>());
         assertEquals("GeForce RTX 4090", gpu.name());
         assertEquals("pci.ids", gpu.sources().get("name"));
         assertEquals(Vendor.NVIDIA, gpu.vendor());
@@ -29,12 +30,13 @@ class NormaliserTest {
     @Test
     void aNameMadeOfHexLettersAndDigitsIsAProductNotAnId() {
         Gpu a40 = normaliser.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA A40")
-                .pciVendorId("10de").pciDeviceId("2235").memoryMiB(46068L).build());
+                .pciVendorId("10de").pciDeviceId("2235").memoryMiB(46068L).build(), new ArrayList<>());
         assertEquals("NVIDIA A40", a40.name());
         assertEquals("nvidia-smi-q", a40.sources().get("name"));
         assertEquals("a40", a40.model());
         for (String id : new String[] {"10de:2235", "[10de:2235]", "0x2235", "2235"}) {
-            Gpu named = normaliser.normalise(Gpu.builder("lspci").name(id).pciVendorId("10de").pciDeviceId("2235").build());
+            Gpu named = normaliser.normalise(Gpu.builder("lspci").name(id).pciVendorId("10de").pciDeviceId("2235").build(),
+                    new ArrayList<>());
             assertEquals("A40", named.name(), id);
             assertEquals("pci.ids", named.sources().get("name"), id);
         }
@@ -63,7 +65,8 @@ class NormaliserTest {
 
     @Test
     void akashsTableGivesSlugSizeAndInterfaceWhenItKnowsTheCard() {
-        Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("20b0").build());
+        Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("20b0").build(),
+                new ArrayList<>());
         assertEquals("a100", gpu.model());
         assertEquals("sxm", gpu.interfaceType());
         assertEquals(40, gpu.memoryGi());
@@ -73,7 +76,7 @@ class NormaliserTest {
     @Test
     void aCardNoTableKnowsKeepsItsRawNameAndGetsARuleBasedSlug() {
         Gpu gpu = normaliser.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Instinct MI300X")
-                .pciDeviceId("74a1").memoryMiB(196592L).build());
+                .pciDeviceId("74a1").memoryMiB(196592L).build(), new ArrayList<>());
         assertEquals("AMD Instinct MI300X", gpu.name());
         assertEquals("mi300x", gpu.model());
         assertEquals("derived", gpu.sources().get("model"));
@@ -86,36 +89,38 @@ class NormaliserTest {
         // "NVIDIA H100 80GB HBM3" is the SXM5 module's name, but the PCIe card and the NVL board share the
         // product: with no PCI id (the plain nvidia-smi table, nvidia-smi -L) nothing says which it is.
         Gpu byName = normaliser.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
-                .name("NVIDIA H100 80GB HBM3").build());
+                .name("NVIDIA H100 80GB HBM3").build(), new ArrayList<>());
         assertEquals("h100", byName.model());
         assertNull(byName.interfaceType());
         assertNull(byName.sources().get("interface"));
 
         Gpu sxmName = normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
-                .name("NVIDIA A100-SXM4-80GB").build());
+                .name("NVIDIA A100-SXM4-80GB").build(), new ArrayList<>());
         assertEquals("sxm", sxmName.interfaceType());
         assertEquals("derived", sxmName.sources().get("interface"));
         assertEquals("pcie", normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
-                .name("Tesla P100-PCIE-16GB").build()).interfaceType());
+                .name("Tesla P100-PCIE-16GB").build(), new ArrayList<>()).interfaceType());
         assertEquals("pcie", normaliser.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
-                .name("NVIDIA H100 PCIe").build()).interfaceType());
+                .name("NVIDIA H100 PCIe").build(), new ArrayList<>()).interfaceType());
 
         // The same H100 with its PCI device id: Akash's table and pci.ids both list 2330 as the SXM5 module.
         assertEquals("sxm", normaliser.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA H100 80GB HBM3")
-                .pciVendorId("10de").pciDeviceId("2330").build()).interfaceType());
+                .pciVendorId("10de").pciDeviceId("2330").build(), new ArrayList<>()).interfaceType());
         // 2322 is in pci.ids ("GH100 [H800 PCIe]") and not in Akash's table.
         Gpu listed = normaliser.normalise(Gpu.builder("nvml").name("NVIDIA H800").pciVendorId("10de")
-                .pciDeviceId("2322").build());
+                .pciDeviceId("2322").build(), new ArrayList<>());
         assertEquals("pcie", listed.interfaceType());
         assertEquals("pci.ids", listed.sources().get("interface"));
 
         // A card on the PCI bus is not thereby a PCIe card: an L40S (26b9) is in neither table's forms.
-        assertNull(normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("26b9").build())
+        assertNull(normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("26b9").build(),
+                new ArrayList<>())
                 .interfaceType());
         assertNull(normaliser.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Radeon RX 6700 XT")
-                .pciDeviceId("73df").build()).interfaceType());
+                .pciDeviceId("73df").build(), new ArrayList<>()).interfaceType());
         assertNull(normaliser.normalise(Gpu.builder("rocm-smi").vendor(Vendor.AMD).name("AMD Instinct MI300A")
-                .pciDeviceId("74a0").build()).interfaceType(), "an APU in a socket, not an OAM module");
+                .pciDeviceId("74a0").build(),
+                        new ArrayList<>()).interfaceType(), "an APU in a socket, not an OAM module");
     }
 
     @Test
@@ -149,17 +154,18 @@ class NormaliserTest {
         assertNull(Normaliser.nvidiaComputeCapabilityFromChip("Device 2330"));
 
         Gpu t4 = normaliser.normalise(Gpu.builder("nvidia-smi-xml").name("Tesla T4").pciVendorId("10de")
-                .pciDeviceId("1eb8").build());
+                .pciDeviceId("1eb8").build(), new ArrayList<>());
         assertEquals("7.5", t4.computeCapability());
         assertEquals("pci.ids", t4.sources().get("computeCapability"));
         Gpu reported = normaliser.normalise(Gpu.builder("nvml").name("Tesla T4").pciVendorId("10de")
-                .pciDeviceId("1eb8").computeCapability("7.5").build());
+                .pciDeviceId("1eb8").computeCapability("7.5").build(), new ArrayList<>());
         assertEquals("nvml", reported.sources().get("computeCapability"));
     }
 
     @Test
     void emulatedAdaptersAreMarkedAndGetNoInterface() {
-        Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("1a03").pciDeviceId("2000").build());
+        Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("1a03").pciDeviceId("2000").build(),
+                new ArrayList<>());
         assertEquals(Boolean.TRUE, gpu.emulated());
         assertEquals(Vendor.ASPEED, gpu.vendor());
         assertNull(gpu.interfaceType());
@@ -169,7 +175,7 @@ class NormaliserTest {
     @Test
     void sharedMemoryGpusAreIntegratedAndHaveNoVramSize() {
         Gpu gpu = normaliser.normalise(Gpu.builder("clinfo").vendor(Vendor.INTEL).name("Intel(R) UHD Graphics 630")
-                .sharedMemory(true).memoryMiB(6383L).build());
+                .sharedMemory(true).memoryMiB(6383L).build(), new ArrayList<>());
         assertEquals("integrated", gpu.interfaceType());
         assertNull(gpu.memoryGi());
     }
@@ -187,7 +193,7 @@ class NormaliserTest {
     @Test
     void anNvidiaCardWithoutArchitectureGetsItFromItsChipName() {
         Gpu gpu = normaliser.normalise(Gpu.builder("nvidia-smi-xml").vendor(Vendor.NVIDIA).name("GeForce RTX 2080 Ti")
-                .pciVendorId("10de").pciDeviceId("1e04").build());
+                .pciVendorId("10de").pciDeviceId("1e04").build(), new ArrayList<>());
         assertEquals("Turing", gpu.architecture());
         assertEquals("pci.ids", gpu.sources().get("architecture"));
         assertEquals("Hopper", Normaliser.nvidiaArchitectureFromChip("GH100 [H100 SXM5 80GB]"));
@@ -197,7 +203,8 @@ class NormaliserTest {
 
     @Test
     void anEmulatedAdapterNoTableNamesStillGetsAName() {
-        Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("1234").pciDeviceId("1111").build());
+        Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("1234").pciDeviceId("1111").build(),
+                new ArrayList<>());
         assertEquals(Boolean.TRUE, gpu.emulated());
         assertEquals("QEMU/Bochs standard VGA", gpu.name());
         assertEquals("derived", gpu.sources().get("name"));

@@ -62,7 +62,7 @@ class UnseenNamesTest {
     @Test
     void variantsOfOneLaptopPartAreOneProduct() {
         Gpu gpu = bare().normalise(Gpu.builder("lspci").vendor(Vendor.NVIDIA).pciVendorId("10de").pciDeviceId("28a0")
-                .name("AD107M [GeForce RTX 4060 Max-Q / Mobile]").build());
+                .name("AD107M [GeForce RTX 4060 Max-Q / Mobile]").build(), new ArrayList<>());
         assertEquals("rtx4060m", gpu.model(), "Max-Q and Mobile are both the laptop RTX 4060");
     }
 
@@ -70,7 +70,8 @@ class UnseenNamesTest {
     void openClDriverDetailsAreNoPartOfTheNameOrModel() {
         Normaliser n = bare();
         Gpu clover = n.normalise(Gpu.builder("clinfo").vendor(Vendor.AMD).pciVendorId("1002")
-                .name("AMD Radeon RX 5500 XT (navi14, LLVM 15.0.7, DRM 3.52, 6.1.0-18-amd64)").build());
+                .name("AMD Radeon RX 5500 XT (navi14, LLVM 15.0.7, DRM 3.52, 6.1.0-18-amd64)").build(),
+                        new ArrayList<>());
         assertEquals("rx5500xt", clover.model());
         assertEquals("AMD Radeon RX 5500 XT", clover.name());
 
@@ -86,7 +87,7 @@ class UnseenNamesTest {
     @Test
     void aGenericNameWithItsIdsIsNamedByThem() {
         Gpu gpu = bare().normalise(Gpu.builder("clinfo").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("1586")
-                .pciRevision("c1").name("AMD Radeon Graphics").sharedMemory(true).build());
+                .pciRevision("c1").name("AMD Radeon Graphics").sharedMemory(true).build(), new ArrayList<>());
         assertEquals("AMD Radeon 8060S Graphics", gpu.name());
         assertEquals("radeon8060s", gpu.model());
     }
@@ -130,13 +131,14 @@ class UnseenNamesTest {
         assertEquals("mi250x", gpu.model());
 
         Gpu product = bare().normalise(Gpu.builder("rocm-smi-json").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("74a1")
-                .name("AMD Instinct MI300X OAM").build());
+                .name("AMD Instinct MI300X OAM").build(), new ArrayList<>());
         assertEquals("mi300x", product.model(), "a board string that is a product stays the model");
     }
 
     @Test
     void anIdWithoutANameIsNamedFromTheTables() {
-        Gpu gpu = bare().normalise(Gpu.builder("rocm-smi-table").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("7408").build());
+        Gpu gpu = bare().normalise(Gpu.builder("rocm-smi-table").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("7408").build(),
+                new ArrayList<>());
         assertEquals("mi250x", gpu.model());
         assertTrue(gpu.name().contains("MI250X"), gpu.name());
     }
@@ -145,13 +147,13 @@ class UnseenNamesTest {
     void computeUnitsTellAnMi50FromAnMi60() {
         Normaliser n = bare();
         Gpu sixty = n.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("66a1")
-                .name("Vega 20").architecture("gfx906").memoryMiB(32752L).computeUnits(60).build());
+                .name("Vega 20").architecture("gfx906").memoryMiB(32752L).computeUnits(60).build(), new ArrayList<>());
         assertEquals("mi50", sixty.model());
         Gpu sixtyFour = n.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("66a1")
-                .name("Vega 20").architecture("gfx906").memoryMiB(32752L).computeUnits(64).build());
+                .name("Vega 20").architecture("gfx906").memoryMiB(32752L).computeUnits(64).build(), new ArrayList<>());
         assertEquals("mi60", sixtyFour.model());
         Gpu noCount = n.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("66a1")
-                .name("Vega 20").architecture("gfx906").memoryMiB(32752L).build());
+                .name("Vega 20").architecture("gfx906").memoryMiB(32752L).build(), new ArrayList<>());
         assertEquals("vega20", noCount.model(), "without the count MI50 32GB and MI60 both remain");
     }
 
@@ -159,10 +161,10 @@ class UnseenNamesTest {
     void aMarketingNameThatListsProductsIsNoSlugButNarrowsTheIdsProducts() {
         Normaliser n = bare();
         Gpu slash = n.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("66a1")
-                .name("AMD Instinct MI50/MI60").architecture("gfx906").computeUnits(60).build());
+                .name("AMD Instinct MI50/MI60").architecture("gfx906").computeUnits(60).build(), new ArrayList<>());
         assertEquals("mi50", slash.model(), "never mi50mi60: the name leaves MI50 and MI60, 60 CUs the MI50");
         Gpu device = n.normalise(Gpu.builder("rocminfo").vendor(Vendor.AMD).pciVendorId("1002").pciDeviceId("66a1")
-                .name("Device 66a1").architecture("gfx906").computeUnits(64).build());
+                .name("Device 66a1").architecture("gfx906").computeUnits(64).build(), new ArrayList<>());
         assertEquals("mi60", device.model(), "64 CUs: only the MI60");
     }
 
@@ -171,12 +173,12 @@ class UnseenNamesTest {
     @Test
     void gb10IsComputeCapability121() {
         Gpu gpu = bare().normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA).pciVendorId("10de")
-                .name("NVIDIA GB10").architecture("Blackwell").build());
+                .name("NVIDIA GB10").architecture("Blackwell").build(), new ArrayList<>());
         assertEquals("12.1", gpu.computeCapability());
         assertEquals("12.1", Normaliser.nvidiaComputeCapabilityFromChip("GB20B [GB10]"));
         assertEquals("12.0", Normaliser.nvidiaComputeCapabilityFromChip("GB202 [GeForce RTX 5090]"));
         Gpu rtx = bare().normalise(Gpu.builder("nvidia-smi-q").vendor(Vendor.NVIDIA).pciVendorId("10de")
-                .name("NVIDIA GeForce RTX 5090").architecture("Blackwell").build());
+                .name("NVIDIA GeForce RTX 5090").architecture("Blackwell").build(), new ArrayList<>());
         assertEquals("12.0", rtx.computeCapability());
     }
 
@@ -185,6 +187,7 @@ class UnseenNamesTest {
         // With Akash's table (when the shared copy is there) the same cards keep the same models.
         Normaliser n = new Normaliser(SharedData.replayTables());
         assertEquals("mi250x", n.normalise(Gpu.builder("rocm-smi-json").vendor(Vendor.AMD).pciVendorId("1002")
-                .pciDeviceId("7408").name("AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2").build()).model());
+                .pciDeviceId("7408").name("AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2").build(),
+                        new ArrayList<>()).model());
     }
 }

@@ -1,6 +1,5 @@
 package io.gpudetect.livehost;
 
-import io.gpudetect.testing.Fixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +13,8 @@ import io.gpudetect.probe.Probes;
 import io.gpudetect.render.InventoryDocument;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.RecordingSource;
+import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.Profiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -173,7 +174,7 @@ class FakeHostProbePlanTest {
 
         Inventory inventory = new Detector(Probes.defaults(io.gpudetect.probe.ProbeSettings.defaults()
                 .withDriverRoot(host.driverRoot()))).detect(host.source(), io.gpudetect.testing.SharedData.replayTables());
-        Map<String, String> labels = io.gpudetect.labels.LabelProfiles.parse("gpu-detect").render(inventory);
+        Map<String, String> labels = Profiles.of("gpu-detect").render(inventory);
         assertEquals("4", labels.get("gpu-detect.io/gpu.count"));
         assertEquals("2", labels.get("gpu-detect.io/gpu.unhealthy.count"));
     }

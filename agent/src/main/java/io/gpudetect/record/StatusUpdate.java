@@ -1,0 +1,49 @@
+package io.gpudetect.record;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * The record's status a pass wants, as a value: everything but {@code lastGoodPass}, which depends on the
+ * status the record holds when it is written ({@link #after}).
+ *
+ * @param outcome     the pass's outcome
+ * @param problems    the pass's warnings and errors
+ * @param akashLabels who owns the node's Akash keys when it is not the agent, else null
+ * @param now         when the pass ran
+ * @param heartbeat   how often a complete pass refreshes {@code lastGoodPass}
+ */
+public record StatusUpdate(PassOutcome outcome, List<GpuCapacityStatus.Problem> problems, String akashLabels,
+                           Instant now, Duration heartbeat) {
+
+    public StatusUpdate {
+        problems = List.copyOf(problems);
+    }
+
+    /**
+     * The status to hold after this pass, given the one held now (null when none is known). {@code lastGoodPass}
+     * moves to {@code now} (to the second) only on a complete pass and only once {@code heartbeat} has passed since
+     * the value held, so repeated identical passes give an equal status and cause no write.
+     */
+    public GpuCapacityStatus after(GpuCapacityStatus held) {
+        String lastGood = held == null ? null : held.lastGoodPass();
+        if (outcome == PassOutcome.COMPLETE && isDue(lastGood)) {
+            lastGood = now.truncatedTo(ChronoUnit.SECONDS).toString();
+        }
+        return new GpuCapacityStatus(outcome.id(), problems, lastGood, akashLabels);
+    }
+
+    private boolean isDue(String lastGood) {
+        if (lastGood == null) {
+            return true;
+        }
+        try {
+            return !Instant.parse(lastGood).plus(heartbeat).isAfter(now);
+        } catch (DateTimeParseException e) {
+            return true;
+        }
+    }
+}
