@@ -11,6 +11,10 @@ import io.gpudetect.k8s.GpuResources;
 import io.gpudetect.k8s.NodeFeatureSink;
 import io.gpudetect.k8s.NodeLabelSink;
 import io.gpudetect.k8s.NodeView;
+import io.gpudetect.k8s.BoundPod;
+import io.gpudetect.k8s.dra.DraView;
+import io.gpudetect.record.dra.Handouts;
+import io.gpudetect.record.dra.NodeHandout;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.record.CapacityRecords;
@@ -48,6 +52,9 @@ public final class NodeAgent implements AutoCloseable {
     private final Supplier<GpuCapacitySpec.HostFacts> hostFacts;
     private final Supplier<DrmCards> drmCards;
     private final NodeView view;
+    /** The node's ResourceSlices and its pods' claims (DRA): how each GPU is handed out. */
+    private final DraView dra;
+    private NodeHandout lastHandout;
     private final Sink<?> labelOutput;
     private final CapacityRecordSink recordSink;
     private final Applier applier;
@@ -96,6 +103,7 @@ public final class NodeAgent implements AutoCloseable {
         this.hostFacts = hostFacts;
         this.drmCards = drmCards;
         this.view = new NodeView(client, settings.nodeName());
+        this.dra = new DraView(client, settings.nodeName());
         this.labelOutput = switch (settings.labelOutput()) {
             case NODE -> new NodeLabelSink(client, view, settings.profiles(), settings.akashOperator());
             case NFD_FILE -> new NfdFileSink(settings.nfdFile());
@@ -120,6 +128,7 @@ public final class NodeAgent implements AutoCloseable {
         }
         started = true;
         view.start(this::nodeAdded, this::watchFailed);
+        dra.start(this::watchFailed);
         recordSink.watch(settings.nodeName(), () -> {
             log.warn("GpuCapacity record deleted by someone else; recreating", "node", settings.nodeName());
             trigger.accept("record deleted");
@@ -283,9 +292,29 @@ public final class NodeAgent implements AutoCloseable {
                 node == null ? Map.of() : GpuResources.allocatable(node),
                 node == null ? Map.of() : GpuResources.requested(view.pods()),
                 hostFacts.get(), drmCards.get(), settings.agentVersion());
+        if (node != null) {
+            spec = spec.withHandout(handout(inventory, spec.allocatable()));
+        }
         return new PassOutput(settings.nodeName(), node, akash.desired(labels), complete, spec,
                 known -> CapacityRecords.status(inventory, known, clock.instant(), settings.heartbeat())
                         .withAkashLabels(akash.status()));
+    }
+
+    /**
+     * How the GPUs are handed out, from the node's slices and its pods' claims. When the DRA objects cannot be
+     * read (the API server is away before the informers synced), the last hand-out stands: the record keeps
+     * what was last known instead of flapping, and the failure is logged.
+     */
+    private NodeHandout handout(Inventory inventory, Map<String, Long> allocatable) {
+        try {
+            List<BoundPod> pods = view.pods();
+            DraView.Allocations claims = dra.allocations(pods);
+            lastHandout = Handouts.of(inventory.realGpus(), allocatable, dra.slices(), claims.allocations(), claims.unread());
+        } catch (KubernetesClientException e) {
+            log.warn("DRA objects not readable; the record keeps the last hand-out", "status", e.getCode(),
+                    "error", String.valueOf(e.getMessage()));
+        }
+        return lastHandout;
     }
 
     /** A sink's change and the API requests that carried it out. */
@@ -380,6 +409,7 @@ public final class NodeAgent implements AutoCloseable {
     @Override
     public void close() {
         view.close();
+        dra.close();
         recordSink.close();
     }
 }
