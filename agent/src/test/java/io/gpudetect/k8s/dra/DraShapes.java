@@ -133,9 +133,13 @@ final class DraShapes {
                 """.formatted(node);
     }
 
-    /** A claim made from a template for a pod, allocated one device. */
+    /**
+     * A claim made from a template for a pod, allocated one device. A request names its device class under
+     * {@code exactly} in v1beta2 and v1, directly in v1beta1.
+     */
     static String claim(String apiVersion, String namespace, String name, String driver, String pool, String device) {
-        return """
+        String request = apiVersion.endsWith("/v1beta1") ? "deviceClassName: %4$s" : "exactly: {deviceClassName: %4$s}";
+        return ("""
                 apiVersion: %1$s
                 kind: ResourceClaim
                 metadata: {name: %3$s, namespace: %2$s}
@@ -143,7 +147,7 @@ final class DraShapes {
                   devices:
                     requests:
                     - name: gpu
-                      exactly: {deviceClassName: %4$s}
+                      REQUEST
                 status:
                   allocation:
                     devices:
@@ -153,7 +157,7 @@ final class DraShapes {
                       nodeSelectorTerms:
                       - matchFields:
                         - {key: metadata.name, operator: In, values: [%5$s]}
-                """.formatted(apiVersion, namespace, name, driver, pool, device);
+                """).replace("REQUEST", request).formatted(apiVersion, namespace, name, driver, pool, device);
     }
 
     /** A running pod on {@code node} holding the claim made for it from template {@code gpu-template}. */
