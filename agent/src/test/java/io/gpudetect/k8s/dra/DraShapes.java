@@ -20,15 +20,15 @@ package io.gpudetect.k8s.dra;
  * (v1beta1 nests a device under {@code basic}).
  * </ul>
  */
-final class DraShapes {
+public final class DraShapes {
 
     private DraShapes() {
     }
 
-    static final String H100_UUID = "GPU-5a1f6f2e-0b8e-4c6e-9d5e-3f0c1b2a4d10";
+    public static final String H100_UUID = "GPU-5a1f6f2e-0b8e-4c6e-9d5e-3f0c1b2a4d10";
 
     /** NVIDIA, v1: one H100 whole, one H100 with a MIG device. */
-    static String nvidiaSliceV1(String node) {
+    public static String nvidiaSliceV1(String node) {
         return """
                 apiVersion: resource.k8s.io/v1
                 kind: ResourceSlice
@@ -75,7 +75,7 @@ final class DraShapes {
     }
 
     /** AMD, v1beta1 (a device's description under {@code basic}): one MI300X. */
-    static String amdSliceV1beta1(String node) {
+    public static String amdSliceV1beta1(String node) {
         return """
                 apiVersion: resource.k8s.io/v1beta1
                 kind: ResourceSlice
@@ -105,7 +105,7 @@ final class DraShapes {
     }
 
     /** Intel, v1: one Data Center GPU Flex 170. */
-    static String intelSliceV1(String node) {
+    public static String intelSliceV1(String node) {
         return """
                 apiVersion: resource.k8s.io/v1
                 kind: ResourceSlice
@@ -137,7 +137,7 @@ final class DraShapes {
      * A claim made from a template for a pod, allocated one device. A request names its device class under
      * {@code exactly} in v1beta2 and v1, directly in v1beta1.
      */
-    static String claim(String apiVersion, String namespace, String name, String driver, String pool, String device) {
+    public static String claim(String apiVersion, String namespace, String name, String driver, String pool, String device) {
         String request = apiVersion.endsWith("/v1beta1") ? "deviceClassName: %4$s" : "exactly: {deviceClassName: %4$s}";
         return ("""
                 apiVersion: %1$s
@@ -161,7 +161,7 @@ final class DraShapes {
     }
 
     /** A running pod on {@code node} holding the claim made for it from template {@code gpu-template}. */
-    static String podWithClaim(String namespace, String name, String node, String claim) {
+    public static String podWithClaim(String namespace, String name, String node, String claim) {
         return """
                 apiVersion: v1
                 kind: Pod
@@ -183,7 +183,7 @@ final class DraShapes {
     }
 
     /** The discovery document of {@code resource.k8s.io} serving {@code versions}, the first preferred. */
-    static String apiGroup(String... versions) {
+    public static String apiGroup(String... versions) {
         StringBuilder list = new StringBuilder();
         for (String v : versions) {
             list.append("{\"groupVersion\":\"resource.k8s.io/").append(v).append("\",\"version\":\"").append(v).append("\"},");

@@ -24,12 +24,12 @@ import java.util.Queue;
  * {@code spec.nodeName}. The readers filter by node themselves, so every object comes back and the readers'
  * own filter is what the tests see (a slice of another node must not count).
  */
-final class NodeSelectorIgnoringMock implements AutoCloseable {
+public final class NodeSelectorIgnoringMock implements AutoCloseable {
 
-    final KubernetesMockServer server;
-    final KubernetesClient client;
+    public final KubernetesMockServer server;
+    public final KubernetesClient client;
 
-    NodeSelectorIgnoringMock() {
+    public NodeSelectorIgnoringMock() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         KubernetesMixedDispatcher mixed = new KubernetesMixedDispatcher(responses);
         Dispatcher dropping = new Dispatcher() {
