@@ -122,10 +122,10 @@ public final class BoundPod implements HasMetadata, Namespaced {
     public record PodResourceClaim(String name, String resourceClaimName, String resourceClaimTemplateName) {
     }
 
-    /** A container (or init container): only its resources. */
+    /** A container (or init container): its name and resources. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Container(Resources resources) {
+    public record Container(String name, Resources resources) {
     }
 
     /** {@code resources}: limits and requests by resource name. */
@@ -151,9 +151,18 @@ public final class BoundPod implements HasMetadata, Namespaced {
     public record ClaimStatus(String name, String resourceClaimName) {
     }
 
-    /** {@code status.extendedResourceClaimStatus}: the claim the scheduler made for the pod's DRA-served extended resources. */
+    /**
+     * {@code status.extendedResourceClaimStatus}: the claim the scheduler made for the pod's extended resources
+     * that a DRA driver serves, and which container's resource each request of it stands for.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record ExtendedResourceClaimStatus(String resourceClaimName) {
+    public record ExtendedResourceClaimStatus(String resourceClaimName, List<RequestMapping> requestMappings) {
+    }
+
+    /** {@code requestMappings[]}: container {@code containerName}'s {@code resourceName} is served by the claim. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record RequestMapping(String containerName, String resourceName) {
     }
 }
