@@ -7,6 +7,8 @@ import io.gpudetect.k8s.CapacityRecordSink;
 import io.gpudetect.k8s.NodeFeatureSink;
 import io.gpudetect.k8s.NodeLabelSink;
 import io.gpudetect.k8s.NodeView;
+import io.gpudetect.k8s.dra.DraView;
+import io.gpudetect.record.dra.DraObjects;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.record.PassOutcome;
@@ -40,6 +42,10 @@ public final class NodeAgent implements AutoCloseable {
     private final AgentSettings settings;
     private final Supplier<Observation> observe;
     private final NodeView view;
+    /** The node's ResourceSlices and its pods' claims (DRA): how each GPU is handed out. */
+    private final DraView dra;
+    /** The DRA objects the last pass could read: they stand while the API server cannot be read. */
+    private DraObjects lastDra;
     private final Sink<?, ?> labelOutput;
     private final CapacityRecordSink recordSink;
     private final Applier applier;
@@ -70,6 +76,7 @@ public final class NodeAgent implements AutoCloseable {
         this.settings = settings;
         this.observe = observe;
         this.view = new NodeView(client, settings.nodeName());
+        this.dra = new DraView(client, settings.nodeName());
         this.labelOutput = switch (settings.labelOutput()) {
             case NODE -> new NodeLabelSink(client, view, settings.profiles());
             case NFD_FILE -> new NfdFileSink(settings.nfdFile());
@@ -94,6 +101,7 @@ public final class NodeAgent implements AutoCloseable {
         }
         started = true;
         view.start(this::nodeAdded, this::watchFailed);
+        dra.start(this::watchFailed);
         recordSink.watch(settings.nodeName(), () -> {
             log.warn("GpuCapacity record deleted by someone else; recreating", "node", settings.nodeName());
             trigger.accept("record deleted");
@@ -210,7 +218,8 @@ public final class NodeAgent implements AutoCloseable {
                 metrics.error("node-missing");
                 return new PassReport(outcome, gpus, null, 0, "node " + settings.nodeName() + " not found");
             }
-            DesiredState desired = DesiredState.of(settings.nodeName(), seen, node.orElse(NodeFacts.NONE), labels,
+            DraObjects draObjects = node.isPresent() ? readDra() : null;
+            DesiredState desired = DesiredState.of(settings.nodeName(), seen, node.orElse(NodeFacts.NONE), draObjects, labels,
                     settings.akashOperator(), settings.agentVersion(), clock.instant(), settings.heartbeat());
             Applied<?> applied = decideAndApply(labelOutput, desired);
             labelChange = applied.change();
@@ -245,6 +254,22 @@ public final class NodeAgent implements AutoCloseable {
 
     /** The labels rendered from one inventory, kept for the next pass. */
     private record RenderedLabels(Inventory inventory, SortedMap<String, String> labels) {
+    }
+
+    /**
+     * The node's DRA objects: its ResourceSlices and the allocations of its pods' claims, from the informer and
+     * the claim cache. When they cannot be read (the API server is away before the informers synced), those of
+     * the last pass stand: the record keeps what was last known instead of flapping, and the failure is logged.
+     */
+    private DraObjects readDra() {
+        try {
+            DraView.Allocations claims = dra.allocations(view.pods());
+            lastDra = new DraObjects(dra.slices(), claims.allocations(), claims.unread());
+        } catch (KubernetesClientException e) {
+            log.warn("DRA objects not readable; the record keeps the last hand-out", "status", e.getCode(),
+                    "error", firstLine(e.getMessage()));
+        }
+        return lastDra;
     }
 
     /** A target's change and the API requests that carried it out. */
@@ -345,6 +370,7 @@ public final class NodeAgent implements AutoCloseable {
     @Override
     public void close() {
         view.close();
+        dra.close();
         recordSink.close();
     }
 }

@@ -106,16 +106,26 @@ public final class BoundPod implements HasMetadata, Namespaced {
         this.status = status;
     }
 
-    /** {@code spec}: the node it is bound to and its containers. */
+    /** {@code spec}: the node it is bound to, its containers and the ResourceClaims it names (DRA). */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Spec(String nodeName, List<Container> containers, List<Container> initContainers) {
+    public record Spec(String nodeName, List<Container> containers, List<Container> initContainers,
+                       List<PodResourceClaim> resourceClaims) {
     }
 
-    /** A container (or init container): only its resources. */
+    /**
+     * {@code spec.resourceClaims[]}: a claim the pod uses, named directly ({@code resourceClaimName}) or made
+     * for the pod from a template (its name is then in {@link Status#resourceClaimStatuses}).
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Container(Resources resources) {
+    public record PodResourceClaim(String name, String resourceClaimName, String resourceClaimTemplateName) {
+    }
+
+    /** A container (or init container): its name and resources. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Container(String name, Resources resources) {
     }
 
     /** {@code resources}: limits and requests by resource name. */
@@ -124,9 +134,35 @@ public final class BoundPod implements HasMetadata, Namespaced {
     public record Resources(Map<String, Quantity> limits, Map<String, Quantity> requests) {
     }
 
-    /** {@code status}: only the phase. */
+    /**
+     * {@code status}: the phase, and the names of the ResourceClaims made for the pod: from its templates
+     * ({@code resourceClaimStatuses}, Kubernetes 1.28+) and for extended resources that DRA serves
+     * ({@code extendedResourceClaimStatus}, 1.34+ with DRAExtendedResource).
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Status(String phase) {
+    public record Status(String phase, List<ClaimStatus> resourceClaimStatuses,
+                         ExtendedResourceClaimStatus extendedResourceClaimStatus) {
+    }
+
+    /** {@code status.resourceClaimStatuses[]}: the claim made for {@code spec.resourceClaims[name]}; null name: none was needed. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ClaimStatus(String name, String resourceClaimName) {
+    }
+
+    /**
+     * {@code status.extendedResourceClaimStatus}: the claim the scheduler made for the pod's extended resources
+     * that a DRA driver serves, and which container's resource each request of it stands for.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ExtendedResourceClaimStatus(String resourceClaimName, List<RequestMapping> requestMappings) {
+    }
+
+    /** {@code requestMappings[]}: container {@code containerName}'s {@code resourceName} is served by the claim. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record RequestMapping(String containerName, String resourceName) {
     }
 }

@@ -39,7 +39,9 @@ public final class GpuResources {
     /**
      * GPU resources requested by pods that still hold them (phase not Succeeded or Failed): per pod the
      * larger of the containers' sum and the largest init container, as the scheduler counts; a limit stands
-     * in for a missing request, as Kubernetes defaults it for extended resources.
+     * in for a missing request, as Kubernetes defaults it for extended resources. A container's resource that
+     * a DRA driver serves ({@code status.extendedResourceClaimStatus}) is left out: its device is counted from
+     * the claim, as DRA's, and no device plugin gave it.
      */
     public static SortedMap<String, Long> requested(Collection<BoundPod> pods) {
         SortedMap<String, Long> out = new TreeMap<>();
@@ -48,12 +50,26 @@ public final class GpuResources {
             if ("Succeeded".equals(phase) || "Failed".equals(phase) || pod.getSpec() == null) {
                 continue;
             }
+            java.util.Set<String> servedByDra = new java.util.HashSet<>();
+            if (pod.getStatus() != null && pod.getStatus().extendedResourceClaimStatus() != null) {
+                for (BoundPod.RequestMapping m : list(pod.getStatus().extendedResourceClaimStatus().requestMappings())) {
+                    servedByDra.add(m.containerName() + "/" + m.resourceName());
+                }
+            }
             Map<String, Long> sum = new TreeMap<>();
             for (BoundPod.Container c : list(pod.getSpec().containers())) {
-                requests(c).forEach((k, v) -> sum.merge(k, v, Long::sum));
+                requests(c).forEach((k, v) -> {
+                    if (!servedByDra.contains(c.name() + "/" + k)) {
+                        sum.merge(k, v, Long::sum);
+                    }
+                });
             }
             for (BoundPod.Container c : list(pod.getSpec().initContainers())) {
-                requests(c).forEach((k, v) -> sum.merge(k, v, Math::max));
+                requests(c).forEach((k, v) -> {
+                    if (!servedByDra.contains(c.name() + "/" + k)) {
+                        sum.merge(k, v, Math::max);
+                    }
+                });
             }
             sum.forEach((k, v) -> out.merge(k, v, Long::sum));
         }

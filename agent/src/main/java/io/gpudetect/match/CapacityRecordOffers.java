@@ -146,7 +146,7 @@ public final class CapacityRecordOffers implements OfferSource {
     NodeOffer offer(RecordSet.Located located) throws InvalidInputException {
         GpuCapacity record = located.record();
         GpuCapacitySpec spec = record.getSpec() == null
-                ? new GpuCapacitySpec(null, null, null, null, null, null, null, null) : record.getSpec();
+                ? new GpuCapacitySpec(null, null, null, null, null, null, null, null, null) : record.getSpec();
         List<OfferedGpu> gpus = new ArrayList<>();
         for (GpuCapacitySpec.GpuEntry gpu : spec.gpus()) {
             gpus.add(gpu(gpu, spec.slices()));

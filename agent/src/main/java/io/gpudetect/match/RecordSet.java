@@ -187,7 +187,7 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
             record.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(node).build());
             record.setSpec(new GpuCapacitySpec(gpus, null, slices, resources(field(spec, status, "allocatable"),
                     at + ".allocatable"), resources(requested, at + ".requested"), null,
-                    bool(field(spec, status, "sysClassDrm"), at + ".sysClassDrm"), null));
+                    bool(field(spec, status, "sysClassDrm"), at + ".sysClassDrm"), null, null));
             String lastGoodPass = text(field(spec, status, "lastGoodPass"));
             if (lastGoodPass != null) {
                 try {

@@ -49,7 +49,7 @@ public final class CapacityRecords {
             }
         }
         return new GpuCapacitySpec(entries, List.copyOf(totals.values()), slices, new TreeMap<>(allocatable),
-                new TreeMap<>(requested), host, listed == null ? null : listed.present(), agentVersion);
+                new TreeMap<>(requested), host, listed == null ? null : listed.present(), agentVersion, null);
     }
 
     private static GpuCapacitySpec.GpuEntry entry(Gpu g, List<String> drmCards) {

@@ -27,7 +27,9 @@ public record GpuCapacitySpec(
         @JsonPropertyDescription("Whether /sys/class/drm exists on the host, where Akash's inventory operator starts (false: no DRM driver is loaded and the operator sees no GPU at all); absent when the agent could not tell (a bundle recorded without it), and then every GPU's drmCards is absent too.")
         Boolean sysClassDrm,
         @JsonPropertyDescription("Version of the gpu-detect agent that wrote this record.")
-        String agentVersion) {
+        String agentVersion,
+        @JsonPropertyDescription("How the GPUs are handed out to pods: device plugin (extended resources in allocatable) or DRA (ResourceSlices and ResourceClaims), per GPU; absent when the agent did not read the cluster (a dry run without a node).")
+        io.gpudetect.record.dra.NodeHandout handout) {
 
     public GpuCapacitySpec {
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
@@ -36,6 +38,11 @@ public record GpuCapacitySpec(
         // Null, not empty, when a hand-written record does not say: "not known" differs from "none advertised".
         allocatable = allocatable == null ? null : Map.copyOf(allocatable);
         requested = requested == null ? Map.of() : Map.copyOf(requested);
+    }
+
+    /** This spec with {@code handout} in place of its own. */
+    public GpuCapacitySpec withHandout(io.gpudetect.record.dra.NodeHandout handout) {
+        return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout);
     }
 
     /** One GPU, in the vocabulary of the labels and of Akash's SDL. */

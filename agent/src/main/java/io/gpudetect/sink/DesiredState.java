@@ -4,6 +4,8 @@ import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.GpuCapacitySpec;
+import io.gpudetect.record.dra.DraObjects;
+import io.gpudetect.record.dra.Handouts;
 import io.gpudetect.record.PassOutcome;
 import io.gpudetect.record.StatusUpdate;
 import java.time.Duration;
@@ -35,16 +37,23 @@ public record DesiredState(String nodeName, SortedMap<String, String> labels, Ak
     /**
      * The desired state for a pass, with the {@link #outcome(Inventory, SortedMap)} it judged.
      *
+     * @param dra      the node's DRA objects, from which the record's {@code handout} is decided; null when no
+     *                 Node was read (a dry run without a cluster): the record then has no hand-out
      * @param rendered the labels the profiles produced; null when two profiles produced the same key (the pass is
      *                 then incomplete and every label kept)
      */
-    public static DesiredState of(String nodeName, Observation seen, NodeFacts node, SortedMap<String, String> rendered,
+    public static DesiredState of(String nodeName, Observation seen, NodeFacts node, DraObjects dra,
+                                  SortedMap<String, String> rendered,
                                   AkashCoexistence.OperatorSetting akashOperator, String agentVersion, Instant now,
                                   Duration heartbeat) {
         PassOutcome outcome = outcome(seen.inventory(), rendered);
         AkashCoexistence akash = AkashCoexistence.decide(node.labels(), node.annotations(), akashOperator);
         GpuCapacitySpec spec = CapacityRecords.spec(seen.inventory(), node.allocatable(), node.requested(),
                 seen.hostFacts(), seen.drmCards(), agentVersion);
+        if (dra != null) {
+            spec = spec.withHandout(Handouts.of(seen.inventory().realGpus(), spec.allocatable(), dra.slices(),
+                    dra.allocations(), dra.unreadClaims()));
+        }
         return new DesiredState(nodeName, akash.desired(rendered == null ? new TreeMap<>() : rendered), akash, outcome,
                 spec, CapacityRecords.status(seen.inventory(), outcome, now, heartbeat, akash.status()));
     }

@@ -37,6 +37,22 @@ class GpuResourcesTest {
     }
 
     @Test
+    void aResourceThatADraDriverServesIsNotCountedAsADevicePluginRequest() {
+        // Kubernetes 1.34+ (DRAExtendedResource): the scheduler serves the container's nvidia.com/gpu from a
+        // claim it made and says so in status.extendedResourceClaimStatus (k8s.io/api core/v1 types.go).
+        Pod pod = new PodBuilder().withNewMetadata().withName("p").withNamespace("default").endMetadata().withNewSpec()
+                .withNodeName("node-1").withContainers(new ContainerBuilder(gpu("nvidia.com/gpu", "1", false)).withName("a").build(),
+                        new ContainerBuilder(gpu("nvidia.com/gpu", "2", false)).withName("b").build())
+                .endSpec().withNewStatus().withPhase("Running").endStatus().build();
+        pod.getStatus().setAdditionalProperty("extendedResourceClaimStatus", Map.of("resourceClaimName", "p-extended-resources-x2k9",
+                "requestMappings", List.of(Map.of("containerName", "b", "resourceName", "nvidia.com/gpu", "requestName", "container-1-request-0"))));
+        KubernetesSerialization json = new KubernetesSerialization();
+        BoundPod read = json.unmarshal(json.asJson(pod), BoundPod.class);
+        assertEquals(Map.of("nvidia.com/gpu", 1L), GpuResources.requested(List.of(read)), "container a's only: b's is DRA's");
+        assertEquals("p-extended-resources-x2k9", read.getStatus().extendedResourceClaimStatus().resourceClaimName());
+    }
+
+    @Test
     void aBoundPodKeepsOnlyWhatTheAgentReads() {
         BoundPod p = pod("Running", List.of(gpu("nvidia.com/gpu", "2", false)), List.of());
         assertEquals("node-1", p.getSpec().nodeName());

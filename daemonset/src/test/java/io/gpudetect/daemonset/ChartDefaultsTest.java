@@ -46,7 +46,9 @@ class ChartDefaultsTest {
                 "/nodes: get list patch watch",
                 "/pods: get list watch",
                 "gpu-detect.io/gpucapacities: create get list patch watch",
-                "gpu-detect.io/gpucapacities/status: patch"), rules(role.getRules()));
+                "gpu-detect.io/gpucapacities/status: patch",
+                "resource.k8s.io/resourceslices: get list watch",
+                "resource.k8s.io/resourceclaims: get"), rules(role.getRules()));
         assertTrue(CHART.all(Role.class).isEmpty(), "no namespaced role unless NFD NodeFeature output is on");
     }
 
