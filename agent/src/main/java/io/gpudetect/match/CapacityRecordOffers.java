@@ -180,7 +180,8 @@ public final class CapacityRecordOffers implements OfferSource {
                 }
             }
         }
-        return new OfferedGpu(Vendor.fromId(gpu.vendor()), gpu.model(), gpu.memoryGi(), gpu.interfaceType(), split,
+        return new OfferedGpu(gpu.vendor() == null ? Vendor.OTHER : gpu.vendor(), gpu.model(), gpu.memoryGi(),
+                gpu.interfaceType() == null ? null : gpu.interfaceType().id(), split,
                 split ? profiles : List.of());
     }
 

@@ -2,6 +2,7 @@ package io.gpudetect.inventory;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.NvidiaArchitecture;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.tables.AkashGpus;
 import io.gpudetect.tables.AmdComputeUnits;
@@ -728,17 +729,7 @@ public final class Normaliser {
         if (!m.find()) {
             return null;
         }
-        return switch (m.group(1)) {
-            case "GK" -> "Kepler";
-            case "GM" -> "Maxwell";
-            case "GP" -> "Pascal";
-            case "GV" -> "Volta";
-            case "TU" -> "Turing";
-            case "GA" -> "Ampere";
-            case "AD" -> "Ada Lovelace";
-            case "GH" -> "Hopper";
-            default -> "Blackwell";
-        };
+        return NvidiaArchitecture.ofChipPrefix(m.group(1)).map(NvidiaArchitecture::printed).orElse(null);
     }
 
     /**
@@ -774,26 +765,8 @@ public final class Normaliser {
         };
     }
 
-    /** NVIDIA's architecture from the compute capability's major (and for 8.x, minor) version. */
+    /** NVIDIA's architecture from the compute capability, by {@link NvidiaArchitecture}. */
     static String nvidiaArchitecture(String computeCapability) {
-        String[] parts = computeCapability.split("\\.");
-        int major;
-        int minor;
-        try {
-            major = Integer.parseInt(parts[0]);
-            minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-        } catch (NumberFormatException e) {
-            return null;
-        }
-        return switch (major) {
-            case 3 -> "Kepler";
-            case 5 -> "Maxwell";
-            case 6 -> "Pascal";
-            case 7 -> minor >= 5 ? "Turing" : "Volta";
-            case 8 -> minor == 9 ? "Ada Lovelace" : "Ampere";
-            case 9 -> "Hopper";
-            case 10, 11, 12 -> "Blackwell";
-            default -> null;
-        };
+        return NvidiaArchitecture.ofComputeCapability(computeCapability).map(NvidiaArchitecture::printed).orElse(null);
     }
 }

@@ -135,6 +135,63 @@ public final class GpuField<T> {
         };
     }
 
+    /**
+     * The value a scalar of hand-written text holds for this field, by the field's type: what a record read from a
+     * file goes through, so a field is read the way it is declared here. A vendor is read as {@link Vendor#fromId}
+     * reads it (a word it does not know is {@code other}); PCI ids are 4 hex digits, lower-cased; health is its
+     * status word.
+     *
+     * @throws IllegalArgumentException what was expected, for text this field cannot hold (or a field with no
+     *                                  scalar form: partitioning, vGPU)
+     */
+    public T parse(String text) {
+        String t = text.strip();
+        Object value;
+        if (type == Vendor.class) {
+            value = Vendor.fromId(t);
+        } else if (type == Long.class || type == Integer.class) {
+            if (!t.matches("\\d{1,9}")) {
+                throw new IllegalArgumentException("expected a whole number of 0 or more");
+            }
+            value = type == Long.class ? (Object) Long.valueOf(t) : (Object) Integer.valueOf(t);
+        } else if (type == Double.class) {
+            try {
+                value = Double.valueOf(t);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("expected a number");
+            }
+        } else if (type == Boolean.class) {
+            if (!t.equals("true") && !t.equals("false")) {
+                throw new IllegalArgumentException("expected true or false");
+            }
+            value = Boolean.valueOf(t);
+        } else if (type == PciAddress.class) {
+            value = PciAddress.parse(t).orElseThrow(
+                    () -> new IllegalArgumentException("expected a PCI address such as 0000:17:00.0"));
+        } else if (type == Health.class) {
+            value = new Health(healthStatus(t), null, List.of());
+        } else if (name.startsWith("pci") && name.endsWith("Id")) {
+            value = t.toLowerCase(java.util.Locale.ROOT);
+            if (!((String) value).matches("[0-9a-f]{4}")) {
+                throw new IllegalArgumentException("expected 4 hex digits such as 10de");
+            }
+        } else if (type == String.class) {
+            value = t;
+        } else {
+            throw new IllegalArgumentException("expected " + name + " as the inventory writes it, not one word");
+        }
+        return type.cast(value);
+    }
+
+    private static Health.Status healthStatus(String text) {
+        for (Health.Status s : Health.Status.values()) {
+            if (s.id().equalsIgnoreCase(text)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("expected ok, degraded or lost");
+    }
+
     @Override
     public String toString() {
         return name;
