@@ -37,7 +37,7 @@ public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
                 ? gpu.partitioning().instances().stream().map(Partition::profile).filter(Objects::nonNull).toList()
                 : List.of();
         return new OfferedGpu(gpu.vendor() == null ? Vendor.OTHER : gpu.vendor(), gpu.model(), gpu.memoryGi(),
-                gpu.interfaceType(), mig, profiles);
+                gpu.interfaceType() == null ? null : gpu.interfaceType().id(), mig, profiles);
     }
 
     /** Lower case, with {@code sxm2}..{@code sxm5} as {@code sxm}: the provider compares interfaces that way. */

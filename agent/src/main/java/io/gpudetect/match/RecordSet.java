@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.GpuField;
-import io.gpudetect.model.GpuInterface;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.GpuCapacityStatus;
@@ -222,10 +221,6 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
                 read(fields, field, gpu.get(field.name()), at);
             }
             Gpu read = fields.build();
-            if (read.interfaceType() != null && GpuInterface.fromId(read.interfaceType()) == null) {
-                throw error(at + ".interface", gpu.get("interface"), "expected pcie, sxm, oam or integrated, found "
-                        + gpu.get("interface").describe());
-            }
             String address = read.pciAddress() == null ? null : read.pciAddress().toString();
             String uuid = read.uuid();
             boolean partitioned = "true".equals(text(gpu.get("partitioned")));

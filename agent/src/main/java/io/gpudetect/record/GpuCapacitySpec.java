@@ -84,7 +84,7 @@ public record GpuCapacitySpec(
          */
         public static GpuEntry of(Gpu g, List<String> drmCards) {
             return new GpuEntry(g.vendor() == null ? Vendor.OTHER : g.vendor(), g.model(), g.name(), g.memoryMiB(),
-                    g.memoryGi(), GpuInterface.fromId(g.interfaceType()),
+                    g.memoryGi(), g.interfaceType(),
                     g.pciAddress() == null ? null : g.pciAddress().toString(), g.uuid(),
                     g.health() == null ? null : g.health().status(),
                     g.partitioning() == null ? null : g.partitioning().enabled(), g.pciVendorId(), g.pciDeviceId(),
@@ -97,7 +97,7 @@ public record GpuCapacitySpec(
          */
         public Gpu toGpu(String source) {
             return Gpu.builder(source).vendor(vendor).model(model).name(name).memoryMiB(memoryMiB).memoryGi(memoryGi)
-                    .interfaceType(interfaceType == null ? null : interfaceType.id())
+                    .interfaceType(interfaceType)
                     .pciAddress(PciAddress.parse(pciAddress).orElse(null)).uuid(uuid)
                     .health(health == null ? null : new Health(health, null, List.of()))
                     .pciVendorId(pciVendorId).pciDeviceId(pciDeviceId).pciSubsystemVendorId(pciSubsystemVendorId)

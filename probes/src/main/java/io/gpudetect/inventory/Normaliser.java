@@ -2,6 +2,7 @@ package io.gpudetect.inventory;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuInterface;
 import io.gpudetect.model.NvidiaArchitecture;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.tables.AkashGpus;
@@ -288,23 +289,23 @@ public final class Normaliser {
             return;
         }
         if (Boolean.TRUE.equals(gpu.sharedMemory())) {
-            b.interfaceType(Gpu.INTEGRATED);
+            b.interfaceType(GpuInterface.INTEGRATED);
             return;
         }
-        String stated = formInName(gpu.name());
+        GpuInterface stated = formInName(gpu.name());
         if (stated != null) {
             b.interfaceType(stated);
             return;
         }
         if (vendor == Vendor.NVIDIA && gpu.pciDeviceId() != null) {
-            String listed = tables.pciIds().device(vendorId, gpu.pciDeviceId()).map(Normaliser::formInName).orElse(null);
+            GpuInterface listed = tables.pciIds().device(vendorId, gpu.pciDeviceId()).map(Normaliser::formInName).orElse(null);
             if (listed != null) {
                 b.as("pci.ids").interfaceType(listed).as("derived");
                 return;
             }
         }
         if (model != null && vendor == Vendor.AMD && OAM_MODELS.matcher(model).matches()) {
-            b.interfaceType("oam");
+            b.interfaceType(GpuInterface.OAM);
         }
     }
 
@@ -431,14 +432,14 @@ public final class Normaliser {
     }
 
     /** {@code sxm} or {@code pcie} where the name states it, else null. */
-    static String formInName(String name) {
+    static GpuInterface formInName(String name) {
         if (name == null) {
             return null;
         }
         if (SXM_IN_NAME.matcher(name).find()) {
-            return "sxm";
+            return GpuInterface.SXM;
         }
-        return PCIE_IN_NAME.matcher(name).find() ? "pcie" : null;
+        return PCIE_IN_NAME.matcher(name).find() ? GpuInterface.PCIE : null;
     }
 
     /**

@@ -35,7 +35,7 @@ public final class GpuField<T> {
     public static final GpuField<String> BOARD_PART_NUMBER =
             new GpuField<>(17, "boardPartNumber", String.class);
     public static final GpuField<String> BOARD_NAME = new GpuField<>(18, "boardName", String.class);
-    public static final GpuField<String> INTERFACE = new GpuField<>(19, "interface", String.class);
+    public static final GpuField<GpuInterface> INTERFACE = new GpuField<>(19, "interface", GpuInterface.class);
     public static final GpuField<String> ARCHITECTURE = new GpuField<>(20, "architecture", String.class);
     public static final GpuField<String> COMPUTE_CAPABILITY =
             new GpuField<>(21, "computeCapability", String.class);
@@ -168,6 +168,11 @@ public final class GpuField<T> {
         } else if (type == PciAddress.class) {
             value = PciAddress.parse(t).orElseThrow(
                     () -> new IllegalArgumentException("expected a PCI address such as 0000:17:00.0"));
+        } else if (type == GpuInterface.class) {
+            value = GpuInterface.fromId(t);
+            if (value == null) {
+                throw new IllegalArgumentException("expected pcie, sxm, oam or integrated");
+            }
         } else if (type == Health.class) {
             value = new Health(healthStatus(t), null, List.of());
         } else if (name.startsWith("pci") && name.endsWith("Id")) {

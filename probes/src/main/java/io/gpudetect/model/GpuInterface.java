@@ -17,14 +17,17 @@ public enum GpuInterface {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The interface {@code text} names, any case, {@code sxm4} as {@code sxm}; null for null or another word. */
+    /**
+     * The interface {@code text} names, any case, any {@code sxm*} as {@code sxm} (Akash's rule); null for null or
+     * another word.
+     */
     @JsonCreator
     public static GpuInterface fromId(String text) {
         if (text == null) {
             return null;
         }
         String t = text.strip().toLowerCase(Locale.ROOT);
-        if (t.matches("sxm\\d*")) {
+        if (t.startsWith("sxm")) {
             return SXM;
         }
         for (GpuInterface i : values()) {
