@@ -12,7 +12,6 @@ import io.gpudetect.k8s.NodeFeatureSink;
 import io.gpudetect.k8s.NodeLabelSink;
 import io.gpudetect.k8s.NodeView;
 import io.gpudetect.k8s.RetryAfterHint;
-import io.gpudetect.model.Gpu;
 import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.sink.Applier;
@@ -226,7 +225,7 @@ public final class NodeAgent implements AutoCloseable {
             complete = false;
         }
         if (complete) {
-            metrics.gpus(countByVendorModel(inventory));
+            metrics.gpus(inventory.realGpus());
         }
         String outcome = complete ? "complete" : "incomplete";
         int gpus = inventory.realGpus().size();
@@ -334,15 +333,6 @@ public final class NodeAgent implements AutoCloseable {
             out.println("# cluster not reachable (" + firstLine(e.getMessage()) + "); showing every label as new");
             return null;
         }
-    }
-
-    private static Map<String, Integer> countByVendorModel(Inventory inventory) {
-        Map<String, Integer> out = new TreeMap<>();
-        for (Gpu g : inventory.realGpus()) {
-            out.merge((g.vendor() == null ? "other" : g.vendor().id()) + "|" + (g.model() == null ? "unknown" : g.model()),
-                    1, Integer::sum);
-        }
-        return out;
     }
 
     static String errorKind(KubernetesClientException e) {
