@@ -74,15 +74,37 @@ public final class Normaliser {
 
     private final Tables tables;
     /** One judgement per kind of AMD card in this pass (see {@link #amdProduct}). */
-    private final java.util.Map<String, AmdJudgement> amdJudgements = new java.util.HashMap<>();
+    private final java.util.Map<AmdKind, AmdJudgement> amdJudgements = new java.util.HashMap<>();
     /** Cut names judged in this pass, by name and size: eight cards of one kind are judged, and told of, once. */
-    private final Map<String, Optional<String>> cutNameModels = new java.util.HashMap<>();
+    private final Map<CutNameKind, Optional<String>> cutNameModels = new java.util.HashMap<>();
     /** Names that list several products (pci.ids' brackets), judged once per name, size and CU count in this pass. */
-    private final Map<String, Optional<String>> listModels = new java.util.HashMap<>();
+    private final Map<ListKind, Optional<String>> listModels = new java.util.HashMap<>();
+    /** Generic AMD names (architecture and device id) whose products were told of in this pass. */
+    private final java.util.Set<GenericKind> genericKinds = new java.util.HashSet<>();
     /** Kinds of AMD card whose CU-decided model was told of in this pass: eight cards, one note. */
-    private final java.util.Set<String> toldKinds = new java.util.HashSet<>();
+    private final java.util.Set<AmdKind> toldKinds = new java.util.HashSet<>();
     /** Board names judged against their device id in this pass (see {@link #idProductOverBoardName}). */
-    private final Map<String, Optional<String>> boardNameModels = new java.util.HashMap<>();
+    private final Map<BoardNameKind, Optional<String>> boardNameModels = new java.util.HashMap<>();
+
+    /** The keys of the judgements above: one kind of card, as the judgement reads it. */
+    private record CutNameKind(String name, Long memoryMiB) {
+    }
+
+    private record ListKind(String name, Integer memoryGi, Integer computeUnits) {
+    }
+
+    private record GenericKind(String architecture, String pciDeviceId) {
+    }
+
+    private record BoardNameKind(String pciDeviceId, String pciRevision, String nameModel) {
+    }
+
+    private record AmdKind(String deviceId, String pciRevision, Integer memoryGi, String architecture,
+                           Integer computeUnits, List<String> named) {
+        AmdKind {
+            named = List.copyOf(named);
+        }
+    }
 
     public Normaliser(Tables tables) {
         this.tables = tables;
@@ -179,7 +201,7 @@ public final class Normaliser {
         }
         if (model == null && akash.isEmpty() && name != null && name.strip().endsWith("...") && gpu.pciDeviceId() == null
                 && vendorId != null) {
-            String kind = name + "|" + gpu.memoryMiB();
+            CutNameKind kind = new CutNameKind(name, gpu.memoryMiB());
             Optional<String> judged = cutNameModels.get(kind);
             if (judged == null) {
                 judged = Optional.ofNullable(cutNameModel(vendor, vendorId, name, gpu.memoryMiB(),
@@ -200,7 +222,7 @@ public final class Normaliser {
             ProductList list = ProductList.parse(name);
             if ((vendor == Vendor.NVIDIA || vendor == Vendor.AMD) && list.isList()) {
                 // "Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]": a chip and a list, never one slug run together.
-                String kind = name + "|" + gi + "|" + gpu.computeUnits();
+                ListKind kind = new ListKind(name, gi, gpu.computeUnits());
                 Optional<String> judged = listModels.get(kind);
                 if (judged == null) {
                     judged = Optional.ofNullable(listModel(vendor, name, list, gi, gpu, diagnostics));
@@ -371,11 +393,9 @@ public final class Normaliser {
     private String genericAmdModel(String name, String architecture, Gpu gpu, List<Diagnostic> diagnostics) {
         String family = genericChip(architecture, gpu);
         String model = ModelSlug.fromName(family);
-        String kind = "generic|" + architecture + "|" + gpu.pciDeviceId();
-        if (listModels.containsKey(kind)) {
+        if (!genericKinds.add(new GenericKind(architecture, gpu.pciDeviceId()))) {
             return model;
         }
-        listModels.put(kind, Optional.ofNullable(model));
         String device = gpu.pciDeviceId() != null ? gpu.pciDeviceId() : integratedDeviceOfGfx(architecture);
         List<String> candidates = device == null ? List.of() : tables.amdGpuIds().candidates(device, null);
         String probe = gpu.sources() == null ? null : gpu.sources().get("name");
@@ -408,7 +428,7 @@ public final class Normaliser {
      * no product anywhere in amdgpu.ids has the board name's slug; a board name that is a product stays the model.
      */
     private String idProductOverBoardName(String name, String nameModel, Gpu gpu, List<Diagnostic> diagnostics) {
-        String kind = gpu.pciDeviceId() + "|" + gpu.pciRevision() + "|" + nameModel;
+        BoardNameKind kind = new BoardNameKind(gpu.pciDeviceId(), gpu.pciRevision(), nameModel);
         Optional<String> judged = boardNameModels.get(kind);
         if (judged == null) {
             judged = Optional.empty();
@@ -531,7 +551,7 @@ public final class Normaliser {
         Integer gi = Boolean.TRUE.equals(gpu.sharedMemory()) ? null : gpu.memoryGi() != null ? gpu.memoryGi()
                 : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
         // Eight cards of one kind are one judgement: names are slugged and tables read once per kind, not per card.
-        String kind = deviceId + "|" + gpu.pciRevision() + "|" + gi + "|" + architecture + "|" + gpu.computeUnits() + "|" + named;
+        AmdKind kind = new AmdKind(deviceId, gpu.pciRevision(), gi, architecture, gpu.computeUnits(), named);
         AmdJudgement judgement = amdJudgements.get(kind);
         if (judgement == null) {
             judgement = judgeAmd(deviceId, gpu.pciRevision(), gi, architecture, gpu.computeUnits(), named);
