@@ -9,41 +9,36 @@ import java.util.Optional;
  * ({@code GH} in {@code GH100 [H100 SXM5 80GB]}) and the CUDA compute capabilities it spans.
  */
 public enum NvidiaArchitecture {
-    TESLA("Tesla", "tesla", 0, null, 1, 0, 1, 99),
-    FERMI("Fermi", "fermi", 0, null, 2, 0, 2, 99),
-    KEPLER("Kepler", "kepler", 2, "GK", 3, 0, 3, 99),
-    MAXWELL("Maxwell", "maxwell", 3, "GM", 5, 0, 5, 99),
-    PASCAL("Pascal", "pascal", 4, "GP", 6, 0, 6, 99),
-    VOLTA("Volta", "volta", 5, "GV", 7, 0, 7, 4),
-    TURING("Turing", "turing", 6, "TU", 7, 5, 7, 99),
-    AMPERE("Ampere", "ampere", 7, "GA", 8, 0, 8, 8),
-    ADA_LOVELACE("Ada Lovelace", "ada-lovelace", 8, "AD", 8, 9, 8, 99),
-    HOPPER("Hopper", "hopper", 9, "GH", 9, 0, 9, 99),
+    TESLA("Tesla", 0, null, 100, 199),
+    FERMI("Fermi", 0, null, 200, 299),
+    KEPLER("Kepler", 2, "GK", 300, 399),
+    MAXWELL("Maxwell", 3, "GM", 500, 599),
+    PASCAL("Pascal", 4, "GP", 600, 699),
+    VOLTA("Volta", 5, "GV", 700, 704),
+    TURING("Turing", 6, "TU", 705, 799),
+    AMPERE("Ampere", 7, "GA", 800, 808),
+    ADA_LOVELACE("Ada Lovelace", 8, "AD", 809, 899),
+    HOPPER("Hopper", 9, "GH", 900, 999),
     /** Data-centre 10.x, Thor 11.x (10.1 before CUDA 13), the GB20x boards 12.x. */
-    BLACKWELL("Blackwell", "blackwell", 10, "GB", 10, 0, 12, 99),
+    BLACKWELL("Blackwell", 10, "GB", 1000, 1299),
     /** The Jetson Orin's own NVML value; by compute capability (8.7) it is an Ampere. */
-    ORIN("Orin", null, 11, null, 0, 0, -1, 0),
-    RUBIN("Rubin", "rubin", 0, null, 13, 0, 13, 99);
+    ORIN("Orin", 11, null, 1, 0),
+    RUBIN("Rubin", 0, null, 1300, 1399);
 
     private final String printed;
-    private final String gfdFamily;
+    /** The {@code nvmlDeviceArchitecture_t} value; 0 for an architecture older or newer than NVML names. */
     private final int nvml;
     private final String chipPrefix;
-    private final int fromMajor;
-    private final int fromMinor;
-    private final int toMajor;
-    private final int toMinor;
+    /** The compute capabilities spanned, as major * 100 + minor: 800 to 808 for 8.0 to 8.8; none when from > to. */
+    private final int from;
+    private final int to;
 
-    NvidiaArchitecture(String printed, String gfdFamily, int nvml, String chipPrefix, int fromMajor, int fromMinor,
-                       int toMajor, int toMinor) {
+    NvidiaArchitecture(String printed, int nvml, String chipPrefix, int from, int to) {
         this.printed = printed;
-        this.gfdFamily = gfdFamily;
         this.nvml = nvml;
         this.chipPrefix = chipPrefix;
-        this.fromMajor = fromMajor;
-        this.fromMinor = fromMinor;
-        this.toMajor = toMajor;
-        this.toMinor = toMinor;
+        this.from = from;
+        this.to = to;
     }
 
     /** The name nvidia-smi prints and the inventory's {@code architecture} holds: {@code Ada Lovelace}. */
@@ -51,17 +46,19 @@ public enum NvidiaArchitecture {
         return printed;
     }
 
-    /** GPU Feature Discovery's {@code getArchFamily} name ({@code ada-lovelace}); null where GFD has none. */
+    /**
+     * GPU Feature Discovery's {@code getArchFamily} name, the printed name in lower case with {@code -} for a space
+     * ({@code ada-lovelace}); null for an NVML-only name with no compute capability of its own (Orin).
+     */
     public String gfdFamily() {
-        return gfdFamily;
+        return from > to ? null : printed.toLowerCase(java.util.Locale.ROOT).replace(' ', '-');
     }
 
     /** The architecture of compute capability {@code major.minor}; empty for one no architecture here spans. */
     public static Optional<NvidiaArchitecture> ofComputeCapability(int major, int minor) {
+        int cc = major * 100 + minor;
         for (NvidiaArchitecture a : values()) {
-            boolean fromOk = major > a.fromMajor || (major == a.fromMajor && minor >= a.fromMinor);
-            boolean toOk = major < a.toMajor || (major == a.toMajor && minor <= a.toMinor);
-            if (fromOk && toOk) {
+            if (minor >= 0 && minor < 100 && cc >= a.from && cc <= a.to) {
                 return Optional.of(a);
             }
         }
