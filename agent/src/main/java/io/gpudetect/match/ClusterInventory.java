@@ -108,11 +108,10 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
 
     /** One model row's GPUs: vendor, model, VRAM, interface and MIG profile (null for whole GPUs). */
     private record ModelKey(String vendor, String model, Integer memoryGi, String interfaceType, String mig) {
-        static final Comparator<ModelKey> ORDER = Comparator.comparing(ModelKey::vendor)
-                .thenComparing(ModelKey::model, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(ModelKey::memoryGi, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(ModelKey::interfaceType, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(ModelKey::mig, Comparator.nullsFirst(Comparator.naturalOrder()));
+        /** Each field as text, {@code null} for none: a card's slices come before the card, as reviewed results list them. */
+        static final Comparator<ModelKey> ORDER = Comparator.comparing((ModelKey k) -> k.vendor())
+                .thenComparing(k -> String.valueOf(k.model())).thenComparing(k -> String.valueOf(k.memoryGi()))
+                .thenComparing(k -> String.valueOf(k.interfaceType())).thenComparing(k -> String.valueOf(k.mig()));
 
         static ModelKey of(OfferedGpu g, String migProfile) {
             return new ModelKey(g.vendor().id(), g.model(), g.memoryGi(), g.interfaceType(), migProfile);
