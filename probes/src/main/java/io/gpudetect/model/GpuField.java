@@ -7,9 +7,8 @@ import java.util.List;
  * to read it ({@link #of}) and to read it from text ({@link #parse}). {@link #ALL} holds every field in the
  * record's order. The builder's copy and merge, the bounds on tool text ({@code FieldLimits}), the inventory
  * writer, the capacity record's GPU entry and its reader of hand-written records, and the fuzz invariants all
- * go through it, so a
- * field added to {@link Gpu} is declared here once more and nowhere else ({@code GpuFieldTest} checks that the
- * two agree).
+ * go through it, so a field added to {@link Gpu} is declared here once more and nowhere else ({@code
+ * GpuFieldTest} checks that the two agree; a record entry lists the fields it carries, {@code GpuEntryTest}).
  *
  * @param <T> the field's type
  */
