@@ -1,5 +1,9 @@
 package io.gpudetect.agent;
 
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Vendor;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -15,7 +19,7 @@ public final class AgentMetrics {
     private final SortedMap<String, AtomicLong> passes = new TreeMap<>();
     private final SortedMap<String, AtomicLong> writes = new TreeMap<>();
     private final SortedMap<String, AtomicLong> errors = new TreeMap<>();
-    private volatile Map<String, Integer> gpus = Map.of();
+    private volatile Map<VendorModel, Integer> gpus = Map.of();
     private volatile double lastPassSeconds;
     private final AtomicLong passSecondsTotalMillis = new AtomicLong();
 
@@ -35,9 +39,25 @@ public final class AgentMetrics {
         errors.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
     }
 
-    /** GPUs of the last complete pass, keyed {@code vendor|model}. */
-    public void gpus(Map<String, Integer> byVendorModel) {
-        gpus = Map.copyOf(byVendorModel);
+    /** The GPUs one {@code gpu_detect_gpus} series counts. */
+    record VendorModel(Vendor vendor, String model) {
+        static final Comparator<VendorModel> ORDER =
+                Comparator.comparing((VendorModel k) -> k.vendor().id()).thenComparing(VendorModel::model);
+
+        /** A GPU no tool named the maker of is {@code other}; one of no known model {@code unknown}. */
+        static VendorModel of(Gpu g) {
+            return new VendorModel(g.vendor() == null ? Vendor.OTHER : g.vendor(),
+                    g.model() == null ? "unknown" : g.model());
+        }
+    }
+
+    /** The GPUs of the last complete pass, counted per vendor and model. */
+    public void gpus(List<Gpu> found) {
+        Map<VendorModel, Integer> counts = new TreeMap<>(VendorModel.ORDER);
+        for (Gpu g : found) {
+            counts.merge(VendorModel.of(g), 1, Integer::sum);
+        }
+        gpus = java.util.Collections.unmodifiableMap(counts);
     }
 
     public synchronized long passCount() {
@@ -53,11 +73,8 @@ public final class AgentMetrics {
         header(b, "gpu_detect_pass_duration_seconds_total", "counter", "Time spent in passes.");
         b.append("gpu_detect_pass_duration_seconds_total ").append(passSecondsTotalMillis.get() / 1000.0).append('\n');
         header(b, "gpu_detect_gpus", "gauge", "GPUs found by the last complete pass, per vendor and model.");
-        new TreeMap<>(gpus).forEach((k, v) -> {
-            String[] vm = k.split("\\|", 2);
-            b.append("gpu_detect_gpus{vendor=\"").append(vm[0]).append("\",model=\"").append(vm.length > 1 ? vm[1] : "")
-                    .append("\"} ").append(v).append('\n');
-        });
+        gpus.forEach((k, v) -> b.append("gpu_detect_gpus{vendor=\"").append(k.vendor().id()).append("\",model=\"")
+                .append(k.model()).append("\"} ").append(v).append('\n'));
         header(b, "gpu_detect_api_writes_total", "counter", "Write requests sent to the API server, per target.");
         writes.forEach((k, v) -> b.append("gpu_detect_api_writes_total{target=\"").append(k).append("\"} ").append(v).append('\n'));
         header(b, "gpu_detect_errors_total", "counter", "Errors by kind (conflict, api-unavailable, forbidden, api, io, render).");

@@ -10,7 +10,6 @@ import io.gpudetect.k8s.NodeView;
 import io.gpudetect.k8s.dra.DraView;
 import io.gpudetect.record.dra.DraObjects;
 import io.gpudetect.k8s.RetryAfterHint;
-import io.gpudetect.model.Gpu;
 import io.gpudetect.record.PassOutcome;
 import io.gpudetect.sink.Applier;
 import io.gpudetect.sink.Change;
@@ -208,7 +207,7 @@ public final class NodeAgent implements AutoCloseable {
         int gpus = inventory.realGpus().size();
         PassOutcome outcome = DesiredState.outcome(inventory, labels);
         if (outcome == PassOutcome.COMPLETE) {
-            metrics.gpus(countByVendorModel(inventory));
+            metrics.gpus(inventory.realGpus());
         }
         int writes = 0;
         Change labelChange = null;
@@ -324,15 +323,6 @@ public final class NodeAgent implements AutoCloseable {
             out.println("# cluster not reachable (" + firstLine(e.getMessage()) + "); showing every label as new");
             return Optional.empty();
         }
-    }
-
-    private static Map<String, Integer> countByVendorModel(Inventory inventory) {
-        Map<String, Integer> out = new TreeMap<>();
-        for (Gpu g : inventory.realGpus()) {
-            out.merge((g.vendor() == null ? "other" : g.vendor().id()) + "|" + (g.model() == null ? "unknown" : g.model()),
-                    1, Integer::sum);
-        }
-        return out;
     }
 
     static String errorKind(KubernetesClientException e) {

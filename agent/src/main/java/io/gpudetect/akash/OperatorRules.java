@@ -291,9 +291,9 @@ public final class OperatorRules {
     /** The gpus.json entry for a card the table lacks, from what gpu-detect knows of it. */
     static String deviceEntry(Gpu g) {
         String iface = g.interfaceType() == null ? "PCIe" : switch (g.interfaceType()) {
-            case "sxm" -> "SXM";
-            case "oam" -> "OAM";
-            default -> "PCIe";
+            case SXM -> "SXM";
+            case OAM -> "OAM";
+            case PCIE, INTEGRATED -> "PCIe";
         };
         return "\"" + g.pciDeviceId() + "\": {\"name\": \"" + (g.model() == null ? "MODEL" : g.model())
                 + "\", \"interface\": \"" + iface + "\", \"memory_size\": \""

@@ -6,8 +6,6 @@ import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.match.KubeNode;
 import io.gpudetect.match.RecordSet;
 import io.gpudetect.model.Gpu;
-import io.gpudetect.model.PciAddress;
-import io.gpudetect.model.Vendor;
 import io.gpudetect.record.GpuCapacitySpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,16 +79,12 @@ public final class RecordNodes {
 
     private static Gpu gpu(GpuCapacitySpec.GpuEntry entry, CapacityRecordOffers.RecordStore store,
                            RecordSet.Located located, int index) throws InvalidInputException {
-        Gpu.Builder b = Gpu.builder("record")
-                .vendor(entry.vendor() == null ? null : Vendor.fromId(entry.vendor())).name(entry.name())
-                .model(entry.model()).interfaceType(entry.interfaceType()).memoryGi(entry.memoryGi())
-                .pciVendorId(entry.pciVendorId()).pciDeviceId(entry.pciDeviceId())
-                .pciSubsystemVendorId(entry.pciSubsystemVendorId()).pciSubsystemDeviceId(entry.pciSubsystemDeviceId());
-        if (entry.pciAddress() != null) {
-            b.pciAddress(PciAddress.parse(entry.pciAddress()).orElseThrow(() -> new InvalidInputException(
-                    store.describe(), located.where() + "(" + located.node() + ").gpus[" + index + "].pciAddress",
-                    located.line(), "expected a PCI address such as 0000:17:00.0, found " + entry.pciAddress())));
+        Gpu gpu = entry.toGpu("record");
+        if (entry.pciAddress() != null && gpu.pciAddress() == null) {
+            throw new InvalidInputException(store.describe(),
+                    located.where() + "(" + located.node() + ").gpus[" + index + "].pciAddress", located.line(),
+                    "expected a PCI address such as 0000:17:00.0, found " + entry.pciAddress());
         }
-        return b.build();
+        return gpu;
     }
 }

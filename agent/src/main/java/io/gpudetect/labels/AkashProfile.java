@@ -62,7 +62,7 @@ public final class AkashProfile implements LabelProfile {
                 count(out, model + ".ram." + g.memoryGi() + "Gi");
             }
             if (g.interfaceType() != null) {
-                count(out, model + ".interface." + LabelText.segment(g.interfaceType()));
+                count(out, model + ".interface." + LabelText.segment(g.interfaceType().id()));
             }
         }
         return out;

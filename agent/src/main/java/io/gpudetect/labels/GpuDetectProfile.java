@@ -88,7 +88,7 @@ public final class GpuDetectProfile implements LabelProfile {
             if (gi != null) {
                 put(out, p + ".memory-gi", String.valueOf(gi));
             }
-            String iface = GpuFacts.mostNumerous(GpuFacts.countBy(cards, Gpu::interfaceType, LabelText::segment));
+            String iface = GpuFacts.mostNumerous(GpuFacts.countBy(cards, Gpu::interfaceType, i -> LabelText.segment(i.id())));
             if (iface != null) {
                 put(out, p + ".interface", iface);
             }

@@ -2,6 +2,7 @@ package io.gpudetect.labels;
 
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.NvidiaArchitecture;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.model.Vgpu;
@@ -339,21 +340,16 @@ public final class NvidiaProfile implements LabelProfile {
         };
     }
 
-    /** GFD's {@code getArchFamily}. */
+    /**
+     * GFD's {@code getArchFamily}: the family of {@link NvidiaArchitecture}, except for 11.x (Thor), which GFD
+     * leaves {@code undefined}.
+     */
     static String archFamily(int major, int minor) {
-        return switch (major) {
-            case 1 -> "tesla";
-            case 2 -> "fermi";
-            case 3 -> "kepler";
-            case 5 -> "maxwell";
-            case 6 -> "pascal";
-            case 7 -> minor < 5 ? "volta" : "turing";
-            case 8 -> minor < 9 ? "ampere" : "ada-lovelace";
-            case 9 -> "hopper";
-            case 10, 12 -> "blackwell";
-            case 13 -> "rubin";
-            default -> "undefined";
-        };
+        if (major == 11) {
+            return "undefined";
+        }
+        return NvidiaArchitecture.ofComputeCapability(major, minor).map(NvidiaArchitecture::gfdFamily)
+                .orElse("undefined");
     }
 
     /** {@code 8.6} as {@code [8, 6]}; null when it is not two whole numbers. */

@@ -3,7 +3,6 @@ package io.gpudetect.match;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.k8s.ClusterErrors;
-import io.gpudetect.model.Vendor;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
 import java.io.IOException;
@@ -180,8 +179,7 @@ public final class CapacityRecordOffers implements OfferSource {
                 }
             }
         }
-        return new OfferedGpu(Vendor.fromId(gpu.vendor()), gpu.model(), gpu.memoryGi(), gpu.interfaceType(), split,
-                split ? profiles : List.of());
+        return OfferedGpu.of(gpu.toGpu("record"), split, split ? profiles : List.of());
     }
 
     /** Units per kind; Kubernetes resource names are read as our kinds ({@code nvidia.com/gpu} is {@code nvidia}). */

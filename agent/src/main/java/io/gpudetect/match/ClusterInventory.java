@@ -60,25 +60,25 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
     }
 
     public static ClusterInventory of(String records, List<NodeOffer> offers, Instant now, Duration staleAfter) {
-        Map<List<Object>, int[]> models = new TreeMap<>(Comparator.comparing(Object::toString));
+        Map<ModelKey, int[]> models = new TreeMap<>(ModelKey.ORDER);
         Map<String, int[]> vendors = new TreeMap<>();
         List<NodeRow> nodes = new ArrayList<>();
         for (NodeOffer n : offers) {
             nodes.add(nodeRow(n, now, staleAfter));
-            Map<List<Object>, int[]> onNode = new TreeMap<>(Comparator.comparing(Object::toString));
+            Map<ModelKey, int[]> onNode = new TreeMap<>(ModelKey.ORDER);
             for (OfferedGpu g : n.gpus()) {
                 if (g.migEnabled()) {
                     // The card itself is counted once; its slices are offered per profile.
-                    count(onNode, key(g, null), 1, 0);
+                    count(onNode, ModelKey.of(g, null), 1, 0);
                     for (String profile : g.profiles()) {
-                        count(onNode, key(g, profile), 0, 1);
+                        count(onNode, ModelKey.of(g, profile), 0, 1);
                     }
                 } else {
-                    count(onNode, key(g, null), 1, 1);
+                    count(onNode, ModelKey.of(g, null), 1, 1);
                 }
             }
-            for (Map.Entry<List<Object>, int[]> e : onNode.entrySet()) {
-                String kind = e.getKey().get(4) == null ? (String) e.getKey().get(0) : "mig-" + e.getKey().get(4);
+            for (Map.Entry<ModelKey, int[]> e : onNode.entrySet()) {
+                String kind = e.getKey().mig() == null ? e.getKey().vendor() : "mig-" + e.getKey().mig();
                 int units = e.getValue()[1];
                 int allocatable = Math.min(units, n.allocatable(kind));
                 int idle = Math.min(units, n.free(kind));
@@ -99,24 +99,26 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
             }
         }
         List<ModelRow> modelRows = new ArrayList<>();
-        models.forEach((k, v) -> modelRows.add(new ModelRow((String) k.get(0), (String) k.get(1), (Integer) k.get(2),
-                (String) k.get(3), (String) k.get(4), v[0], v[1], v[2], v[3], v[4])));
+        models.forEach((k, v) -> modelRows.add(new ModelRow(k.vendor(), k.model(), k.memoryGi(), k.interfaceType(),
+                k.mig(), v[0], v[1], v[2], v[3], v[4])));
         List<VendorRow> vendorRows = new ArrayList<>();
         vendors.forEach((k, v) -> vendorRows.add(new VendorRow(k, v[0], v[1], v[2], v[3], v[4])));
         return new ClusterInventory(records, now, staleAfter, modelRows, vendorRows, nodes);
     }
 
-    private static List<Object> key(OfferedGpu g, String migProfile) {
-        List<Object> key = new ArrayList<>();
-        key.add(g.vendor().id());
-        key.add(g.model());
-        key.add(g.memoryGi());
-        key.add(g.interfaceType());
-        key.add(migProfile);
-        return key;
+    /** One model row's GPUs: vendor, model, VRAM, interface and MIG profile (null for whole GPUs). */
+    private record ModelKey(String vendor, String model, Integer memoryGi, String interfaceType, String mig) {
+        /** Each field as text, {@code null} for none: a card's slices come before the card, as reviewed results list them. */
+        static final Comparator<ModelKey> ORDER = Comparator.comparing((ModelKey k) -> k.vendor())
+                .thenComparing(k -> String.valueOf(k.model())).thenComparing(k -> String.valueOf(k.memoryGi()))
+                .thenComparing(k -> String.valueOf(k.interfaceType())).thenComparing(k -> String.valueOf(k.mig()));
+
+        static ModelKey of(OfferedGpu g, String migProfile) {
+            return new ModelKey(g.vendor().id(), g.model(), g.memoryGi(), g.interfaceType(), migProfile);
+        }
     }
 
-    private static void count(Map<List<Object>, int[]> onNode, List<Object> key, int gpus, int units) {
+    private static void count(Map<ModelKey, int[]> onNode, ModelKey key, int gpus, int units) {
         int[] row = onNode.computeIfAbsent(key, k -> new int[2]);
         row[0] += gpus;
         row[1] += units;

@@ -36,8 +36,13 @@ public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
         List<String> profiles = mig
                 ? gpu.partitioning().instances().stream().map(Partition::profile).filter(Objects::nonNull).toList()
                 : List.of();
+        return of(gpu, mig, profiles);
+    }
+
+    /** The matching view of {@code gpu} with the slices a record lists for it. */
+    public static OfferedGpu of(Gpu gpu, boolean migEnabled, List<String> profiles) {
         return new OfferedGpu(gpu.vendor() == null ? Vendor.OTHER : gpu.vendor(), gpu.model(), gpu.memoryGi(),
-                gpu.interfaceType(), mig, profiles);
+                gpu.interfaceType() == null ? null : gpu.interfaceType().id(), migEnabled, profiles);
     }
 
     /** Lower case, with {@code sxm2}..{@code sxm5} as {@code sxm}: the provider compares interfaces that way. */

@@ -2,6 +2,8 @@ package io.gpudetect.match;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuField;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.GpuCapacityStatus;
@@ -211,14 +213,16 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
             if (!gpu.isMapping()) {
                 throw error(at, gpu, "expected a GPU (a mapping with vendor, model, memoryGi, interface)");
             }
-            String vendor = text(gpu.get("vendor"));
-            if (vendor == null) {
+            if (text(gpu.get("vendor")) == null) {
                 throw error(at + ".vendor", gpu, "missing; expected nvidia, amd, intel or other");
             }
-            YamlNode mem = gpu.get("memoryGi");
-            Integer memoryGi = mem == null || mem.isNull() ? null : (int) whole(mem, at + ".memoryGi");
-            String address = text(gpu.get("pciAddress"));
-            String uuid = text(gpu.get("uuid"));
+            Gpu.Builder fields = Gpu.builder("record");
+            for (GpuField<?> field : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
+                read(fields, field, gpu.get(field.name()), at);
+            }
+            Gpu read = fields.build();
+            String address = read.pciAddress() == null ? null : read.pciAddress().toString();
+            String uuid = read.uuid();
             boolean partitioned = "true".equals(text(gpu.get("partitioned")));
             YamlNode partitioning = gpu.get("partitioning");
             if (partitioning != null && partitioning.isMapping()) {
@@ -234,12 +238,32 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
                     }
                 }
             }
-            return new GpuCapacitySpec.GpuEntry(vendor, text(gpu.get("model")), text(gpu.get("name")), null, memoryGi,
-                    text(gpu.get("interface")), address, uuid, text(gpu.get("health")), partitioned,
-                    hex(gpu.get("pciVendorId"), at + ".pciVendorId"), hex(gpu.get("pciDeviceId"), at + ".pciDeviceId"),
-                    hex(gpu.get("pciSubsystemVendorId"), at + ".pciSubsystemVendorId"),
-                    hex(gpu.get("pciSubsystemDeviceId"), at + ".pciSubsystemDeviceId"),
-                    drmCards(gpu.get("drmCards"), at + ".drmCards"));
+            GpuCapacitySpec.GpuEntry entry = GpuCapacitySpec.GpuEntry.of(read, drmCards(gpu.get("drmCards"), at + ".drmCards"));
+            return new GpuCapacitySpec.GpuEntry(entry.vendor(), entry.model(), entry.name(), entry.memoryMiB(),
+                    entry.memoryGi(), entry.interfaceType(), entry.pciAddress(), uuid, entry.health(), partitioned,
+                    entry.pciVendorId(), entry.pciDeviceId(), entry.pciSubsystemVendorId(), entry.pciSubsystemDeviceId(),
+                    entry.drmCards());
+        }
+
+        /** One field of a GPU, read as {@link GpuField#parse} reads its type; nothing when absent or blank. */
+        private <T> void read(Gpu.Builder gpu, GpuField<T> field, YamlNode node, String at)
+                throws InvalidInputException {
+            if (node == null || node.isNull()) {
+                return;
+            }
+            String path = at + "." + field.name();
+            if (!node.isScalar()) {
+                throw error(path, node, "expected one value, found " + node.describe());
+            }
+            String t = text(node);
+            if (t == null) {
+                return;
+            }
+            try {
+                gpu.set(field, field.parse(t));
+            } catch (IllegalArgumentException e) {
+                throw error(path, node, e.getMessage() + ", found " + node.describe());
+            }
         }
 
         /** A GPU's DRM card names ({@code [card0]}); null when the record does not say (not known, not none). */
@@ -297,18 +321,6 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
                 return Long.parseLong(node.text().strip());
             }
             throw error(at, node, "expected a whole number of 0 or more, found " + node.describe());
-        }
-
-        private String hex(YamlNode node, String at) throws InvalidInputException {
-            String t = text(node);
-            if (t == null) {
-                return null;
-            }
-            String id = t.toLowerCase(Locale.ROOT);
-            if (!id.matches("[0-9a-f]{4}")) {
-                throw error(at, node, "expected 4 hex digits such as 10de, found " + t);
-            }
-            return id;
         }
 
         private InvalidInputException error(String path, YamlNode at, String problem) {

@@ -19,6 +19,13 @@ public final class CapacityRecords {
     private CapacityRecords() {
     }
 
+    /** Totals by vendor and model (as written), memory (as a number) and interface (as written), unknown first. */
+    private static final Comparator<GpuCapacitySpec.ModelTotal> TOTALS_ORDER =
+            Comparator.comparing((GpuCapacitySpec.ModelTotal t) -> t.vendor().id())
+                    .thenComparing(GpuCapacitySpec.ModelTotal::model, Comparator.nullsFirst(Comparator.naturalOrder()))
+                    .thenComparing(GpuCapacitySpec.ModelTotal::memoryGi, Comparator.nullsFirst(Comparator.naturalOrder()))
+                    .thenComparing(t -> t.interfaceType() == null ? "" : t.interfaceType().id());
+
     /**
      * The spec for this pass: GPUs, totals and slices from the inventory, resources from the Node and its pods, and
      * each GPU's DRM card nodes from {@code drm} (read through the same source as the inventory, so a replayed
@@ -30,14 +37,13 @@ public final class CapacityRecords {
         List<Gpu> gpus = inventory.realGpus();
         DrmCards.Listed listed = drm instanceof DrmCards.Listed l ? l : null;
         List<GpuCapacitySpec.GpuEntry> entries = gpus.stream()
-                .map(g -> entry(g, listed == null ? null : listed.at(g.pciAddress()))).toList();
-        Map<String, GpuCapacitySpec.ModelTotal> totals = new TreeMap<>();
+                .map(g -> GpuCapacitySpec.GpuEntry.of(g, listed == null ? null : listed.at(g.pciAddress()))).toList();
+        Map<GpuCapacitySpec.ModelTotal.Kind, Integer> counts = new java.util.HashMap<>();
         for (GpuCapacitySpec.GpuEntry e : entries) {
-            String key = e.vendor() + "|" + e.model() + "|" + e.memoryGi() + "|" + e.interfaceType();
-            totals.merge(key, new GpuCapacitySpec.ModelTotal(e.vendor(), e.model(), e.memoryGi(), e.interfaceType(), 1),
-                    (a, b) -> new GpuCapacitySpec.ModelTotal(a.vendor(), a.model(), a.memoryGi(), a.interfaceType(),
-                            a.count() + b.count()));
+            counts.merge(GpuCapacitySpec.ModelTotal.Kind.of(e), 1, Integer::sum);
         }
+        List<GpuCapacitySpec.ModelTotal> totals = counts.entrySet().stream()
+                .map(c -> GpuCapacitySpec.ModelTotal.of(c.getKey(), c.getValue())).sorted(TOTALS_ORDER).toList();
         List<GpuCapacitySpec.Slice> slices = new ArrayList<>();
         for (Gpu g : gpus) {
             if (g.partitioning() == null || !Boolean.TRUE.equals(g.partitioning().enabled())) {
@@ -48,16 +54,8 @@ public final class CapacityRecords {
                         p.gpuInstanceId(), p.computeInstanceId(), p.memoryMiB(), p.multiprocessors(), p.uuid()));
             }
         }
-        return new GpuCapacitySpec(entries, List.copyOf(totals.values()), slices, new TreeMap<>(allocatable),
+        return new GpuCapacitySpec(entries, totals, slices, new TreeMap<>(allocatable),
                 new TreeMap<>(requested), host, listed == null ? null : listed.present(), agentVersion, null);
-    }
-
-    private static GpuCapacitySpec.GpuEntry entry(Gpu g, List<String> drmCards) {
-        return new GpuCapacitySpec.GpuEntry(g.vendor() == null ? "other" : g.vendor().id(), g.model(), g.name(),
-                g.memoryMiB(), g.memoryGi(), g.interfaceType(), address(g), g.uuid(),
-                g.health() == null || g.health().status() == null ? null : g.health().status().id(),
-                g.partitioning() == null ? null : g.partitioning().enabled(),
-                g.pciVendorId(), g.pciDeviceId(), g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), drmCards);
     }
 
     private static String address(Gpu g) {

@@ -3,12 +3,23 @@ package io.gpudetect.record;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuField;
+import io.gpudetect.model.GpuInterface;
+import io.gpudetect.model.Health;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Vendor;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What the node offers. Everything here changes only when the hardware, the node's allocatable
  * resources, the pods using GPUs or the agent's version change, so an idle node's record is never written.
+ *
+ * <p>Vendor, interface and health are enums here and plain strings in the CRD's schema ({@code SchemaFrom}): the
+ * chart installs the CRD once and Helm never upgrades it, so a value a newer agent adds (a vendor) must not be
+ * refused by an older CRD.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record GpuCapacitySpec(
@@ -45,12 +56,16 @@ public record GpuCapacitySpec(
         return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout);
     }
 
-    /** One GPU, in the vocabulary of the labels and of Akash's SDL. */
+    /**
+     * One GPU, in the vocabulary of the labels and of Akash's SDL: the {@link Gpu} fields of {@link #GPU_FIELDS},
+     * under the same names, plus {@code partitioned} and {@code drmCards}. {@link #of} and {@link #toGpu} are the
+     * one mapping between the two; a hand-written record is read field by field through {@link GpuField#parse}.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record GpuEntry(String vendor, String model, String name, Long memoryMiB, Integer memoryGi,
-                           @JsonProperty("interface") @JsonPropertyDescription("pcie, sxm, oam or integrated.") String interfaceType,
+    public record GpuEntry(@SchemaFrom(type = String.class) Vendor vendor, String model, String name, Long memoryMiB, Integer memoryGi,
+                           @JsonProperty("interface") @JsonPropertyDescription("pcie, sxm, oam or integrated.") @SchemaFrom(type = String.class) GpuInterface interfaceType,
                            String pciAddress, String uuid,
-                           @JsonPropertyDescription("ok, degraded or lost; absent when no tool said.") String health,
+                           @JsonPropertyDescription("ok, degraded or lost; absent when no tool said.") @SchemaFrom(type = String.class) Health.Status health,
                            @JsonPropertyDescription("True when MIG (or an AMD partition mode) is on.") Boolean partitioned,
                            @JsonPropertyDescription("PCI vendor id, 4 lower-case hex digits (10de); Akash's GPU table is keyed by it and the device id.") String pciVendorId,
                            @JsonPropertyDescription("PCI device id, 4 lower-case hex digits (2684).") String pciDeviceId,
@@ -59,15 +74,60 @@ public record GpuCapacitySpec(
                            @JsonPropertyDescription("The DRM card nodes (card0 for /sys/class/drm/card0) whose device is this GPU, as Akash's inventory operator finds them; empty when it has none (its DRM driver, such as nvidia_drm, is not loaded: the operator skips the GPU); absent when not known.")
                            List<String> drmCards) {
 
+        /** The {@link Gpu} fields an entry holds, in the entry's order ({@code GpuEntryTest} checks the two agree). */
+        public static final List<GpuField<?>> GPU_FIELDS = List.of(GpuField.VENDOR, GpuField.MODEL, GpuField.NAME,
+                GpuField.MEMORY_MIB, GpuField.MEMORY_GI, GpuField.INTERFACE, GpuField.PCI_ADDRESS, GpuField.UUID,
+                GpuField.HEALTH, GpuField.PCI_VENDOR_ID, GpuField.PCI_DEVICE_ID, GpuField.PCI_SUBSYSTEM_VENDOR_ID,
+                GpuField.PCI_SUBSYSTEM_DEVICE_ID);
+
         public GpuEntry {
             // Null, not empty, when the writer could not tell: "not known" differs from "no DRM node".
             drmCards = drmCards == null ? null : List.copyOf(drmCards);
         }
+
+        /**
+         * The entry for {@code g}: a GPU without a vendor is {@code other}; {@code partitioned} is whether its
+         * partitioning is on, null when it has none.
+         */
+        public static GpuEntry of(Gpu g, List<String> drmCards) {
+            return new GpuEntry(g.vendor() == null ? Vendor.OTHER : g.vendor(), g.model(), g.name(), g.memoryMiB(),
+                    g.memoryGi(), g.interfaceType(),
+                    g.pciAddress() == null ? null : g.pciAddress().toString(), g.uuid(),
+                    g.health() == null ? null : g.health().status(),
+                    g.partitioning() == null ? null : g.partitioning().enabled(), g.pciVendorId(), g.pciDeviceId(),
+                    g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), drmCards);
+        }
+
+        /**
+         * The GPU this entry describes, each field from {@code source}; a PCI address that is not one is left
+         * out (a caller that needs it checks {@code pciAddress()} against the GPU's).
+         */
+        public Gpu toGpu(String source) {
+            return Gpu.builder(source).vendor(vendor).model(model).name(name).memoryMiB(memoryMiB).memoryGi(memoryGi)
+                    .interfaceType(interfaceType)
+                    .pciAddress(PciAddress.parse(pciAddress).orElse(null)).uuid(uuid)
+                    .health(health == null ? null : new Health(health, null, List.of()))
+                    .pciVendorId(pciVendorId).pciDeviceId(pciDeviceId).pciSubsystemVendorId(pciSubsystemVendorId)
+                    .pciSubsystemDeviceId(pciSubsystemDeviceId).build();
+        }
     }
 
-    /** How many GPUs share one vendor, model, memory size and interface. */
+    /** How many GPUs share one vendor, model, memory size and interface: a {@link Kind} and its count. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record ModelTotal(String vendor, String model, Integer memoryGi, @JsonProperty("interface") String interfaceType, int count) {
+    public record ModelTotal(@SchemaFrom(type = String.class) Vendor vendor, String model, Integer memoryGi,
+                             @JsonProperty("interface") @SchemaFrom(type = String.class) GpuInterface interfaceType,
+                             int count) {
+
+        /** The GPUs a total counts together. */
+        public record Kind(Vendor vendor, String model, Integer memoryGi, GpuInterface interfaceType) {
+            public static Kind of(GpuEntry e) {
+                return new Kind(e.vendor(), e.model(), e.memoryGi(), e.interfaceType());
+            }
+        }
+
+        public static ModelTotal of(Kind kind, int count) {
+            return new ModelTotal(kind.vendor(), kind.model(), kind.memoryGi(), kind.interfaceType(), count);
+        }
     }
 
     /** One MIG instance or partition of a GPU. */

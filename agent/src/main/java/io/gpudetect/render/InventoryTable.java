@@ -27,7 +27,7 @@ public final class InventoryTable {
                     dash(g.model()),
                     dash(g.name()) + (Boolean.TRUE.equals(g.emulated()) ? " (emulated)" : ""),
                     vram(g),
-                    dash(g.interfaceType()),
+                    dash(g.interfaceType() == null ? null : g.interfaceType().id()),
                     dash(g.driverVersion()),
                     mig(g.partitioning()),
                     g.health() == null ? "-" : g.health().status().id()});

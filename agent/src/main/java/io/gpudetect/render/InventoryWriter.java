@@ -4,6 +4,7 @@ import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.GpuField;
+import io.gpudetect.model.GpuInterface;
 import io.gpudetect.model.Health;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
@@ -112,6 +113,8 @@ final class InventoryWriter {
             g.endObject();
         } else if (value instanceof Vendor v) {
             field(g, name, v.id());
+        } else if (value instanceof GpuInterface i) {
+            field(g, name, i.id());
         } else if (value instanceof PciAddress a) {
             field(g, name, a.toString());
         } else if (value instanceof String s) {

@@ -42,7 +42,7 @@ class LabelProfilesTest {
         Inventory inventory = Fixtures.detect(bundle);
         SortedMap<String, String> labels = ALL.render(inventory); // throws if two profiles share a key
         // The discrete GPUs; on a node with only integrated ones, those.
-        long integrated = inventory.realGpus().stream().filter(g -> "integrated".equals(g.interfaceType())).count();
+        long integrated = inventory.realGpus().stream().filter(g -> g.interfaceType() == io.gpudetect.model.GpuInterface.INTEGRATED).count();
         long discrete = inventory.realGpus().size() - integrated;
         assertEquals(String.valueOf(discrete > 0 ? discrete : integrated), labels.get("gpu-detect.io/gpu.count"));
         assertEquals(integrated > 0 ? String.valueOf(integrated) : null, labels.get("gpu-detect.io/gpu.integrated.count"));

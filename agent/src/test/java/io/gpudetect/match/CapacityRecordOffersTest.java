@@ -106,6 +106,38 @@ class CapacityRecordOffersTest {
         assertTrue(twice.problem().contains("a second record for node a"), twice.getMessage());
     }
 
+    /** A GPU's fields are read as GpuField declares them: each wrong value named by its path, with what was expected. */
+    @Test
+    void badGpuFieldsNameTheFieldAndWhatWasExpected() {
+        InvalidInputException iface = assertThrows(InvalidInputException.class,
+                () -> offers("- {metadata: {name: a}, gpus: [{vendor: nvidia, model: h100, interface: nvlink}]}"));
+        assertEquals("[0](a).gpus[0].interface", iface.path());
+        assertEquals("expected pcie, sxm, oam or integrated, found 'nvlink'", iface.problem());
+        InvalidInputException health = assertThrows(InvalidInputException.class,
+                () -> offers("- {metadata: {name: a}, gpus: [{vendor: nvidia, health: fine}]}"));
+        assertEquals("[0](a).gpus[0].health", health.path());
+        assertEquals("expected ok, degraded or lost, found 'fine'", health.problem());
+        InvalidInputException address = assertThrows(InvalidInputException.class,
+                () -> offers("- {metadata: {name: a}, gpus: [{vendor: nvidia, pciAddress: gpu0}]}"));
+        assertEquals("[0](a).gpus[0].pciAddress", address.path());
+        assertEquals("expected a PCI address such as 0000:17:00.0, found 'gpu0'", address.problem());
+        InvalidInputException memory = assertThrows(InvalidInputException.class,
+                () -> offers("- {metadata: {name: a}, gpus: [{vendor: nvidia, memoryGi: {size: 80}}]}"));
+        assertEquals("[0](a).gpus[0].memoryGi", memory.path());
+        assertEquals("expected one value, found a mapping", memory.problem());
+        // SXM4 is folded to sxm as Akash folds it.
+        assertEquals("sxm", assertDoesNotThrowOffers(
+                "- {metadata: {name: a}, gpus: [{vendor: nvidia, model: a100, interface: SXM4}]}"));
+    }
+
+    private static String assertDoesNotThrowOffers(String text) {
+        try {
+            return offers(text).get(0).gpus().get(0).interfaceType();
+        } catch (InvalidInputException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
     @Test
     void resourceNamesBecomeUnitKinds() {
         assertEquals("nvidia", CapacityRecordOffers.unitKind("nvidia.com/gpu"));

@@ -146,7 +146,7 @@ class InventoryWriterTest {
                 .pciVendorId("10de").pciDeviceId("2330").pciSubsystemVendorId("10de").pciSubsystemDeviceId("16c1")
                 .pciRevision("a1").pciClass("0302").uuid("GPU-4a7b\"c\\d").serial("1652\t0230\n41").boardPartNumber("true")
                 .boardName("AMD Instinct MI300X OAM: #1")
-                .interfaceType("sxm").architecture("Hopper").computeCapability("9.0").computeUnits(132)
+                .interfaceType(io.gpudetect.model.GpuInterface.SXM).architecture("Hopper").computeCapability("9.0").computeUnits(132)
                 .kernelDriver("nvidia").powerLimitWatts(700.5)
                 .partitioning(new Partitioning("mig", true, false, List.of(
                         new Partition("1g.10gb", 1, 0, 9856L, 16, "MIG-\u00e9\u0001"),

@@ -2,6 +2,8 @@ package io.gpudetect.inventory;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuInterface;
+import io.gpudetect.model.NvidiaArchitecture;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.tables.AkashGpus;
 import io.gpudetect.tables.AmdComputeUnits;
@@ -72,15 +74,37 @@ public final class Normaliser {
 
     private final Tables tables;
     /** One judgement per kind of AMD card in this pass (see {@link #amdProduct}). */
-    private final java.util.Map<String, AmdJudgement> amdJudgements = new java.util.HashMap<>();
+    private final java.util.Map<AmdKind, AmdJudgement> amdJudgements = new java.util.HashMap<>();
     /** Cut names judged in this pass, by name and size: eight cards of one kind are judged, and told of, once. */
-    private final Map<String, Optional<String>> cutNameModels = new java.util.HashMap<>();
+    private final Map<CutNameKind, Optional<String>> cutNameModels = new java.util.HashMap<>();
     /** Names that list several products (pci.ids' brackets), judged once per name, size and CU count in this pass. */
-    private final Map<String, Optional<String>> listModels = new java.util.HashMap<>();
+    private final Map<ListKind, Optional<String>> listModels = new java.util.HashMap<>();
+    /** Generic AMD names (architecture and device id) whose products were told of in this pass. */
+    private final java.util.Set<GenericKind> genericKinds = new java.util.HashSet<>();
     /** Kinds of AMD card whose CU-decided model was told of in this pass: eight cards, one note. */
-    private final java.util.Set<String> toldKinds = new java.util.HashSet<>();
+    private final java.util.Set<AmdKind> toldKinds = new java.util.HashSet<>();
     /** Board names judged against their device id in this pass (see {@link #idProductOverBoardName}). */
-    private final Map<String, Optional<String>> boardNameModels = new java.util.HashMap<>();
+    private final Map<BoardNameKind, Optional<String>> boardNameModels = new java.util.HashMap<>();
+
+    /** The keys of the judgements above: one kind of card, as the judgement reads it. */
+    private record CutNameKind(String name, Long memoryMiB) {
+    }
+
+    private record ListKind(String name, Integer memoryGi, Integer computeUnits) {
+    }
+
+    private record GenericKind(String architecture, String pciDeviceId) {
+    }
+
+    private record BoardNameKind(String pciDeviceId, String pciRevision, String nameModel) {
+    }
+
+    private record AmdKind(String deviceId, String pciRevision, Integer memoryGi, String architecture,
+                           Integer computeUnits, List<String> named) {
+        AmdKind {
+            named = List.copyOf(named);
+        }
+    }
 
     public Normaliser(Tables tables) {
         this.tables = tables;
@@ -173,7 +197,7 @@ public final class Normaliser {
         }
         if (model == null && akash.isEmpty() && name != null && name.strip().endsWith("...") && gpu.pciDeviceId() == null
                 && vendorId != null) {
-            String kind = name + "|" + gpu.memoryMiB();
+            CutNameKind kind = new CutNameKind(name, gpu.memoryMiB());
             Optional<String> judged = cutNameModels.get(kind);
             if (judged == null) {
                 judged = Optional.ofNullable(cutNameModel(vendor, vendorId, name, gpu.memoryMiB(),
@@ -194,7 +218,7 @@ public final class Normaliser {
             ProductList list = ProductList.parse(name);
             if ((vendor == Vendor.NVIDIA || vendor == Vendor.AMD) && list.isList()) {
                 // "Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]": a chip and a list, never one slug run together.
-                String kind = name + "|" + gi + "|" + gpu.computeUnits();
+                ListKind kind = new ListKind(name, gi, gpu.computeUnits());
                 Optional<String> judged = listModels.get(kind);
                 if (judged == null) {
                     judged = Optional.ofNullable(listModel(vendor, name, list, gi, gpu, diagnostics));
@@ -283,23 +307,23 @@ public final class Normaliser {
             return;
         }
         if (Boolean.TRUE.equals(gpu.sharedMemory())) {
-            b.interfaceType(Gpu.INTEGRATED);
+            b.interfaceType(GpuInterface.INTEGRATED);
             return;
         }
-        String stated = formInName(gpu.name());
+        GpuInterface stated = formInName(gpu.name());
         if (stated != null) {
             b.interfaceType(stated);
             return;
         }
         if (vendor == Vendor.NVIDIA && gpu.pciDeviceId() != null) {
-            String listed = tables.pciIds().device(vendorId, gpu.pciDeviceId()).map(Normaliser::formInName).orElse(null);
+            GpuInterface listed = tables.pciIds().device(vendorId, gpu.pciDeviceId()).map(Normaliser::formInName).orElse(null);
             if (listed != null) {
                 b.as("pci.ids").interfaceType(listed).as("derived");
                 return;
             }
         }
         if (model != null && vendor == Vendor.AMD && OAM_MODELS.matcher(model).matches()) {
-            b.interfaceType("oam");
+            b.interfaceType(GpuInterface.OAM);
         }
     }
 
@@ -365,11 +389,9 @@ public final class Normaliser {
     private String genericAmdModel(String name, String architecture, Gpu gpu, List<Diagnostic> diagnostics) {
         String family = genericChip(architecture, gpu);
         String model = ModelSlug.fromName(family);
-        String kind = "generic|" + architecture + "|" + gpu.pciDeviceId();
-        if (listModels.containsKey(kind)) {
+        if (!genericKinds.add(new GenericKind(architecture, gpu.pciDeviceId()))) {
             return model;
         }
-        listModels.put(kind, Optional.ofNullable(model));
         String device = gpu.pciDeviceId() != null ? gpu.pciDeviceId() : integratedDeviceOfGfx(architecture);
         List<String> candidates = device == null ? List.of() : tables.amdGpuIds().candidates(device, null);
         String probe = gpu.sources() == null ? null : gpu.sources().get("name");
@@ -402,7 +424,7 @@ public final class Normaliser {
      * no product anywhere in amdgpu.ids has the board name's slug; a board name that is a product stays the model.
      */
     private String idProductOverBoardName(String name, String nameModel, Gpu gpu, List<Diagnostic> diagnostics) {
-        String kind = gpu.pciDeviceId() + "|" + gpu.pciRevision() + "|" + nameModel;
+        BoardNameKind kind = new BoardNameKind(gpu.pciDeviceId(), gpu.pciRevision(), nameModel);
         Optional<String> judged = boardNameModels.get(kind);
         if (judged == null) {
             judged = Optional.empty();
@@ -426,14 +448,14 @@ public final class Normaliser {
     }
 
     /** {@code sxm} or {@code pcie} where the name states it, else null. */
-    static String formInName(String name) {
+    static GpuInterface formInName(String name) {
         if (name == null) {
             return null;
         }
         if (SXM_IN_NAME.matcher(name).find()) {
-            return "sxm";
+            return GpuInterface.SXM;
         }
-        return PCIE_IN_NAME.matcher(name).find() ? "pcie" : null;
+        return PCIE_IN_NAME.matcher(name).find() ? GpuInterface.PCIE : null;
     }
 
     /**
@@ -525,7 +547,7 @@ public final class Normaliser {
         Integer gi = Boolean.TRUE.equals(gpu.sharedMemory()) ? null : gpu.memoryGi() != null ? gpu.memoryGi()
                 : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
         // Eight cards of one kind are one judgement: names are slugged and tables read once per kind, not per card.
-        String kind = deviceId + "|" + gpu.pciRevision() + "|" + gi + "|" + architecture + "|" + gpu.computeUnits() + "|" + named;
+        AmdKind kind = new AmdKind(deviceId, gpu.pciRevision(), gi, architecture, gpu.computeUnits(), named);
         AmdJudgement judgement = amdJudgements.get(kind);
         if (judgement == null) {
             judgement = judgeAmd(deviceId, gpu.pciRevision(), gi, architecture, gpu.computeUnits(), named);
@@ -724,17 +746,7 @@ public final class Normaliser {
         if (!m.find()) {
             return null;
         }
-        return switch (m.group(1)) {
-            case "GK" -> "Kepler";
-            case "GM" -> "Maxwell";
-            case "GP" -> "Pascal";
-            case "GV" -> "Volta";
-            case "TU" -> "Turing";
-            case "GA" -> "Ampere";
-            case "AD" -> "Ada Lovelace";
-            case "GH" -> "Hopper";
-            default -> "Blackwell";
-        };
+        return NvidiaArchitecture.ofChipPrefix(m.group(1)).map(NvidiaArchitecture::printed).orElse(null);
     }
 
     /**
@@ -770,26 +782,8 @@ public final class Normaliser {
         };
     }
 
-    /** NVIDIA's architecture from the compute capability's major (and for 8.x, minor) version. */
+    /** NVIDIA's architecture from the compute capability, by {@link NvidiaArchitecture}. */
     static String nvidiaArchitecture(String computeCapability) {
-        String[] parts = computeCapability.split("\\.");
-        int major;
-        int minor;
-        try {
-            major = Integer.parseInt(parts[0]);
-            minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-        } catch (NumberFormatException e) {
-            return null;
-        }
-        return switch (major) {
-            case 3 -> "Kepler";
-            case 5 -> "Maxwell";
-            case 6 -> "Pascal";
-            case 7 -> minor >= 5 ? "Turing" : "Volta";
-            case 8 -> minor == 9 ? "Ada Lovelace" : "Ampere";
-            case 9 -> "Hopper";
-            case 10, 11, 12 -> "Blackwell";
-            default -> null;
-        };
+        return NvidiaArchitecture.ofComputeCapability(computeCapability).map(NvidiaArchitecture::printed).orElse(null);
     }
 }

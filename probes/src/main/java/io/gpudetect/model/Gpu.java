@@ -50,7 +50,7 @@ public record Gpu(
          */
         String boardName,
         /** {@code pcie}, {@code sxm}, {@code oam} or {@code integrated}. */
-        @JsonProperty("interface") String interfaceType,
+        @JsonProperty("interface") GpuInterface interfaceType,
         /** Architecture or family: {@code Hopper}, {@code gfx942}, {@code Xe-HPG}. */
         String architecture,
         /** NVIDIA compute capability, {@code 9.0}. */
@@ -76,9 +76,6 @@ public record Gpu(
         return new Builder(source);
     }
 
-    /** The interface value of a GPU built into a processor or chipset, using the host's memory. */
-    public static final String INTEGRATED = "integrated";
-
     /**
      * An integrated GPU (a CPU's or chipset's graphics, an APU): listed like any GPU, but beside discrete ones it
      * is not what a node is offered or scheduled for. Read from the interface, which the inventory sets to
@@ -86,7 +83,7 @@ public record Gpu(
      */
     @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean integrated() {
-        return INTEGRATED.equals(interfaceType);
+        return interfaceType == GpuInterface.INTEGRATED;
     }
 
     public Builder toBuilder(String source) {
@@ -153,7 +150,7 @@ public record Gpu(
         public Builder serial(String v) { return set(GpuField.SERIAL, v); }
         public Builder boardPartNumber(String v) { return set(GpuField.BOARD_PART_NUMBER, v); }
         public Builder boardName(String v) { return set(GpuField.BOARD_NAME, v); }
-        public Builder interfaceType(String v) { return set(GpuField.INTERFACE, v); }
+        public Builder interfaceType(GpuInterface v) { return set(GpuField.INTERFACE, v); }
         public Builder architecture(String v) { return set(GpuField.ARCHITECTURE, v); }
         public Builder computeCapability(String v) { return set(GpuField.COMPUTE_CAPABILITY, v); }
         public Builder computeUnits(Integer v) { return set(GpuField.COMPUTE_UNITS, v); }

@@ -4,10 +4,11 @@ import java.util.List;
 
 /**
  * One field of a {@link Gpu}: its name (in the JSON output and in {@link Gpu#sources()}), its type, and how
- * to read it. {@link #ALL} holds every field in the record's order. The builder's copy and merge, the bounds
- * on tool text ({@code FieldLimits}), the inventory writer and the fuzz invariants all go through it, so a
- * field added to {@link Gpu} is declared here once more and nowhere else ({@code GpuFieldTest} checks that the
- * two agree).
+ * to read it ({@link #of}) and to read it from text ({@link #parse}). {@link #ALL} holds every field in the
+ * record's order. The builder's copy and merge, the bounds on tool text ({@code FieldLimits}), the inventory
+ * writer, the capacity record's GPU entry and its reader of hand-written records, and the fuzz invariants all
+ * go through it, so a field added to {@link Gpu} is declared here once more and nowhere else ({@code
+ * GpuFieldTest} checks that the two agree; a record entry lists the fields it carries, {@code GpuEntryTest}).
  *
  * @param <T> the field's type
  */
@@ -35,7 +36,7 @@ public final class GpuField<T> {
     public static final GpuField<String> BOARD_PART_NUMBER =
             new GpuField<>(17, "boardPartNumber", String.class);
     public static final GpuField<String> BOARD_NAME = new GpuField<>(18, "boardName", String.class);
-    public static final GpuField<String> INTERFACE = new GpuField<>(19, "interface", String.class);
+    public static final GpuField<GpuInterface> INTERFACE = new GpuField<>(19, "interface", GpuInterface.class);
     public static final GpuField<String> ARCHITECTURE = new GpuField<>(20, "architecture", String.class);
     public static final GpuField<String> COMPUTE_CAPABILITY =
             new GpuField<>(21, "computeCapability", String.class);
@@ -133,6 +134,68 @@ public final class GpuField<T> {
             case 28 -> gpu.vgpu();
             default -> throw new IllegalStateException("no GPU field " + index);
         };
+    }
+
+    /**
+     * The value a scalar of hand-written text holds for this field, by the field's type: what a record read from a
+     * file goes through, so a field is read the way it is declared here. A vendor is read as {@link Vendor#fromId}
+     * reads it (a word it does not know is {@code other}); PCI ids are 4 hex digits, lower-cased; health is its
+     * status word.
+     *
+     * @throws IllegalArgumentException what was expected, for text this field cannot hold (or a field with no
+     *                                  scalar form: partitioning, vGPU)
+     */
+    public T parse(String text) {
+        String t = text.strip();
+        Object value;
+        if (type == Vendor.class) {
+            value = Vendor.fromId(t);
+        } else if (type == Long.class || type == Integer.class) {
+            if (!t.matches("\\d{1,9}")) {
+                throw new IllegalArgumentException("expected a whole number of 0 or more");
+            }
+            value = type == Long.class ? (Object) Long.valueOf(t) : (Object) Integer.valueOf(t);
+        } else if (type == Double.class) {
+            try {
+                value = Double.valueOf(t);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("expected a number");
+            }
+        } else if (type == Boolean.class) {
+            if (!t.equals("true") && !t.equals("false")) {
+                throw new IllegalArgumentException("expected true or false");
+            }
+            value = Boolean.valueOf(t);
+        } else if (type == PciAddress.class) {
+            value = PciAddress.parse(t).orElseThrow(
+                    () -> new IllegalArgumentException("expected a PCI address such as 0000:17:00.0"));
+        } else if (type == GpuInterface.class) {
+            value = GpuInterface.fromId(t);
+            if (value == null) {
+                throw new IllegalArgumentException("expected pcie, sxm, oam or integrated");
+            }
+        } else if (type == Health.class) {
+            value = new Health(healthStatus(t), null, List.of());
+        } else if (name.startsWith("pci") && name.endsWith("Id")) {
+            value = t.toLowerCase(java.util.Locale.ROOT);
+            if (!((String) value).matches("[0-9a-f]{4}")) {
+                throw new IllegalArgumentException("expected 4 hex digits such as 10de");
+            }
+        } else if (type == String.class) {
+            value = t;
+        } else {
+            throw new IllegalArgumentException("expected " + name + " as the inventory writes it, not one word");
+        }
+        return type.cast(value);
+    }
+
+    private static Health.Status healthStatus(String text) {
+        for (Health.Status s : Health.Status.values()) {
+            if (s.id().equalsIgnoreCase(text)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("expected ok, degraded or lost");
     }
 
     @Override

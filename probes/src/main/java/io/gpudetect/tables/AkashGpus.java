@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import io.gpudetect.model.GpuInterface;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Locale;
@@ -22,7 +23,7 @@ import java.util.Optional;
 public final class AkashGpus {
 
     /** One known card. {@code interfaceType} is folded as Akash does: {@code pcie} or {@code sxm}. */
-    public record Entry(String vendor, String model, String interfaceType, Integer memoryGi) {
+    public record Entry(String vendor, String model, GpuInterface interfaceType, Integer memoryGi) {
     }
 
     /** Field names as the table writes them; a reader of it at every start wants no databind. */
@@ -93,7 +94,7 @@ public final class AkashGpus {
                 }
                 for (Map.Entry<String, String[]> d : devices.entrySet()) {
                     String[] f = d.getValue();
-                    entries.put(vendorId + d.getKey(), new Entry(vendorName, f[0], foldInterface(f[1]), gi(f[2])));
+                    entries.put(vendorId + d.getKey(), new Entry(vendorName, f[0], GpuInterface.fromId(f[1]), gi(f[2])));
                 }
             }
             expect(p, p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null, "text after the table", origin);
@@ -126,15 +127,6 @@ public final class AkashGpus {
             throw new TableException(origin + ": " + what + " at line " + p.currentLocation().getLineNr()
                     + " (Akash's devices/pcie/gpus.json)");
         }
-    }
-
-    /** Akash's rule: any {@code SXM*} is {@code sxm}; everything else lower-cased. */
-    public static String foldInterface(String raw) {
-        if (raw == null) {
-            return null;
-        }
-        String r = raw.toLowerCase(Locale.ROOT);
-        return r.startsWith("sxm") ? "sxm" : r;
     }
 
     /** {@code 80Gi} as 80; anything else null. */

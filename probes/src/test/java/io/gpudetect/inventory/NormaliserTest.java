@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuInterface;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.testing.SharedData;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ class NormaliserTest {
         Gpu gpu = normaliser.normalise(Gpu.builder("sysfs-pci").pciVendorId("10de").pciDeviceId("20b0").build(),
                 new ArrayList<>());
         assertEquals("a100", gpu.model());
-        assertEquals("sxm", gpu.interfaceType());
+        assertEquals(GpuInterface.SXM, gpu.interfaceType());
         assertEquals(40, gpu.memoryGi());
         assertEquals("akash-gpus", gpu.sources().get("memoryGi"));
     }
@@ -80,7 +81,7 @@ class NormaliserTest {
         assertEquals("AMD Instinct MI300X", gpu.name());
         assertEquals("mi300x", gpu.model());
         assertEquals("derived", gpu.sources().get("model"));
-        assertEquals("oam", gpu.interfaceType());
+        assertEquals(GpuInterface.OAM, gpu.interfaceType());
         assertEquals("1002", gpu.pciVendorId());
     }
 
@@ -96,20 +97,20 @@ class NormaliserTest {
 
         Gpu sxmName = normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
                 .name("NVIDIA A100-SXM4-80GB").build(), new ArrayList<>());
-        assertEquals("sxm", sxmName.interfaceType());
+        assertEquals(GpuInterface.SXM, sxmName.interfaceType());
         assertEquals("derived", sxmName.sources().get("interface"));
-        assertEquals("pcie", normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
+        assertEquals(GpuInterface.PCIE, normaliser.normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA)
                 .name("Tesla P100-PCIE-16GB").build(), new ArrayList<>()).interfaceType());
-        assertEquals("pcie", normaliser.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
+        assertEquals(GpuInterface.PCIE, normaliser.normalise(Gpu.builder("nvidia-smi-list").vendor(Vendor.NVIDIA)
                 .name("NVIDIA H100 PCIe").build(), new ArrayList<>()).interfaceType());
 
         // The same H100 with its PCI device id: Akash's table and pci.ids both list 2330 as the SXM5 module.
-        assertEquals("sxm", normaliser.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA H100 80GB HBM3")
+        assertEquals(GpuInterface.SXM, normaliser.normalise(Gpu.builder("nvidia-smi-q").name("NVIDIA H100 80GB HBM3")
                 .pciVendorId("10de").pciDeviceId("2330").build(), new ArrayList<>()).interfaceType());
         // 2322 is in pci.ids ("GH100 [H800 PCIe]") and not in Akash's table.
         Gpu listed = normaliser.normalise(Gpu.builder("nvml").name("NVIDIA H800").pciVendorId("10de")
                 .pciDeviceId("2322").build(), new ArrayList<>());
-        assertEquals("pcie", listed.interfaceType());
+        assertEquals(GpuInterface.PCIE, listed.interfaceType());
         assertEquals("pci.ids", listed.sources().get("interface"));
 
         // A card on the PCI bus is not thereby a PCIe card: an L40S (26b9) is in neither table's forms.
@@ -125,10 +126,10 @@ class NormaliserTest {
 
     @Test
     void aNameStatesAFormOnlyAsAWord() {
-        assertEquals("sxm", Normaliser.formInName("Tesla V100-SXM2-16GB"));
-        assertEquals("sxm", Normaliser.formInName("GH100[H100 SXM5 80GB]"));
-        assertEquals("pcie", Normaliser.formInName("NVIDIA A100-PCIE-40GB"));
-        assertEquals("pcie", Normaliser.formInName("GH100 [H100 PCIe]"));
+        assertEquals(GpuInterface.SXM, Normaliser.formInName("Tesla V100-SXM2-16GB"));
+        assertEquals(GpuInterface.SXM, Normaliser.formInName("GH100[H100 SXM5 80GB]"));
+        assertEquals(GpuInterface.PCIE, Normaliser.formInName("NVIDIA A100-PCIE-40GB"));
+        assertEquals(GpuInterface.PCIE, Normaliser.formInName("GH100 [H100 PCIe]"));
         assertNull(Normaliser.formInName("NVIDIA H100 NVL"));
         assertNull(Normaliser.formInName("NVIDIA GeForce RTX 4090"));
         assertNull(Normaliser.formInName("Pciex Widget")); // not the word PCIe
@@ -176,7 +177,7 @@ class NormaliserTest {
     void sharedMemoryGpusAreIntegratedAndHaveNoVramSize() {
         Gpu gpu = normaliser.normalise(Gpu.builder("clinfo").vendor(Vendor.INTEL).name("Intel(R) UHD Graphics 630")
                 .sharedMemory(true).memoryMiB(6383L).build(), new ArrayList<>());
-        assertEquals("integrated", gpu.interfaceType());
+        assertEquals(GpuInterface.INTEGRATED, gpu.interfaceType());
         assertNull(gpu.memoryGi());
     }
 

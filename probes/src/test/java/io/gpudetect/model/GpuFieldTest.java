@@ -2,6 +2,7 @@ package io.gpudetect.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.lang.reflect.RecordComponent;
@@ -75,6 +76,8 @@ class GpuFieldTest {
             return 700.0 + index;
         } else if (type == Vendor.class) {
             return Vendor.NVIDIA;
+        } else if (type == GpuInterface.class) {
+            return GpuInterface.SXM;
         } else if (type == PciAddress.class) {
             return PciAddress.of("0000:17:00.0");
         } else if (type == Partitioning.class) {
@@ -85,5 +88,33 @@ class GpuFieldTest {
             return new Vgpu(true, "550.54.16", "r550_40");
         }
         throw new AssertionError("no sample for " + type + ": add one with the new field");
+    }
+
+    @Test
+    void parseReadsHandWrittenTextByTheFieldsType() {
+        assertEquals(Vendor.NVIDIA, GpuField.VENDOR.parse("NVIDIA"));
+        assertEquals(80, GpuField.MEMORY_GI.parse(" 80 "));
+        assertEquals(81559L, GpuField.MEMORY_MIB.parse("81559"));
+        assertEquals("2330", GpuField.PCI_DEVICE_ID.parse("2330"));
+        assertEquals("10de", GpuField.PCI_VENDOR_ID.parse("10DE"));
+        assertEquals("H100 SXM5", GpuField.NAME.parse("H100 SXM5"), "free text is kept as written");
+        assertEquals(GpuInterface.SXM, GpuField.INTERFACE.parse("SXM5"));
+        assertEquals(GpuInterface.PCIE, GpuField.INTERFACE.parse("pcie"));
+        assertEquals(Health.Status.DEGRADED, GpuField.HEALTH.parse("degraded").status());
+        assertEquals(PciAddress.of("0000:17:00.0"), GpuField.PCI_ADDRESS.parse("0000:17:00.0"));
+        assertEquals(Boolean.TRUE, GpuField.EMULATED.parse("true"));
+
+        assertEquals("expected 4 hex digits such as 10de",
+                assertThrows(IllegalArgumentException.class, () -> GpuField.PCI_DEVICE_ID.parse("23g0")).getMessage());
+        assertEquals("expected a whole number of 0 or more",
+                assertThrows(IllegalArgumentException.class, () -> GpuField.MEMORY_GI.parse("80Gi")).getMessage());
+        assertEquals("expected pcie, sxm, oam or integrated",
+                assertThrows(IllegalArgumentException.class, () -> GpuField.INTERFACE.parse("nvlink")).getMessage());
+        assertEquals("expected ok, degraded or lost",
+                assertThrows(IllegalArgumentException.class, () -> GpuField.HEALTH.parse("fine")).getMessage());
+        assertEquals("expected a PCI address such as 0000:17:00.0",
+                assertThrows(IllegalArgumentException.class, () -> GpuField.PCI_ADDRESS.parse("gpu0")).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> GpuField.PARTITIONING.parse("mig"),
+                "partitioning has no one-word form");
     }
 }

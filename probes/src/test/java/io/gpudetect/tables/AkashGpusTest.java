@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gpudetect.model.GpuInterface;
 import io.gpudetect.testing.SharedData;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class AkashGpusTest {
         AkashGpus akash = SharedData.akashGpus();
         assertTrue(akash.present());
         assertEquals("h100", akash.lookup("10de", "2330").orElseThrow().model());
-        assertEquals("sxm", akash.lookup("10de", "2330").orElseThrow().interfaceType());
+        assertEquals(GpuInterface.SXM, akash.lookup("10de", "2330").orElseThrow().interfaceType());
         assertEquals(80, akash.lookup("10de", "2330").orElseThrow().memoryGi());
         assertEquals("mi60", akash.lookup("1002", "66a1").orElseThrow().model());
     }
@@ -54,8 +55,8 @@ class AkashGpusTest {
 
     @Test
     void interfacesAreFoldedAsAkashDoes() {
-        assertEquals("sxm", AkashGpus.foldInterface("SXM5"));
-        assertEquals("pcie", AkashGpus.foldInterface("PCIe"));
-        assertNull(AkashGpus.foldInterface(null));
+        assertEquals(GpuInterface.SXM, GpuInterface.fromId("SXM5"));
+        assertEquals(GpuInterface.PCIE, GpuInterface.fromId("PCIe"));
+        assertNull(GpuInterface.fromId(null));
     }
 }

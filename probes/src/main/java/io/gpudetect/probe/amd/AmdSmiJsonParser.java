@@ -3,6 +3,7 @@ package io.gpudetect.probe.amd;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuInterface;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
@@ -116,13 +117,13 @@ public final class AmdSmiJsonParser {
         return b.build();
     }
 
-    private static String slotType(String slot) {
+    private static GpuInterface slotType(String slot) {
         String s = slot.toLowerCase(Locale.ROOT);
         if (s.contains("oam")) {
-            return "oam";
+            return GpuInterface.OAM;
         }
         if (s.contains("pcie") || s.contains("cem")) {
-            return "pcie";
+            return GpuInterface.PCIE;
         }
         return null;
     }

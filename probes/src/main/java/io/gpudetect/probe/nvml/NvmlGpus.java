@@ -182,7 +182,7 @@ public final class NvmlGpus {
             NvmlSnapshot.ComputeCapability cc = fact(d.computeCapability(), "the compute capability", label);
             b.computeCapability(cc == null ? null : cc.major() + "." + cc.minor());
             Long arch = fact(d.architecture(), "the architecture", label);
-            b.architecture(arch == null ? null : NvmlArchitecture.name(arch));
+            b.architecture(arch == null ? null : io.gpudetect.model.NvidiaArchitecture.ofNvml(arch).map(io.gpudetect.model.NvidiaArchitecture::printed).orElse(null));
             fact(d.brand(), "the brand", label);
             Long milliwatts = fact(d.powerLimitMilliwatts(), "the power limit", label);
             b.powerLimitWatts(milliwatts == null ? null : milliwatts / 1000.0);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuInterface;
 import io.gpudetect.probe.ParsedOutput;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,7 @@ class AmdSmiJsonParserTest {
         assertEquals("02", gpu.pciRevision());
         assertEquals(65520L, gpu.memoryMiB());
         assertEquals("6.3.6", gpu.driverVersion());
-        assertEquals("pcie", gpu.interfaceType());
+        assertEquals(GpuInterface.PCIE, gpu.interfaceType());
         assertEquals("GPU-79ccd55167a2124a", gpu.uuid(), "the same id rocm-smi and rocminfo print");
         assertTrue(out.diagnostics().isEmpty(), out.diagnostics().toString());
     }
@@ -52,7 +53,7 @@ class AmdSmiJsonParserTest {
 
         assertEquals("0002:05:00.0", gpu.pciAddress().toString());
         assertEquals(196608L, gpu.memoryMiB());
-        assertEquals("oam", gpu.interfaceType());
+        assertEquals(GpuInterface.OAM, gpu.interfaceType());
         assertEquals("cpx", gpu.partitioning().kind());
         assertTrue(gpu.partitioning().enabled());
     }

@@ -1,0 +1,75 @@
+package io.gpudetect.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuField;
+import io.gpudetect.model.GpuInterface;
+import io.gpudetect.model.Health;
+import io.gpudetect.model.Partitioning;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Vendor;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GpuEntryTest {
+
+    /** The entry's components are its GPU fields, under their JSON names and types, then its own two. */
+    @Test
+    void componentsAreTheGpuFieldsItNamesThenItsOwn() {
+        List<String> components = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        for (var c : GpuCapacitySpec.GpuEntry.class.getRecordComponents()) {
+            JsonProperty p = c.getAccessor().getAnnotation(JsonProperty.class);
+            components.add(p == null ? c.getName() : p.value());
+            types.add(c.getType().getSimpleName());
+        }
+        List<String> expected = new ArrayList<>();
+        List<String> expectedTypes = new ArrayList<>();
+        for (GpuField<?> f : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
+            expected.add(f.name());
+            // Health is held as its status word alone.
+            expectedTypes.add(f == GpuField.HEALTH ? "Status" : f == GpuField.PCI_ADDRESS ? "String"
+                    : f.type().getSimpleName());
+        }
+        List<String> own = List.of("partitioned", "drmCards");
+        expected.addAll(own);
+        expectedTypes.addAll(List.of("Boolean", "List"));
+        List<String> sorted = new ArrayList<>(components);
+        assertEquals(expected.stream().sorted().toList(), sorted.stream().sorted().toList());
+        for (int i = 0; i < components.size(); i++) {
+            assertEquals(expectedTypes.get(expected.indexOf(components.get(i))), types.get(i), components.get(i));
+        }
+        assertEquals(List.copyOf(Arrays.asList("vendor", "model", "name")), components.subList(0, 3));
+    }
+
+    @Test
+    void aGpuAndItsEntryMapBothWays() {
+        Gpu h100 = Gpu.builder("nvml").vendor(Vendor.NVIDIA).model("h100").name("NVIDIA H100 80GB HBM3")
+                .memoryMiB(81559L).memoryGi(80).interfaceType(GpuInterface.SXM)
+                .pciAddress(PciAddress.of("0000:17:00.0")).uuid("GPU-1").health(new Health(Health.Status.DEGRADED,
+                        3L, List.of("ecc")))
+                .partitioning(new Partitioning("mig", true, null, List.of())).pciVendorId("10de").pciDeviceId("2330")
+                .pciSubsystemVendorId("10de").pciSubsystemDeviceId("16c1").architecture("Hopper").build();
+        GpuCapacitySpec.GpuEntry entry = GpuCapacitySpec.GpuEntry.of(h100, List.of("card1"));
+        assertEquals(new GpuCapacitySpec.GpuEntry(Vendor.NVIDIA, "h100", "NVIDIA H100 80GB HBM3", 81559L, 80,
+                GpuInterface.SXM, "0000:17:00.0", "GPU-1", Health.Status.DEGRADED, true, "10de", "2330", "10de",
+                "16c1", List.of("card1")), entry);
+
+        Gpu back = entry.toGpu("record");
+        for (GpuField<?> f : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
+            if (f == GpuField.HEALTH) {
+                assertEquals(Health.Status.DEGRADED, back.health().status());
+            } else {
+                assertEquals(f.of(h100), f.of(back), f.name());
+            }
+        }
+        assertNull(back.architecture(), "an entry does not hold the architecture");
+        assertEquals(Vendor.OTHER, GpuCapacitySpec.GpuEntry.of(Gpu.builder("lspci").build(), null).vendor(),
+                "a GPU no tool named the maker of is other");
+    }
+}
