@@ -1,0 +1,119 @@
+package io.gpudetect.probe.pci;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gpudetect.model.Diagnostic;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.probe.ProbeResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The PCIe link from sysfs's four link files, and the rule for when it counts as degraded. */
+class PcieLinkSysfsTest {
+
+    @TempDir
+    Path tmp;
+
+    private Gpu only(Path root) {
+        ProbeResult r = new SysfsPciProbe().probe(SysfsTree.live(root));
+        assertEquals(1, r.gpus().size(), r.diagnostics().toString());
+        return r.gpus().get(0);
+    }
+
+    @Test
+    void anIdleGpuDownAtGen1OnAllItsLanesIsNotDegraded() throws IOException {
+        Path f = SysfsTree.gpu(tmp, "pci0000:00/0000:00:01.0", "0000:01:00.0", "0x10de", "nvidia");
+        SysfsTree.link(f, "2.5 GT/s PCIe", "32.0 GT/s PCIe", "16", "16");
+
+        PcieLink link = only(tmp).pcieLink();
+
+        assertEquals(new PcieLink(1, 5, 16, 16), link);
+        assertEquals(Boolean.FALSE, link.degraded(), "a lower speed at idle is power saving, not degradation");
+    }
+
+    @Test
+    void aX16CardTrainedAtX8IsDegraded() throws IOException {
+        Path f = SysfsTree.gpu(tmp, "pci0000:00/0000:00:03.1", "0000:2b:00.0", "0x1002", "amdgpu");
+        SysfsTree.link(f, "16.0 GT/s PCIe", "16.0 GT/s PCIe", "8", "16");
+
+        PcieLink link = only(tmp).pcieLink();
+
+        assertEquals(new PcieLink(4, 4, 8, 16), link);
+        assertEquals(Boolean.TRUE, link.degraded());
+    }
+
+    @Test
+    void readsTheSpeedsOlderKernelsWriteWithoutPcieAndWithoutDecimals() throws IOException {
+        Path f = SysfsTree.gpu(tmp, "pci0000:00/0000:00:02.0", "0000:03:00.0", "0x10de", null);
+        SysfsTree.link(f, "8 GT/s", "5.0 GT/s", "4", "16");
+
+        assertEquals(new PcieLink(3, 2, 4, 16), only(tmp).pcieLink());
+    }
+
+    @Test
+    void anUnknownSpeedAndALinkWidthOf0Or255AreUnknownNotDegraded() throws IOException {
+        Path f = SysfsTree.gpu(tmp, "pci0000:00", "0000:00:06.0", "0x10de", "nvidia");
+        SysfsTree.link(f, "Unknown", "Unknown speed", "0", "255");
+
+        Gpu g = only(tmp);
+
+        assertNull(g.pcieLink(), "nothing known about the link: no pcieLink at all");
+    }
+
+    @Test
+    void aLinkWhoseMaximumWidthIsUnknownHasNoDegradedVerdict() throws IOException {
+        Path f = SysfsTree.gpu(tmp, "pci0000:00/0000:00:01.0", "0000:01:00.0", "0x10de", "nvidia");
+        SysfsTree.link(f, "16.0 GT/s PCIe", "16.0 GT/s PCIe", "8", "255");
+
+        PcieLink link = only(tmp).pcieLink();
+
+        assertEquals(8, link.currentWidth());
+        assertNull(link.maxWidth());
+        assertNull(link.degraded());
+    }
+
+    @Test
+    void aFunctionWithoutLinkFilesHasNoLinkAndNoDiagnostic() throws IOException {
+        SysfsTree.gpu(tmp, "pci0000:00", "0000:00:02.0", "0x8086", "i915");
+
+        ProbeResult r = new SysfsPciProbe().probe(SysfsTree.live(tmp));
+
+        assertNull(r.gpus().get(0).pcieLink());
+        assertTrue(r.diagnostics().stream().noneMatch(d -> d.message().contains("link")), r.diagnostics().toString());
+    }
+
+    @Test
+    void textThatIsNoSpeedOrWidthIsAWarningNamingTheFile() throws IOException {
+        Path f = SysfsTree.gpu(tmp, "pci0000:00/0000:00:01.0", "0000:01:00.0", "0x10de", "nvidia");
+        SysfsTree.link(f, "fast", "3.0 GT/s PCIe", "sixteen", "16");
+
+        ProbeResult r = new SysfsPciProbe().probe(SysfsTree.live(tmp));
+
+        assertEquals(new PcieLink(null, null, null, 16), r.gpus().get(0).pcieLink());
+        List<String> files = r.diagnostics().stream().filter(d -> d.severity() == Diagnostic.Severity.WARNING)
+                .map(d -> d.file() + ":" + d.line()).toList();
+        assertEquals(List.of("/sys/bus/pci/devices/0000:01:00.0/current_link_speed:1",
+                "/sys/bus/pci/devices/0000:01:00.0/max_link_speed:1",
+                "/sys/bus/pci/devices/0000:01:00.0/current_link_width:1"), files);
+    }
+
+    @Test
+    void everyRateTheKernelWritesIsAGeneration() {
+        List<Diagnostic> notes = new ArrayList<>();
+        String[] rates = {"2.5 GT/s PCIe", "5.0 GT/s PCIe", "8.0 GT/s PCIe", "16.0 GT/s PCIe", "32.0 GT/s PCIe",
+                "64.0 GT/s PCIe", "128.0 GT/s PCIe"};
+        for (int i = 0; i < rates.length; i++) {
+            assertEquals(i + 1, PciFunctionFacts.generationOf(rates[i], "f", "p", notes), rates[i]);
+        }
+        assertTrue(notes.isEmpty(), notes.toString());
+        assertFalse(new PcieLink(1, 5, null, 16).isEmpty());
+    }
+}
