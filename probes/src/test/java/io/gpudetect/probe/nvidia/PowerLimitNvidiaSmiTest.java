@@ -62,6 +62,15 @@ class PowerLimitNvidiaSmiTest {
     }
 
     @Test
+    void driver610NestsTheCapAndDefaultUnderGpuCeilingPowerLimit() {
+        Gpu g = NvidiaSmiQueryTextParser.parse(
+                Fixtures.host("geforce-rtx-2080-super_610.57.04_text-formats", "nvidia-smi-q.txt"), "q").gpus().get(0);
+
+        assertEquals(250.0, g.powerLimitWatts());
+        assertEquals(new PowerLimits(105.0, 350.0, 250.0), g.powerLimits());
+    }
+
+    @Test
     void theCsvQueryWithEveryField() {
         ParsedOutput out = NvidiaSmiCsvParser.parse(
                 Fixtures.host("h100-80gb-hbm3_590.48.01_text-formats", "nvidia-smi-query.csv"), "nvidia-smi-query.csv");
