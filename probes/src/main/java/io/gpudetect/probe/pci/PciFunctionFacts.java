@@ -125,6 +125,40 @@ final class PciFunctionFacts {
     }
 
     /**
+     * Where an AMD card's PCIe link is read. Radeon cards since Navi 10 (and Instinct cards built the same way) hold
+     * their own PCIe switch: the GPU function sits below the switch's downstream port, below its upstream port, and
+     * only the upstream port's link files describe the slot; the GPU's own say what the internal link can do
+     * (16.0 GT/s x16 on a card that runs at 8.0 GT/s x8: amdgpu-sysfs-rs #6, nokyan/resources #512). So when the
+     * function's parent and grandparent are AMD PCI bridges (class 0604, vendor 1002), the grandparent's folder;
+     * otherwise the function's own.
+     */
+    static String amdLinkFolder(Source source, String function, String linkTarget) throws IOException {
+        if (linkTarget == null) {
+            return function;
+        }
+        String[] parts = linkTarget.split("/");
+        if (parts.length < 3) {
+            return function;
+        }
+        String downstream = parts[parts.length - 2];
+        String upstream = parts[parts.length - 3];
+        if (isAmdBridge(source, downstream) && isAmdBridge(source, upstream)) {
+            return SysfsPciProbe.PCI_DEVICES + "/" + upstream;
+        }
+        return function;
+    }
+
+    private static boolean isAmdBridge(Source source, String name) throws IOException {
+        if (!name.matches("[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]")) {
+            return false;
+        }
+        String dir = SysfsPciProbe.PCI_DEVICES + "/" + name;
+        return source.readFile(dir + "/vendor").map(v -> v.strip().equalsIgnoreCase("0x1002")).orElse(false)
+                && source.readFile(dir + "/class").map(c -> c.strip().toLowerCase(java.util.Locale.ROOT).startsWith("0x0604"))
+                        .orElse(false);
+    }
+
+    /**
      * The power cap and its range from the first {@code hwmon/hwmonN} folder that has one. amdgpu writes
      * {@code power1_cap} with {@code power1_cap_min}, {@code power1_cap_max} and (kernels since 6.6)
      * {@code power1_cap_default}; i915 and xe write the cap as {@code power1_max} and the card's default as

@@ -124,9 +124,11 @@ public final class SysfsPciProbe implements Probe {
         if ("10de".equals(vendorId)) {
             vgpu(source, dir, address, b, diagnostics);
         }
-        b.pcieLink(PciFunctionFacts.link(source, dir, NAME, diagnostics))
+        String linkTarget = source.readLink(dir).orElse(null);
+        b.pcieRoot(linkTarget == null ? null : PciFunctionFacts.pcieRoot(linkTarget));
+        String linkFolder = "1002".equals(vendorId) ? PciFunctionFacts.amdLinkFolder(source, dir, linkTarget) : dir;
+        b.pcieLink(PciFunctionFacts.link(source, linkFolder, NAME, diagnostics))
                 .numaNode(PciFunctionFacts.numaNode(source, dir, NAME, diagnostics));
-        source.readLink(dir).map(PciFunctionFacts::pcieRoot).ifPresent(b::pcieRoot);
         Optional<String> driver = source.readLink(dir + "/driver");
         if (driver.isPresent()) {
             String target = driver.get();

@@ -51,6 +51,34 @@ class PcieLinkSysfsTest {
     }
 
     @Test
+    void aRadeonsLinkIsReadAtTheUpstreamPortOfItsOwnSwitch() throws IOException {
+        // As nokyan/resources #512 shows a Navi card: upstream port 01:00.0 16.0 of 32.0 GT/s at x8 of x16, the GPU
+        // function 03:00.0 32.0 GT/s x16 of x16 (its link to the card's own switch).
+        Path up = bridge(tmp, "pci0000:00/0000:00:01.1", "0000:01:00.0");
+        bridge(tmp, "pci0000:00/0000:00:01.1/0000:01:00.0", "0000:02:00.0");
+        Path gpu = SysfsTree.gpu(tmp, "pci0000:00/0000:00:01.1/0000:01:00.0/0000:02:00.0", "0000:03:00.0", "0x1002", "amdgpu");
+        SysfsTree.link(up, "16.0 GT/s PCIe", "32.0 GT/s PCIe", "8", "16");
+        SysfsTree.link(gpu, "32.0 GT/s PCIe", "32.0 GT/s PCIe", "16", "16");
+
+        PcieLink link = only(tmp).pcieLink();
+
+        assertEquals(new PcieLink(4, 5, 8, 16), link);
+        assertEquals(Boolean.TRUE, link.degraded());
+    }
+
+    /** An AMD PCI bridge (a Radeon card's own switch port), linked from the bus like any function. */
+    private static Path bridge(Path root, String parent, String address) throws IOException {
+        Path dir = root.resolve("sys/devices/" + parent + "/" + address);
+        java.nio.file.Files.createDirectories(dir);
+        java.nio.file.Files.writeString(dir.resolve("class"), "0x060400\n");
+        java.nio.file.Files.writeString(dir.resolve("vendor"), "0x1002\n");
+        Path links = root.resolve("sys/bus/pci/devices");
+        java.nio.file.Files.createDirectories(links);
+        java.nio.file.Files.createSymbolicLink(links.resolve(address), Path.of("../../../devices/" + parent + "/" + address));
+        return dir;
+    }
+
+    @Test
     void readsTheSpeedsOlderKernelsWriteWithoutPcieAndWithoutDecimals() throws IOException {
         Path f = SysfsTree.gpu(tmp, "pci0000:00/0000:00:02.0", "0000:03:00.0", "0x10de", null);
         SysfsTree.link(f, "8 GT/s", "5.0 GT/s", "4", "16");
