@@ -65,8 +65,9 @@ public final class UnifiedMemory {
         try {
             Optional<String> text = source.readFile(MEMINFO);
             if (text.isEmpty()) {
-                diagnostics.add(Diagnostic.info(SOURCE, MEMINFO, null, "no " + MEMINFO + " (" + source.describe()
-                        + "): a GPU using the host's memory is left without a size"));
+                // Not the source's words: a bundle's path would make the same recording read differently elsewhere.
+                diagnostics.add(Diagnostic.info(SOURCE, MEMINFO, null, "no " + MEMINFO + " (a recording made before"
+                        + " it was recorded, or a host root without /proc): a GPU using the host's memory is left without a size"));
                 return null;
             }
             Matcher m = MEM_TOTAL.matcher(text.get());
