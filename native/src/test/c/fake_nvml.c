@@ -100,6 +100,11 @@ struct fake_device {
     unsigned long long mem_total, mem_reserved;
     int cc_major, cc_minor;
     unsigned int arch, brand, power_mw;
+    /* 0: the call answers Not Supported (a GeForce has no settable range; GB10 has no memory of its own) */
+    unsigned int power_min_mw, power_max_mw, power_default_mw, power_enforced_mw;
+    char vbios[32];
+    unsigned int link_max_gen, link_cur_gen, link_max_width, link_cur_width;
+    int unified_memory;    /* nvmlDeviceGetMemoryInfo* answer Not Supported, as on GB10 and Jetson */
     int ecc_supported; unsigned int ecc_current, ecc_pending; unsigned long long ecc_uncorrected;
     int mig_supported; unsigned int mig_current, mig_pending;
     /* MIG devices of a full GPU, or for a MIG device its ids */
@@ -183,13 +188,20 @@ static struct fake_device *add(const char *name, unsigned int domain, unsigned i
     return d;
 }
 
+/* An idle data-centre GPU: its link trained at the full width, the speed down to Gen1 until work arrives. */
 static struct fake_device *hopper(struct fake_device *d) {
     d->cc_major = 9; d->cc_minor = 0; d->arch = 9; d->power_mw = 700000;
+    d->power_min_mw = 200000; d->power_max_mw = 700000; d->power_default_mw = 700000; d->power_enforced_mw = 700000;
+    snprintf(d->vbios, sizeof d->vbios, "96.00.99.00.01");
+    d->link_max_gen = 5; d->link_cur_gen = 1; d->link_max_width = 16; d->link_cur_width = 16;
     return d;
 }
 
 static struct fake_device *ampere(struct fake_device *d) {
     d->cc_major = 8; d->cc_minor = 0; d->arch = 7; d->power_mw = 400000;
+    d->power_min_mw = 100000; d->power_max_mw = 400000; d->power_default_mw = 400000; d->power_enforced_mw = 400000;
+    snprintf(d->vbios, sizeof d->vbios, "92.00.45.00.04");
+    d->link_max_gen = 4; d->link_cur_gen = 4; d->link_max_width = 16; d->link_cur_width = 16;
     return d;
 }
 
@@ -236,8 +248,11 @@ static void build_scenario(void) {
         struct fake_device *g = add("NVIDIA GeForce RTX 4090", 0, 0x41, 0, 0x268410de, 0x40bf1458, 24564);
         g->cc_major = 8; g->cc_minor = 9; g->arch = 8; g->power_mw = 450000; g->brand = 15;
         g->ecc_supported = 0; g->mig_supported = 0; g->serial[0] = '\0'; g->part[0] = '\0';
+        g->power_min_mw = 150000; g->power_max_mw = 600000; g->power_default_mw = 450000; g->power_enforced_mw = 450000;
+        g->link_max_gen = 4; g->link_cur_gen = 4; g->link_max_width = 16; g->link_cur_width = 8; /* trained at x8 */
         struct fake_device *a = ampere(add("NVIDIA A100-PCIE-40GB", 1, 0x81, 0, 0x20f110de, 0x145f10de, 40960));
         a->power_mw = 250000; a->ecc_uncorrected = 3;
+        a->power_max_mw = 250000; a->power_default_mw = 250000; a->power_enforced_mw = 250000;
     } else if (strcmp(scenario, "lost") == 0) {
         static const unsigned int buses[] = {0x19, 0x3b, 0x4c, 0x5d};
         for (int i = 0; i < 4; i++) {
@@ -245,6 +260,12 @@ static void build_scenario(void) {
         }
         devices[1].lost = 1;
         devices[3].handle_error = NVML_ERROR_UNKNOWN;
+    } else if (strcmp(scenario, "gb10") == 0) {
+        /* DGX Spark: the GPU shares the host's memory, and NVML says Not Supported for its size */
+        struct fake_device *d = add("NVIDIA GB10", 0x000f, 0x01, 0, 0x2e1210de, 0x000010de, 0);
+        d->cc_major = 12; d->cc_minor = 1; d->arch = 10; d->unified_memory = 1;
+        d->ecc_supported = 0; d->mig_supported = 0;
+        snprintf(d->vbios, sizeof d->vbios, "9A.0B.00.00.01");
     } else if (strcmp(scenario, "empty") == 0) {
         /* the driver is loaded and sees no GPU */
     }
@@ -454,6 +475,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m) {
     spend(COST_MEMORY_INFO_US);
     nvmlReturn_t r = check(d, m);
     if (r) return r;
+    if (d->unified_memory) return NVML_ERROR_NOT_SUPPORTED;
     m->total = d->mem_total;
     m->used = d->mem_reserved;
     m->free = d->mem_total - m->used;
@@ -483,6 +505,51 @@ EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d, unsigned i
     if (d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
     *limit = d->power_mw;
     return NVML_SUCCESS;
+}
+
+/* A value of a full GPU, Not Supported when 0 (the fake's way of saying the board does not have it). */
+static nvmlReturn_t device_value(nvmlDevice_t d, unsigned int *out, unsigned int value) {
+    spend(COST_SLOW_CALL_US);
+    nvmlReturn_t r = check(d, out);
+    if (r) return r;
+    if (d->is_mig || value == 0) return NVML_ERROR_NOT_SUPPORTED;
+    *out = value;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned int *limit) {
+    return device_value(d, limit, d == NULL ? 0 : d->power_enforced_mw);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t d, unsigned int *limit) {
+    return device_value(d, limit, d == NULL ? 0 : d->power_default_mw);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimitConstraints(nvmlDevice_t d, unsigned int *min, unsigned int *max) {
+    nvmlReturn_t r = device_value(d, min, d == NULL ? 0 : d->power_min_mw);
+    return r ? r : device_value(d, max, d->power_max_mw);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t d, char *version, unsigned int length) {
+    nvmlReturn_t r = check(d, version);
+    if (r == 0 && d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    return r ? r : fill(version, length, d->vbios);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d, unsigned int *gen) {
+    return device_value(d, gen, d == NULL ? 0 : d->link_max_gen);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned int *gen) {
+    return device_value(d, gen, d == NULL ? 0 : d->link_cur_gen);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d, unsigned int *width) {
+    return device_value(d, width, d == NULL ? 0 : d->link_max_width);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned int *width) {
+    return device_value(d, width, d == NULL ? 0 : d->link_cur_width);
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, unsigned int *current, unsigned int *pending) {
@@ -516,6 +583,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t *
     nvmlReturn_t r = check(d, m);
     if (r) return r;
     if (m->version != nvmlMemory_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    if (d->unified_memory) return NVML_ERROR_NOT_SUPPORTED;
     m->total = d->mem_total;
     m->reserved = d->mem_reserved;
     m->used = d->mem_reserved;

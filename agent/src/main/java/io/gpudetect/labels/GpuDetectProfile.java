@@ -100,6 +100,12 @@ public final class GpuDetectProfile implements LabelProfile {
             put(out, "gpu.mig.instances", String.valueOf(gpus.stream()
                     .filter(MigFacts::isMigEnabled).mapToInt(g -> g.partitioning().instances().size()).sum()));
         }
+        put(out, "gpu.memory.unified", String.valueOf(gpus.stream().anyMatch(g -> Gpu.UNIFIED_MEMORY.equals(g.memoryKind()))));
+        if (gpus.stream().anyMatch(g -> g.pcieLink() != null && g.pcieLink().degraded() != null)) {
+            // Counted only where some source read the link widths: 0 then says "checked, none degraded".
+            put(out, "gpu.pcie.degraded.count", String.valueOf(gpus.stream()
+                    .filter(g -> g.pcieLink() != null && Boolean.TRUE.equals(g.pcieLink().degraded())).count()));
+        }
         long unhealthy = gpus.stream()
                 .filter(g -> g.health() != null && g.health().status() != Health.Status.OK).count();
         put(out, "gpu.unhealthy.count", String.valueOf(unhealthy));

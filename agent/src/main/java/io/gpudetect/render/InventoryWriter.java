@@ -9,6 +9,8 @@ import io.gpudetect.model.Health;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.model.Vgpu;
 import java.io.IOException;
@@ -110,6 +112,22 @@ final class InventoryWriter {
             field(g, "present", v.present());
             field(g, "hostDriverVersion", v.hostDriverVersion());
             field(g, "hostDriverBranch", v.hostDriverBranch());
+            g.endObject();
+        } else if (value instanceof PcieLink l) {
+            g.name(name);
+            g.startObject();
+            field(g, "currentGen", l.currentGen());
+            field(g, "maxGen", l.maxGen());
+            field(g, "currentWidth", l.currentWidth());
+            field(g, "maxWidth", l.maxWidth());
+            field(g, "degraded", l.degraded());
+            g.endObject();
+        } else if (value instanceof PowerLimits p) {
+            g.name(name);
+            g.startObject();
+            field(g, "minWatts", p.minWatts());
+            field(g, "maxWatts", p.maxWatts());
+            field(g, "defaultWatts", p.defaultWatts());
             g.endObject();
         } else if (value instanceof Vendor v) {
             field(g, name, v.id());

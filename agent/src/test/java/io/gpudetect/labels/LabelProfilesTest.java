@@ -76,7 +76,10 @@ class LabelProfilesTest {
                         "gpu-detect.io/gpu.model.t4.count", "1",
                         "gpu-detect.io/gpu.model.t4.memory-gi", "16",
                         "gpu-detect.io/gpu.model.t4.interface", "pcie",
-                        "gpu-detect.io/gpu.unhealthy.count", "0")),
+                        "gpu-detect.io/gpu.unhealthy.count", "0",
+                        "gpu-detect.io/gpu.memory.unified", "false",
+                        // nvidia-smi.xml: max_link_width 16x, current_link_width 8x (an AWS g4dn slot).
+                        "gpu-detect.io/gpu.pcie.degraded.count", "1")),
                 Arguments.of("hosts/tesla-t4_515.105.01_v11", "nvidia", map(
                         "nvidia.com/gpu.count", "1",
                         "nvidia.com/gpu.product", "Tesla-T4",
@@ -134,7 +137,9 @@ class LabelProfilesTest {
                         "gpu-detect.io/gpu.model.t4.count", "1",
                         "gpu-detect.io/gpu.model.t4.memory-gi", "16",
                         "gpu-detect.io/gpu.model.t4.interface", "pcie",
-                        "gpu-detect.io/gpu.unhealthy.count", "0")),
+                        "gpu-detect.io/gpu.unhealthy.count", "0",
+                        // No source of this case prints the link: no degraded count at all.
+                        "gpu-detect.io/gpu.memory.unified", "false")),
                 // AMD, real rocm-smi recording: four MI100 that agree on every property.
                 Arguments.of("hosts/rocm-smi_4x-instinct-mi100_rocm-6.0.2_showallinfo", "amd,akash", map(
                         "amd.com/gpu.product-name", "AMD_Instinct_MI100",
@@ -227,6 +232,20 @@ class LabelProfilesTest {
     }
 
     @Test
+    void anApuOnlyNodeIsLabelledUnifiedMemory() {
+        // lspci -nn of a Ryzen 7 5700U laptop: its Lucienne graphics is the node's only GPU, using the host's memory.
+        Inventory inventory = Fixtures.detect(Fixtures.host("lspci_ryzen-7-5700u-apu_lucienne_lspci-nn"));
+        assertEquals("true", new GpuDetectProfile().labels(inventory).get("gpu-detect.io/gpu.memory.unified"));
+    }
+
+    @Test
+    void twoGeforcesSharingTheBoardsLanesCountAsDegradedLinks() {
+        // nvidia-smi.xml: both RTX 2070 show max_link_width 16x, current_link_width 8x (and Gen1 of Gen3, idle).
+        Inventory inventory = Fixtures.detect(Fixtures.host("2x-geforce-rtx-2070_590.44.01_v13"));
+        assertEquals("2", new GpuDetectProfile().labels(inventory).get("gpu-detect.io/gpu.pcie.degraded.count"));
+    }
+
+    @Test
     void anIntegratedGpuBesideCardsIsCountedApartAndNeverForAkash() {
         // Two RTX A5000 (nvidia-smi -q -x) and an Intel HD Graphics that clinfo reports with unified memory.
         Inventory inventory = Fixtures.detect(Fixtures.testCase("intel-igpu-beside-2x-rtx-a5000"));
@@ -243,7 +262,10 @@ class LabelProfilesTest {
                 "gpu-detect.io/gpu.model.a5000.count", "2",
                 "gpu-detect.io/gpu.model.a5000.memory-gi", "24",
                 "gpu-detect.io/gpu.model.a5000.interface", "pcie",
-                "gpu-detect.io/gpu.unhealthy.count", "0"), new GpuDetectProfile().labels(inventory));
+                "gpu-detect.io/gpu.unhealthy.count", "0",
+                // The iGPU is unified but not counted beside the cards; both A5000 run at 16x of 16x.
+                "gpu-detect.io/gpu.memory.unified", "false",
+                "gpu-detect.io/gpu.pcie.degraded.count", "0"), new GpuDetectProfile().labels(inventory));
         // 2 x 10de:2231 {a5000, PCIe, 24Gi}: what the operator writes on the same cards alone.
         String nvidia = "akash.network/capabilities.gpu.vendor.nvidia.model.";
         assertEquals(map("akash.network", "true", "nvidia.com/gpu.present", "true",

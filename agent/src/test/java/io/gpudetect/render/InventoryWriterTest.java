@@ -17,6 +17,8 @@ import io.gpudetect.model.Health;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.model.Vgpu;
 import io.gpudetect.probe.ProbeResult;
@@ -99,6 +101,10 @@ class InventoryWriterTest {
         assertEquals(names(Partitioning.class), keys(gpu.get("partitioning")));
         assertEquals(names(Partition.class), keys(gpu.get("partitioning").get("instances").get(0)));
         assertEquals(names(Health.class), keys(gpu.get("health")));
+        Set<String> link = names(PcieLink.class);
+        link.add("degraded");
+        assertEquals(link, keys(gpu.get("pcieLink")));
+        assertEquals(Set.of("minWatts", "maxWatts"), keys(gpu.get("powerLimits")), "an unknown default is left out");
         assertEquals(names(Inventory.ProbeSummary.class), keys(doc.get("probes").get(0)));
         assertEquals(names(Diagnostic.class), keys(doc.get("diagnostics").get(0)));
         // Every source a builder records is a written field's name.
@@ -155,6 +161,8 @@ class InventoryWriterTest {
                         "retired pages \"pending\"\n", "")))
                 .as("derived").emulated(false)
                 .vgpu(new Vgpu(true, "550.54.16", "r550_40"))
+                .as("sysfs-pci").pcieRoot("pci0000:3a").numaNode(0).pcieLink(new PcieLink(1, 5, 8, 16))
+                .powerLimits(new PowerLimits(200.0, 700.0, null)).vbiosVersion("96.00.\"74\".00.01").memoryKind("dedicated")
                 .build();
     }
 
@@ -163,7 +171,8 @@ class InventoryWriterTest {
         gpus.add(everyField());
         // Nothing set: only the (empty) sources map is written.
         gpus.add(new Gpu(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, null, null));
         // A builder without a source name records null sources; empty strings are not null.
         gpus.add(Gpu.builder(null).name("").model("").emulated(true).build());
         // A GPU read as no vGPU: the host driver's version and branch are left out.

@@ -119,8 +119,7 @@ public final class JnaNvmlScope implements NvmlScope {
     private static NvmlSnapshot.Device device(NvmlLibrary lib, int index) {
         NvmlCall<NvmlDevice> handle = lib.deviceHandle(index);
         if (!handle.ok()) {
-            return new NvmlSnapshot.Device(index, handle.outcome(), null, null, null, null, null, null, null, null, null,
-                    null, null, null, null, null, List.of());
+            return NvmlSnapshot.Device.withoutHandle(index, handle.outcome());
         }
         NvmlDevice d = handle.value();
         NvmlCall<NvmlSnapshot.Modes> mig = lib.migMode(d);
@@ -142,7 +141,10 @@ public final class JnaNvmlScope implements NvmlScope {
         return new NvmlSnapshot.Device(index, handle.outcome(), lib.name(d), lib.uuid(d), lib.serial(d),
                 lib.boardPartNumber(d), lib.pciInfo(d), lib.memory(d), lib.computeCapability(d), lib.architecture(d),
                 lib.brand(d), lib.powerManagementLimitMilliwatts(d), ecc,
-                ecc.ok() && ecc.value().current() ? lib.eccUncorrectedAggregate(d) : null, mig, maxMig, migDevices);
+                ecc.ok() && ecc.value().current() ? lib.eccUncorrectedAggregate(d) : null, mig, maxMig, migDevices,
+                lib.enforcedPowerLimitMilliwatts(d), lib.powerLimitConstraints(d), lib.defaultPowerLimitMilliwatts(d),
+                lib.vbiosVersion(d), lib.maxPcieLinkGeneration(d), lib.currentPcieLinkGeneration(d),
+                lib.maxPcieLinkWidth(d), lib.currentPcieLinkWidth(d));
     }
 
     private static NvmlSnapshot.MigDevice migDevice(NvmlLibrary lib, int index, NvmlCall<NvmlDevice> handle) {

@@ -37,6 +37,8 @@ final class NvmlApi {
     static final int DEVICE_SERIAL_BUFFER_SIZE = 30;
     /** {@code NVML_DEVICE_PART_NUMBER_BUFFER_SIZE}. */
     static final int DEVICE_PART_NUMBER_BUFFER_SIZE = 80;
+    /** {@code NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE}. */
+    static final int DEVICE_VBIOS_VERSION_BUFFER_SIZE = 32;
     /** {@code NVML_MEMORY_ERROR_TYPE_UNCORRECTED}. */
     static final int MEMORY_ERROR_TYPE_UNCORRECTED = 1;
     /** {@code NVML_AGGREGATE_ECC}: counted over the GPU's lifetime, kept in the infoROM. */
@@ -184,6 +186,25 @@ final class NvmlApi {
     /** Milliwatts. */
     int nvmlDeviceGetPowerManagementLimit(NvmlDevice device, IntByReference limit) {
         return call("nvmlDeviceGetPowerManagementLimit", device.getPointer(), limit.getPointer());
+    }
+
+    /** Milliwatts: the range {@code nvidia-smi -pl} accepts. */
+    int nvmlDeviceGetPowerManagementLimitConstraints(NvmlDevice device, IntByReference min, IntByReference max) {
+        return call("nvmlDeviceGetPowerManagementLimitConstraints", device.getPointer(), min.getPointer(), max.getPointer());
+    }
+
+    int nvmlDeviceGetVbiosVersion(NvmlDevice device, byte[] version, int length) {
+        return call("nvmlDeviceGetVbiosVersion", device.getPointer(), version, length);
+    }
+
+    /**
+     * A device call whose one answer is an unsigned int: {@code nvmlDeviceGetEnforcedPowerLimit} and
+     * {@code nvmlDeviceGetPowerManagementDefaultLimit} (milliwatts), {@code nvmlDeviceGetMaxPcieLinkGeneration},
+     * {@code nvmlDeviceGetCurrPcieLinkGeneration}, {@code nvmlDeviceGetMaxPcieLinkWidth},
+     * {@code nvmlDeviceGetCurrPcieLinkWidth}.
+     */
+    int unsignedIntValue(String function, NvmlDevice device, IntByReference value) {
+        return call(function, device.getPointer(), value.getPointer());
     }
 
     int nvmlDeviceGetEccMode(NvmlDevice device, IntByReference current, IntByReference pending) {

@@ -334,6 +334,65 @@ public final class NvmlLibrary {
                 : failed("nvmlDeviceGetPowerManagementLimit", rc);
     }
 
+    public NvmlCall<Long> enforcedPowerLimitMilliwatts(NvmlDevice d) {
+        return unsignedInt("nvmlDeviceGetEnforcedPowerLimit", d);
+    }
+
+    public NvmlCall<Long> defaultPowerLimitMilliwatts(NvmlDevice d) {
+        return unsignedInt("nvmlDeviceGetPowerManagementDefaultLimit", d);
+    }
+
+    public NvmlCall<NvmlSnapshot.PowerRange> powerLimitConstraints(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetPowerManagementLimitConstraints")) {
+            return missing("nvmlDeviceGetPowerManagementLimitConstraints");
+        }
+        IntByReference min = new IntByReference();
+        IntByReference max = new IntByReference();
+        int rc = api.nvmlDeviceGetPowerManagementLimitConstraints(d, min, max);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetPowerManagementLimitConstraints", new NvmlSnapshot.PowerRange(
+                        Integer.toUnsignedLong(min.getValue()), Integer.toUnsignedLong(max.getValue())))
+                : failed("nvmlDeviceGetPowerManagementLimitConstraints", rc);
+    }
+
+    public NvmlCall<String> vbiosVersion(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetVbiosVersion")) {
+            return missing("nvmlDeviceGetVbiosVersion");
+        }
+        byte[] b = new byte[NvmlApi.DEVICE_VBIOS_VERSION_BUFFER_SIZE];
+        int rc = api.nvmlDeviceGetVbiosVersion(d, b, b.length);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetVbiosVersion", NvmlApi.text(b))
+                : failed("nvmlDeviceGetVbiosVersion", rc);
+    }
+
+    /** The PCIe link: maximum and current generation, maximum and current width, each its own call. */
+    public NvmlCall<Long> maxPcieLinkGeneration(NvmlDevice d) {
+        return unsignedInt("nvmlDeviceGetMaxPcieLinkGeneration", d);
+    }
+
+    public NvmlCall<Long> currentPcieLinkGeneration(NvmlDevice d) {
+        return unsignedInt("nvmlDeviceGetCurrPcieLinkGeneration", d);
+    }
+
+    public NvmlCall<Long> maxPcieLinkWidth(NvmlDevice d) {
+        return unsignedInt("nvmlDeviceGetMaxPcieLinkWidth", d);
+    }
+
+    public NvmlCall<Long> currentPcieLinkWidth(NvmlDevice d) {
+        return unsignedInt("nvmlDeviceGetCurrPcieLinkWidth", d);
+    }
+
+    /** A device call that answers one unsigned int. */
+    private NvmlCall<Long> unsignedInt(String function, NvmlDevice d) {
+        if (!exports(function)) {
+            return missing(function);
+        }
+        IntByReference v = new IntByReference();
+        int rc = api.unsignedIntValue(function, d, v);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(function, Integer.toUnsignedLong(v.getValue()))
+                : failed(function, rc);
+    }
+
     public NvmlCall<NvmlSnapshot.Modes> eccMode(NvmlDevice d) {
         if (!exports("nvmlDeviceGetEccMode")) {
             return missing("nvmlDeviceGetEccMode");

@@ -29,18 +29,33 @@ public record NvmlSnapshot(int format, String library, String unavailable, NvmlC
 
     /**
      * One GPU as {@code nvmlDeviceGetHandleByIndex} numbers it. When the handle call failed every other
-     * call is null: there was nothing to ask.
+     * call is null: there was nothing to ask. The calls after {@code migDevices} came later (issue 29); a
+     * snapshot recorded before them has them null, which reads as not asked.
      */
     public record Device(int index, NvmlCall<Void> handle, NvmlCall<String> name, NvmlCall<String> uuid,
                          NvmlCall<String> serial, NvmlCall<String> boardPartNumber, NvmlCall<Pci> pci,
                          NvmlCall<Memory> memory, NvmlCall<ComputeCapability> computeCapability,
                          NvmlCall<Long> architecture, NvmlCall<Long> brand, NvmlCall<Long> powerLimitMilliwatts,
                          NvmlCall<Modes> eccMode, NvmlCall<Long> eccUncorrectedAggregate, NvmlCall<Modes> migMode,
-                         NvmlCall<Integer> maxMigDevices, List<MigDevice> migDevices) {
+                         NvmlCall<Integer> maxMigDevices, List<MigDevice> migDevices,
+                         NvmlCall<Long> enforcedPowerLimitMilliwatts, NvmlCall<PowerRange> powerLimitConstraints,
+                         NvmlCall<Long> defaultPowerLimitMilliwatts, NvmlCall<String> vbiosVersion,
+                         NvmlCall<Long> maxPcieLinkGeneration, NvmlCall<Long> currentPcieLinkGeneration,
+                         NvmlCall<Long> maxPcieLinkWidth, NvmlCall<Long> currentPcieLinkWidth) {
 
         public Device {
             migDevices = migDevices == null ? List.of() : List.copyOf(migDevices);
         }
+
+        /** A device whose handle call failed: nothing else was asked. */
+        public static Device withoutHandle(int index, NvmlCall<Void> handle) {
+            return new Device(index, handle, null, null, null, null, null, null, null, null, null, null, null, null,
+                    null, null, List.of(), null, null, null, null, null, null, null, null);
+        }
+    }
+
+    /** {@code nvmlDeviceGetPowerManagementLimitConstraints}: the range a power cap may be set in, milliwatts. */
+    public record PowerRange(long minMilliwatts, long maxMilliwatts) {
     }
 
     /** A MIG device, by its slot in {@code nvmlDeviceGetMigDeviceHandleByIndex}; empty slots are left out. */

@@ -93,6 +93,7 @@ public final class Detector {
         for (Gpu merged : Merger.merge(inOrder, withoutDomain)) {
             gpus.add(normaliser.normalise(merged, diagnostics));
         }
+        gpus = new ArrayList<>(UnifiedMemory.apply(gpus, source, diagnostics));
         gpus.sort(Detector::outputOrder);
         tableNotes(gpus, tables, diagnostics);
         return new Inventory(source.describe(), gpus, summaries, diagnostics, machine(source, diagnostics), gaps, failure);

@@ -66,6 +66,26 @@ public record Gpu(
         Boolean emulated,
         /** NVIDIA vGPU, from the PCI config space; null when it was not read. */
         Vgpu vgpu,
+        /**
+         * The PCIe root complex the GPU hangs under, as Kubernetes' {@code resource.kubernetes.io/pcieRoot} names
+         * it: the first folder of the function's path under {@code /sys/devices} ({@code pci0000:00}). GPUs and NICs
+         * with one root talk without crossing the CPU interconnect.
+         */
+        String pcieRoot,
+        /** The NUMA node the GPU is attached to (sysfs {@code numa_node}); null on a host without NUMA ({@code -1}). */
+        Integer numaNode,
+        /** The PCIe link now and at most; null when nothing read it. */
+        PcieLink pcieLink,
+        /** The power cap's range and default; the cap in force is {@code powerLimitWatts}. */
+        PowerLimits powerLimits,
+        /** The video BIOS (NVIDIA) or the board's firmware image (amdgpu {@code vbios_version}) version. */
+        String vbiosVersion,
+        /**
+         * {@code unified} for a GPU without memory of its own (an integrated GPU, an APU, GB10, Jetson), whose
+         * {@code memoryMiB} is then what the platform lets it use (the host's memory); {@code dedicated} for a GPU
+         * with its own VRAM. Null when neither is known.
+         */
+        String memoryKind,
         Map<String, String> sources) {
 
     public Gpu {
@@ -75,6 +95,12 @@ public record Gpu(
     public static Builder builder(String source) {
         return new Builder(source);
     }
+
+    /** The {@code memoryKind} of a GPU that uses the host's memory. */
+    public static final String UNIFIED_MEMORY = "unified";
+
+    /** The {@code memoryKind} of a GPU with memory of its own. */
+    public static final String DEDICATED_MEMORY = "dedicated";
 
     /**
      * An integrated GPU (a CPU's or chipset's graphics, an APU): listed like any GPU, but beside discrete ones it
@@ -160,6 +186,12 @@ public record Gpu(
         public Builder health(Health v) { return set(GpuField.HEALTH, v); }
         public Builder emulated(Boolean v) { return set(GpuField.EMULATED, v); }
         public Builder vgpu(Vgpu v) { return set(GpuField.VGPU, v); }
+        public Builder pcieRoot(String v) { return set(GpuField.PCIE_ROOT, v); }
+        public Builder numaNode(Integer v) { return set(GpuField.NUMA_NODE, v); }
+        public Builder pcieLink(PcieLink v) { return set(GpuField.PCIE_LINK, v == null || v.isEmpty() ? null : v); }
+        public Builder powerLimits(PowerLimits v) { return set(GpuField.POWER_LIMITS, v == null || v.isEmpty() ? null : v); }
+        public Builder vbiosVersion(String v) { return set(GpuField.VBIOS_VERSION, v); }
+        public Builder memoryKind(String v) { return set(GpuField.MEMORY_KIND, v); }
 
         /**
          * Sets every field still unset from {@code other}, with the source {@code other} names for it. Merging
@@ -187,7 +219,9 @@ public record Gpu(
                     get(GpuField.SERIAL), get(GpuField.BOARD_PART_NUMBER), get(GpuField.BOARD_NAME), get(GpuField.INTERFACE),
                     get(GpuField.ARCHITECTURE), get(GpuField.COMPUTE_CAPABILITY), get(GpuField.COMPUTE_UNITS),
                     get(GpuField.KERNEL_DRIVER), get(GpuField.POWER_LIMIT_WATTS), get(GpuField.PARTITIONING),
-                    get(GpuField.HEALTH), get(GpuField.EMULATED), get(GpuField.VGPU), sources);
+                    get(GpuField.HEALTH), get(GpuField.EMULATED), get(GpuField.VGPU), get(GpuField.PCIE_ROOT),
+                    get(GpuField.NUMA_NODE), get(GpuField.PCIE_LINK), get(GpuField.POWER_LIMITS),
+                    get(GpuField.VBIOS_VERSION), get(GpuField.MEMORY_KIND), sources);
         }
     }
 }

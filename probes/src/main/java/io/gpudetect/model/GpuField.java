@@ -49,6 +49,12 @@ public final class GpuField<T> {
     public static final GpuField<Health> HEALTH = new GpuField<>(26, "health", Health.class);
     public static final GpuField<Boolean> EMULATED = new GpuField<>(27, "emulated", Boolean.class);
     public static final GpuField<Vgpu> VGPU = new GpuField<>(28, "vgpu", Vgpu.class);
+    public static final GpuField<String> PCIE_ROOT = new GpuField<>(29, "pcieRoot", String.class);
+    public static final GpuField<Integer> NUMA_NODE = new GpuField<>(30, "numaNode", Integer.class);
+    public static final GpuField<PcieLink> PCIE_LINK = new GpuField<>(31, "pcieLink", PcieLink.class);
+    public static final GpuField<PowerLimits> POWER_LIMITS = new GpuField<>(32, "powerLimits", PowerLimits.class);
+    public static final GpuField<String> VBIOS_VERSION = new GpuField<>(33, "vbiosVersion", String.class);
+    public static final GpuField<String> MEMORY_KIND = new GpuField<>(34, "memoryKind", String.class);
 
     /** Every field, in the order of {@link Gpu}'s components (and of the JSON output). */
     public static final List<GpuField<?>> ALL = List.of(VENDOR, NAME, MODEL, MEMORY_MIB, MEMORY_GI, SHARED_MEMORY,
@@ -56,7 +62,7 @@ public final class GpuField<T> {
             PCI_SUBSYSTEM_DEVICE_ID, PCI_REVISION, PCI_CLASS, UUID, SERIAL, BOARD_PART_NUMBER, BOARD_NAME, INTERFACE,
             ARCHITECTURE,
             COMPUTE_CAPABILITY, COMPUTE_UNITS, KERNEL_DRIVER, POWER_LIMIT_WATTS, PARTITIONING, HEALTH, EMULATED,
-            VGPU);
+            VGPU, PCIE_ROOT, NUMA_NODE, PCIE_LINK, POWER_LIMITS, VBIOS_VERSION, MEMORY_KIND);
 
     /** The fields that hold text as a tool printed it: what a broken or hostile tool could fill with anything. */
     public static final List<GpuField<String>> TEXT = text();
@@ -132,6 +138,12 @@ public final class GpuField<T> {
             case 26 -> gpu.health();
             case 27 -> gpu.emulated();
             case 28 -> gpu.vgpu();
+            case 29 -> gpu.pcieRoot();
+            case 30 -> gpu.numaNode();
+            case 31 -> gpu.pcieLink();
+            case 32 -> gpu.powerLimits();
+            case 33 -> gpu.vbiosVersion();
+            case 34 -> gpu.memoryKind();
             default -> throw new IllegalStateException("no GPU field " + index);
         };
     }

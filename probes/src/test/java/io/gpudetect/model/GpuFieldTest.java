@@ -86,6 +86,10 @@ class GpuFieldTest {
             return new Health(Health.Status.OK, null, List.of());
         } else if (type == Vgpu.class) {
             return new Vgpu(true, "550.54.16", "r550_40");
+        } else if (type == PcieLink.class) {
+            return new PcieLink(1, 5, 8, 16);
+        } else if (type == PowerLimits.class) {
+            return new PowerLimits(200.0, 700.0, 700.0);
         }
         throw new AssertionError("no sample for " + type + ": add one with the new field");
     }

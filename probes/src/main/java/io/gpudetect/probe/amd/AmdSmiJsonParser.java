@@ -5,6 +5,8 @@ import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.GpuInterface;
 import io.gpudetect.model.Partitioning;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.HexId;
@@ -28,6 +30,8 @@ public final class AmdSmiJsonParser {
 
     public static final String PROBE = "amd-smi";
 
+    private static final Pattern WATTS = Pattern.compile("(?i)^\\s*(\\d{1,6}(?:\\.\\d+)?)\\s*W?\\s*$");
+    private static final Pattern SPEED = Pattern.compile("(?i)^(\\d{1,3}(?:\\.\\d+)?)\\s*GT/s$");
     private static final Pattern SIZE = Pattern.compile("(?i)^\\s*(\\d+(?:\\.\\d+)?)\\s*(B|KB|MB|GB|KiB|MiB|GiB)?\\s*$");
 
     private AmdSmiJsonParser() {
@@ -107,6 +111,14 @@ public final class AmdSmiJsonParser {
             }
             b.memoryMiB(mib);
         }
+        text(gpu.path("vbios"), "version").or(() -> text(gpu.path("vbios"), "vbios_version")).ifPresent(b::vbiosVersion);
+        JsonNode numa = gpu.path("numa").path("node");
+        if (numa.canConvertToInt() || numa.isTextual() && numa.asText().strip().matches("\\d{1,4}")) {
+            int node = numa.isTextual() ? Integer.parseInt(numa.asText().strip()) : numa.asInt();
+            b.numaNode(node >= 0 ? node : null);
+        }
+        power(probe, where, gpu.path("limit"), b, diagnostics, file);
+        link(gpu, b);
         Optional<String> compute = text(gpu.path("partition"), "compute_partition");
         Optional<String> memory = text(gpu.path("partition"), "memory_partition");
         if (compute.isPresent() || memory.isPresent()) {
@@ -115,6 +127,50 @@ public final class AmdSmiJsonParser {
                     memory.map(m -> m.toLowerCase(Locale.ROOT)).orElse(null), null, null));
         }
         return b.build();
+    }
+
+    /**
+     * The power cap ({@code socket_power}) and the range it may be set in ({@code min_power}, {@code max_power}) from
+     * static's {@code limit}; ROCm 7's amd-smi nests them as {@code limit.ppt0.socket_power_limit},
+     * {@code min_power_limit}, {@code max_power_limit}. A minimum of 0 W (MI300A) means none is enforced.
+     */
+    private static void power(String probe, String where, JsonNode limit, Gpu.Builder b, List<Diagnostic> diagnostics,
+                              String file) {
+        JsonNode ppt = limit.path("ppt0");
+        JsonNode at = ppt.isObject() ? ppt : limit;
+        String suffix = ppt.isObject() ? "_limit" : "";
+        Double cap = watts(probe, where, at, "socket_power" + suffix, diagnostics, file);
+        Double min = watts(probe, where, at, "min_power" + suffix, diagnostics, file);
+        Double max = watts(probe, where, at, "max_power" + suffix, diagnostics, file);
+        b.powerLimitWatts(cap);
+        b.powerLimits(new PowerLimits(min, max, null));
+    }
+
+    private static Double watts(String probe, String where, JsonNode node, String name, List<Diagnostic> diagnostics,
+                                String file) {
+        JsonNode v = node.path(name);
+        if (v.isMissingNode() || v.isNull() || v.isValueNode() && text(node, name).isEmpty()) {
+            return null;
+        }
+        String number = v.isObject() ? v.path("value").asText("") : v.asText("").strip();
+        Matcher m = WATTS.matcher(number);
+        if (!m.matches()) {
+            diagnostics.add(Diagnostic.warning(probe, file, null, where + ".limit." + name + " '" + v
+                    + "' is not a power (expected {\"value\": N, \"unit\": \"W\"} or \"N W\")"));
+            return null;
+        }
+        double watts = Double.parseDouble(m.group(1));
+        return watts > 0 && watts <= 100_000 ? watts : null;
+    }
+
+    /** static's {@code bus.max_pcie_width} and {@code bus.max_pcie_speed} ({@code 32 GT/s}): the link's maximum only. */
+    private static void link(JsonNode gpu, Gpu.Builder b) {
+        JsonNode bus = gpu.path("bus");
+        Integer width = text(bus, "max_pcie_width").filter(w -> w.matches("\\d{1,2}")).map(Integer::valueOf)
+                .filter(w -> w >= 1 && w <= 32).orElse(null);
+        Integer gen = text(bus, "max_pcie_speed").map(SPEED::matcher).filter(Matcher::matches)
+                .map(m -> PcieLink.generationOf(Double.parseDouble(m.group(1)))).orElse(null);
+        b.pcieLink(new PcieLink(null, gen, null, width));
     }
 
     private static GpuInterface slotType(String slot) {

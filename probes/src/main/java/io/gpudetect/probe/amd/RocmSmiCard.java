@@ -114,6 +114,9 @@ final class RocmSmiCard {
             }
         }
         field(fields, "Max Graphics Package Power (W)").map(RocmSmiCard::number).ifPresent(b::powerLimitWatts);
+        field(fields, "VBIOS version").ifPresent(b::vbiosVersion);
+        // "(Topology) Numa Node": the NUMA node, -1 where the host has none.
+        field(fields, "(Topology) Numa Node").filter(n -> n.matches("\\d{1,4}")).map(Integer::valueOf).ifPresent(b::numaNode);
         return b.build();
     }
 

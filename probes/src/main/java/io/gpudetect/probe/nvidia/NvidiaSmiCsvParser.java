@@ -2,6 +2,8 @@ package io.gpudetect.probe.nvidia;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Health;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
@@ -217,6 +219,12 @@ public final class NvidiaSmiCsvParser {
         }
         b.computeCapability(r.read("compute_cap", NvidiaSmiCsvParser::computeCapability));
         b.powerLimitWatts(firstOf(r.read("power.limit", NvidiaValues::watts), r.read("enforced.power.limit", NvidiaValues::watts)));
+        b.powerLimits(new PowerLimits(r.read("power.min_limit", NvidiaValues::watts),
+                r.read("power.max_limit", NvidiaValues::watts), r.read("power.default_limit", NvidiaValues::watts)));
+        b.vbiosVersion(r.text("vbios_version"));
+        b.pcieLink(new PcieLink(r.read("pcie.link.gen.current", NvidiaValues::pcieLink),
+                firstOf(r.read("pcie.link.gen.max", NvidiaValues::pcieLink), r.read("pcie.link.gen.gpumax", NvidiaValues::pcieLink)),
+                r.read("pcie.link.width.current", NvidiaValues::pcieLink), r.read("pcie.link.width.max", NvidiaValues::pcieLink)));
         Boolean migCurrent = NvidiaValues.enabled(r.raw("mig.mode.current"));
         Boolean migPending = NvidiaValues.enabled(r.raw("mig.mode.pending"));
         if (migCurrent != null || migPending != null) {

@@ -2,6 +2,8 @@ package io.gpudetect.probe.nvidia;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Health;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
@@ -131,7 +133,21 @@ public final class NvidiaSmiQueryTextParser {
         if (power == null) {
             power = f.read(NvidiaValues::watts, "Power Readings", "Power Limit");
         }
+        if (power == null) {
+            // Driver 610 nests the cap under "GPU Ceiling Power Limit" beside a "GPU Base Power".
+            power = f.read(NvidiaValues::watts, "GPU Power Readings", "GPU Ceiling Power Limit", "Current Power Limit");
+        }
         b.powerLimitWatts(power);
+        String readings = gpu.child("GPU Power Readings").isPresent() ? "GPU Power Readings" : "Power Readings";
+        Double dflt = f.read(NvidiaValues::watts, readings, "Default Power Limit");
+        b.powerLimits(new PowerLimits(f.read(NvidiaValues::watts, readings, "Min Power Limit"),
+                f.read(NvidiaValues::watts, readings, "Max Power Limit"),
+                dflt != null ? dflt : f.read(NvidiaValues::watts, readings, "GPU Ceiling Power Limit", "Default Power Limit")));
+        b.vbiosVersion(f.text("VBIOS Version"));
+        b.pcieLink(new PcieLink(f.read(NvidiaValues::pcieLink, "PCI", "GPU Link Info", "PCIe Generation", "Current"),
+                f.read(NvidiaValues::pcieLink, "PCI", "GPU Link Info", "PCIe Generation", "Max"),
+                f.read(NvidiaValues::pcieLink, "PCI", "GPU Link Info", "Link Width", "Current"),
+                f.read(NvidiaValues::pcieLink, "PCI", "GPU Link Info", "Link Width", "Max")));
         b.partitioning(mig(gpu, f));
         b.health(health(gpu, f));
         return b.build();

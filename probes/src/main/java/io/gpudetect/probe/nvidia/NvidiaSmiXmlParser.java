@@ -3,6 +3,8 @@ package io.gpudetect.probe.nvidia;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
@@ -115,9 +117,26 @@ public final class NvidiaSmiXmlParser {
             power = f.read(NvidiaValues::watts, "power_readings", "power_limit");
         }
         b.powerLimitWatts(power);
+        b.powerLimits(powerLimits(gpu, f));
+        b.vbiosVersion(f.text("vbios_version"));
+        b.pcieLink(new PcieLink(f.read(NvidiaValues::pcieLink, "pci", "pci_gpu_link_info", "pcie_gen", "current_link_gen"),
+                f.read(NvidiaValues::pcieLink, "pci", "pci_gpu_link_info", "pcie_gen", "max_link_gen"),
+                f.read(NvidiaValues::pcieLink, "pci", "pci_gpu_link_info", "link_widths", "current_link_width"),
+                f.read(NvidiaValues::pcieLink, "pci", "pci_gpu_link_info", "link_widths", "max_link_width")));
         b.partitioning(mig(gpu, f));
         b.health(health(gpu, f));
         return b.build();
+    }
+
+    /**
+     * The power cap's range and default: {@code gpu_power_readings} since driver 535 (schema v12), {@code power_readings}
+     * before, each with {@code min_power_limit}, {@code max_power_limit} and {@code default_power_limit}.
+     */
+    private static PowerLimits powerLimits(XmlElement gpu, Field f) {
+        String readings = gpu.child("gpu_power_readings").isPresent() ? "gpu_power_readings" : "power_readings";
+        return new PowerLimits(f.read(NvidiaValues::watts, readings, "min_power_limit"),
+                f.read(NvidiaValues::watts, readings, "max_power_limit"),
+                f.read(NvidiaValues::watts, readings, "default_power_limit"));
     }
 
     private static Partitioning mig(XmlElement gpu, Field f) {

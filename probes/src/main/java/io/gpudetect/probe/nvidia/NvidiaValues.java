@@ -99,6 +99,26 @@ public final class NvidiaValues {
         return watts;
     }
 
+    /**
+     * A PCIe generation ({@code 5}) or lane count ({@code 16x}, {@code x16}, {@code 16}) as nvidia-smi prints them;
+     * null for a placeholder; throws on anything else, a generation or width of 0 (no link) or over 32 included.
+     */
+    public static Integer pcieLink(String v) {
+        if (isPlaceholder(v)) {
+            return null;
+        }
+        String t = v.strip().toLowerCase(java.util.Locale.ROOT);
+        if (t.endsWith("x")) {
+            t = t.substring(0, t.length() - 1);
+        } else if (t.startsWith("x")) {
+            t = t.substring(1);
+        }
+        if (!t.matches("\\d{1,2}") || Integer.parseInt(t) < 1 || Integer.parseInt(t) > 32) {
+            throw new IllegalArgumentException("'" + v.strip() + "' is not a PCIe generation or link width (1 to 32, like '5' or '16x')");
+        }
+        return Integer.parseInt(t);
+    }
+
     /** A whole number, not negative, or null for a placeholder; throws on garbage. */
     public static Long count(String v) {
         if (isPlaceholder(v)) {

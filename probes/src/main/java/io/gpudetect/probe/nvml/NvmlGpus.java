@@ -3,6 +3,8 @@ package io.gpudetect.probe.nvml;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
@@ -179,13 +181,29 @@ public final class NvmlGpus {
             b.boardPartNumber(NvidiaValues.value(fact(d.boardPartNumber(), "the board part number", label)));
             NvmlSnapshot.Memory memory = fact(d.memory(), "the memory size", label);
             b.memoryMiB(memory == null ? null : mib(memory.total()));
+            if (d.memory() != null && d.memory().returnCode() == NvmlReturn.ERROR_NOT_SUPPORTED) {
+                // GB10 (DGX Spark) and Jetson: a GPU without memory of its own; the inventory sizes it from the host's.
+                b.memoryKind(Gpu.UNIFIED_MEMORY);
+            }
             NvmlSnapshot.ComputeCapability cc = fact(d.computeCapability(), "the compute capability", label);
             b.computeCapability(cc == null ? null : cc.major() + "." + cc.minor());
             Long arch = fact(d.architecture(), "the architecture", label);
             b.architecture(arch == null ? null : io.gpudetect.model.NvidiaArchitecture.ofNvml(arch).map(io.gpudetect.model.NvidiaArchitecture::printed).orElse(null));
             fact(d.brand(), "the brand", label);
             Long milliwatts = fact(d.powerLimitMilliwatts(), "the power limit", label);
-            b.powerLimitWatts(milliwatts == null ? null : milliwatts / 1000.0);
+            Long enforced = fact(d.enforcedPowerLimitMilliwatts(), "the enforced power limit", label);
+            // The cap in force is the enforced one (the set limit, lowered by any board or chassis limit), as
+            // nvidia-smi's "Current Power Limit" shows it; the set limit where the library has no enforced one.
+            b.powerLimitWatts(watts(enforced != null ? enforced : milliwatts));
+            NvmlSnapshot.PowerRange range = fact(d.powerLimitConstraints(), "the power limit range", label);
+            Long dflt = fact(d.defaultPowerLimitMilliwatts(), "the default power limit", label);
+            b.powerLimits(new PowerLimits(range == null ? null : watts(range.minMilliwatts()),
+                    range == null ? null : watts(range.maxMilliwatts()), watts(dflt)));
+            b.vbiosVersion(NvidiaValues.value(fact(d.vbiosVersion(), "the VBIOS version", label)));
+            b.pcieLink(new PcieLink(lanesOrGen(fact(d.currentPcieLinkGeneration(), "the PCIe link generation", label)),
+                    lanesOrGen(fact(d.maxPcieLinkGeneration(), "the maximum PCIe link generation", label)),
+                    lanesOrGen(fact(d.currentPcieLinkWidth(), "the PCIe link width", label)),
+                    lanesOrGen(fact(d.maxPcieLinkWidth(), "the maximum PCIe link width", label))));
             NvmlSnapshot.Modes ecc = fact(d.eccMode(), "the ECC mode", label);
             Long uncorrected = ecc != null && ecc.current()
                     ? fact(d.eccUncorrectedAggregate(), "the uncorrected ECC count", label) : null;
@@ -241,6 +259,16 @@ public final class NvmlGpus {
                         NvidiaValues.identifier(fact(m.uuid(), "the UUID", slice))));
             }
             return new Partitioning("mig", mode.current(), mode.pending(), instances);
+        }
+
+        /** Milliwatts as watts; null for none, and for 0 or more than 100 kW (a broken or hand-edited replay). */
+        private static Double watts(Long milliwatts) {
+            return milliwatts == null || milliwatts <= 0 || milliwatts > 100_000_000L ? null : milliwatts / 1000.0;
+        }
+
+        /** A PCIe generation (1 to 7) or lane count (1 to 32); anything else (0: no link) is unknown. */
+        private static Integer lanesOrGen(Long v) {
+            return v == null || v < 1 || v > 32 ? null : v.intValue();
         }
 
         /** Ids and counts from a replayed file can be anything; one that does not fit is left out. */

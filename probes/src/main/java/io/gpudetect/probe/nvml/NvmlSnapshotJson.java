@@ -23,7 +23,11 @@ import io.gpudetect.nvml.NvmlSnapshot;
  *                  "architecture" / "brand" (nvml.h enum values), "powerLimitMilliwatts",
  *                  "eccMode" / "migMode": {"current","pending"}, "eccUncorrectedAggregate", "maxMigDevices",
  *                  "migDevices": [ { "index", "handle", "name", "uuid", "gpuInstanceId", "computeInstanceId",
- *                                    "memory", "multiprocessors" } ] } ] }
+ *                                    "memory", "multiprocessors" } ],
+ *                  "enforcedPowerLimitMilliwatts", "defaultPowerLimitMilliwatts",
+ *                  "powerLimitConstraints": {call, "value": {"minMilliwatts", "maxMilliwatts"}}, "vbiosVersion",
+ *                  "maxPcieLinkGeneration", "currentPcieLinkGeneration", "maxPcieLinkWidth", "currentPcieLinkWidth"
+ *                  (absent from snapshots recorded before they were asked) } ] }
  * </pre>
  * Every call is {@code {function, returnCode, status, error?, value?}}: the symbol that answered, NVML's
  * return code and its name, {@code nvmlErrorString} on failure. Unknown members are ignored, so a newer

@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * name from its FRU ({@code product_name}), the compute and memory partition modes; the amdgpu module's
  * version; and AMD's kfd topology (gfx target, compute units, unique id). This is the probe that still works
  * with no vendor tool and no driver. For NVIDIA functions, whether each is a vGPU (the vendor-specific
- * capability in its config space, read as GPU Feature Discovery reads it). BAR sizes ({@code resource}) are apertures, not memory, and are never read.
+ * capability in its config space, read as GPU Feature Discovery reads it). For every function, its PCIe link,
+ * NUMA node and PCIe root, and the power cap where amdgpu, i915 or xe write one ({@link PciFunctionFacts}). BAR sizes ({@code resource}) are apertures, not memory, and are never read.
  */
 public final class SysfsPciProbe implements Probe {
 
@@ -41,6 +42,8 @@ public final class SysfsPciProbe implements Probe {
      * node labeller report as the driver version ({@code /sys/class/drm/cardN/device/driver/module/version}).
      */
     public static final String AMDGPU_VERSION = "/sys/module/amdgpu/version";
+    /** The kernel GPU drivers that write the power cap under the function's {@code hwmon} folder (NVIDIA's does not). */
+    private static final java.util.Set<String> HWMON_DRIVERS = java.util.Set.of(AMDGPU, "i915", "xe");
     private static final Pattern MODE = Pattern.compile("[A-Za-z0-9]{1,16}");
     private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z][-0-9A-Za-z._+~]{0,63}");
 
@@ -121,6 +124,11 @@ public final class SysfsPciProbe implements Probe {
         if ("10de".equals(vendorId)) {
             vgpu(source, dir, address, b, diagnostics);
         }
+        String linkTarget = source.readLink(dir).orElse(null);
+        b.pcieRoot(linkTarget == null ? null : PciFunctionFacts.pcieRoot(linkTarget));
+        String linkFolder = "1002".equals(vendorId) ? PciFunctionFacts.amdLinkFolder(source, dir, linkTarget) : dir;
+        b.pcieLink(PciFunctionFacts.link(source, linkFolder, NAME, diagnostics))
+                .numaNode(PciFunctionFacts.numaNode(source, dir, NAME, diagnostics));
         Optional<String> driver = source.readLink(dir + "/driver");
         if (driver.isPresent()) {
             String target = driver.get();
@@ -129,6 +137,10 @@ public final class SysfsPciProbe implements Probe {
             if (AMDGPU.equals(kernelDriver)) {
                 amdgpuCards.add(b);
                 amdgpuFacts(source, dir, b, diagnostics);
+            }
+            if (HWMON_DRIVERS.contains(kernelDriver)) {
+                Double[] cap = new Double[1];
+                b.powerLimits(PciFunctionFacts.hwmonPower(source, dir, NAME, cap, diagnostics)).powerLimitWatts(cap[0]);
             }
         } else {
             diagnostics.add(Diagnostic.info(NAME, dir + "/driver", null,
@@ -192,6 +204,7 @@ public final class SysfsPciProbe implements Probe {
      */
     private static void amdgpuFacts(Source source, String dir, Gpu.Builder b, List<Diagnostic> diagnostics) throws IOException {
         source.readFile(dir + "/product_name").map(String::strip).filter(n -> !n.isEmpty()).ifPresent(b::boardName);
+        b.vbiosVersion(PciFunctionFacts.vbiosVersion(source, dir));
         Optional<String> compute = source.readFile(dir + "/current_compute_partition");
         Optional<String> memory = source.readFile(dir + "/current_memory_partition");
         if (compute.isEmpty() && memory.isEmpty()) {

@@ -46,7 +46,8 @@ class NvmlGpusTest {
                 ok("nvmlDeviceGetCudaComputeCapability", new NvmlSnapshot.ComputeCapability(9, 0)), arch,
                 ok("nvmlDeviceGetBrand", 14L), ok("nvmlDeviceGetPowerManagementLimit", 700000L),
                 ok("nvmlDeviceGetEccMode", new NvmlSnapshot.Modes(true, true)), ok("nvmlDeviceGetTotalEccErrors", 0L),
-                ok("nvmlDeviceGetMigMode", new NvmlSnapshot.Modes(false, false)), null, List.of());
+                ok("nvmlDeviceGetMigMode", new NvmlSnapshot.Modes(false, false)), null, List.of(),
+                null, null, null, null, null, null, null, null);
     }
 
     private static NvmlSnapshot.Device h100(int index, int bus) {
@@ -115,9 +116,8 @@ class NvmlGpusTest {
     void aLostGpuKeepsItsAddressAndTheOthersStillReport() {
         NvmlSnapshot.Device lost = h100(1, 0x3b, fails("nvmlDeviceGetName", NvmlReturn.ERROR_GPU_IS_LOST, "GPU is lost"),
                 fails("nvmlDeviceGetArchitecture", NvmlReturn.ERROR_GPU_IS_LOST, "GPU is lost"));
-        NvmlSnapshot.Device noHandle = new NvmlSnapshot.Device(2,
-                fails("nvmlDeviceGetHandleByIndex_v2", NvmlReturn.ERROR_UNKNOWN, "Unknown Error"),
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, List.of());
+        NvmlSnapshot.Device noHandle = NvmlSnapshot.Device.withoutHandle(2,
+                fails("nvmlDeviceGetHandleByIndex_v2", NvmlReturn.ERROR_UNKNOWN, "Unknown Error"));
         ProbeResult r = NvmlGpus.interpret(host(h100(0, 0x19), lost, noHandle), "nvml.json");
 
         assertEquals(ProbeResult.Outcome.OK, r.outcome(), "a lost GPU is described, as lost: NVML answered in full");
@@ -164,7 +164,7 @@ class NvmlGpusTest {
                 base.boardPartNumber(), base.pci(), base.memory(), base.computeCapability(), base.architecture(),
                 base.brand(), base.powerLimitMilliwatts(), base.eccMode(), base.eccUncorrectedAggregate(),
                 ok("nvmlDeviceGetMigMode", new NvmlSnapshot.Modes(true, true)), ok("nvmlDeviceGetMaxMigDeviceCount", 7),
-                List.of(slice));
+                List.of(slice), null, null, null, null, null, null, null, null);
         Gpu g = NvmlGpus.interpret(host(mig), "nvml.json").gpus().get(0);
 
         assertEquals(Boolean.TRUE, g.partitioning().enabled());
