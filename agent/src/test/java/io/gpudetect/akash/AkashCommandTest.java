@@ -360,9 +360,12 @@ class AkashCommandTest {
         });
         server.start();
         try {
-            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+            // A path of its own: a table fetched from a URL is cached for a day under a name made from the URL,
+            // and an earlier run that got the same port would otherwise be answered from that cache.
+            String base = "/" + java.util.UUID.randomUUID() + "/";
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + base;
             CommandRun r = run("akash", "--replay", Fixtures.host("tesla-t4_515.105.01_v11").toString(), "--akash-table", url, "-o", "json");
-            assertEquals(List.of("/devices/gpus"), asked);
+            assertEquals(List.of(base + "devices/gpus"), asked);
             assertEquals(0, r.exit(), r.err());
             JsonNode node = json(r).get("nodes").get(0);
             // NAME matches name as Go's decoder matches field names; subsystems is not a field the operator knows.
