@@ -33,7 +33,7 @@ if [ "${1:-}" != "--no-build" ]; then
     sh native/src/test/c/build-fake-nvml.sh "$out/fake-nvml" >&2
 fi
 "$javac" -d "$out" bench/Hello.java bench/Idle.java
-cp="agent/target/test-classes:agent/target/classes:test-fixtures/target/test-classes:$(cat agent/target/test.classpath)"
+cp="agent/cli/target/test-classes:agent/cli/target/classes:test-fixtures/target/test-classes:$(cat agent/cli/target/test.classpath)"
 
 now_ns() { date +%s%N; }
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
@@ -86,7 +86,7 @@ row "start-up: live detection here, ms" "$live_ms" "$hello_ms" "$(ratio_to_hello
 
 # --- 2. Footprint: the agent after 100 passes against the mock API server, and a bare JVM -----------------
 echo "footprint: bare JVM ..." >&2
-"$java" $(cat agent/src/build/agent-jvm.flags) -cp "$out" Idle 60000 >/dev/null & idle=$!; pids="$pids $idle"
+"$java" $(cat agent/cli/src/build/agent-jvm.flags) -cp "$out" Idle 60000 >/dev/null & idle=$!; pids="$pids $idle"
 sleep 2
 bare_rss=$(( $(kib "$idle" VmRSS) / 1024 ))
 kill "$idle"

@@ -21,7 +21,7 @@ import java.util.zip.ZipFile;
  * the belief that the client never loads them; it loads one at the informer's first list, and every test,
  * run from Maven's class path, passed. Two checks:
  * <ol>
- *   <li>every jar of the agent's runtime dependency set (agent/target/runtime.classpath, as Maven resolved it)
+ *   <li>every jar of the agent's runtime dependency set (agent/cli/target/runtime.classpath, as Maven resolved it)
  *       is in lib/, by file name, so the version too;</li>
  *   <li>every class the agent's training runs loaded on Maven's class path (lib/*.classlist: the command's
  *       detections, an agent pass against fabric8's mock API server: informers, lists, watches, writes) is in

@@ -8,6 +8,8 @@ set -eu
 target=$1
 version=$2
 module_dir=$(cd "$(dirname "$0")/.." && pwd)
+# The command line's module: its build wrote the class paths, the class lists and JNA's native part there.
+cli="$module_dir/../agent/cli"
 stage="$target/dist/gpu-detect"
 jdk_bin=${JAVA_HOME:+$JAVA_HOME/bin/}
 
@@ -25,7 +27,7 @@ left_out_modules="java.desktop"
 # running the build: the archive must start on the oldest hosts it is for.
 jmods=${GPU_DETECT_RUNTIME_JMODS:-$(sh "$module_dir/dist/debian11-jdk.sh")}
 mods=$("${jdk_bin}jdeps" --ignore-missing-deps --multi-release 17 --print-module-deps \
-    --class-path "$stage/lib/*" "$stage"/lib/gpu-detect-agent-*.jar)
+    --class-path "$stage/lib/*" "$stage"/lib/gpu-detect-*.jar)
 mods=$(echo "$mods,$extra_modules" | tr ',' '\n' | grep -vx "$(echo "$left_out_modules" | tr ',' '\n')" \
     | sort -u | paste -sd, -)
 rm -rf "$stage/runtime"
@@ -44,8 +46,8 @@ mkdir -p "$stage/bin" "$stage/systemd"
 cp "$module_dir/dist/gpu-detect" "$module_dir/dist/gpu-detect-json" "$stage/bin/"
 # The JVM flags, plain detection's class path and the trained class lists the launcher makes its start-up
 # archives from (bin/gpu-detect).
-cp "$module_dir"/../agent/src/build/*-jvm.flags "$module_dir"/../agent/target/detection.classpath "$stage/lib/"
-for list in "$module_dir"/../agent/target/gpu-detect.classlist "$module_dir"/../agent/target/gpu-detect-agent.classlist; do
+cp "$cli"/src/build/*-jvm.flags "$cli"/target/detection.classpath "$stage/lib/"
+for list in "$cli"/target/gpu-detect.classlist "$cli"/target/gpu-detect-agent.classlist; do
     if [ -f "$list" ]; then cp "$list" "$stage/lib/"; fi
 done
 # Nothing the agent loads may be missing: lib/ must hold every jar of the agent's runtime dependency set, and
@@ -59,11 +61,11 @@ done
 # turn and skips those absent; TLS to the API server needs only java.base's and jdk.crypto.ec's.
 absent_modules="$left_out_modules,jdk.localedata,jdk.net,java.security.jgss,java.security.sasl,java.xml.crypto"
 absent_modules="$absent_modules,java.smartcardio,java.naming,jdk.security.jgss,jdk.crypto.cryptoki"
-"${jdk_bin}java" "$module_dir/dist/CheckLib.java" "$stage" "$module_dir/../agent/target/runtime.classpath" \
+"${jdk_bin}java" "$module_dir/dist/CheckLib.java" "$stage" "$cli/target/runtime.classpath" \
     "$absent_modules"
 # JNA's native part for this architecture, unpacked by the agent's build, so JNA need not unpack it per start.
-if [ -f "$module_dir/../agent/target/jna/libjnidispatch.so" ]; then
-    mkdir -p "$stage/lib/jna" && cp "$module_dir/../agent/target/jna/libjnidispatch.so" "$stage/lib/jna/"
+if [ -f "$cli/target/jna/libjnidispatch.so" ]; then
+    mkdir -p "$stage/lib/jna" && cp "$cli/target/jna/libjnidispatch.so" "$stage/lib/jna/"
 fi
 chmod 755 "$stage/bin/gpu-detect" "$stage/bin/gpu-detect-json"
 # The newest glibc symbol version any program or library in the archive asks for: the launcher compares the

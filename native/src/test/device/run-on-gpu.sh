@@ -16,11 +16,11 @@ here=$(cd "$(dirname "$0")/../../../.." && pwd)
 out=${OUT:?set OUT to a folder for the results}
 java="$here/.device/jre/bin/java"
 [ -x "$java" ] || java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-jar=$(ls "$here"/agent/target/gpu-detect-agent-*.jar | head -n 1)
+jar=$(ls "$here"/agent/cli/target/gpu-detect-cli-*.jar | head -n 1)
 root_opt=""
 [ $# -ge 1 ] && root_opt="--driver-root $1"
 mkdir -p "$out"
-run() { "$java" -XX:+UseSerialGC -cp "$jar:$here/agent/target/lib/*" io.gpudetect.cli.GpuDetectCommand "$@"; }
+run() { "$java" -XX:+UseSerialGC -cp "$jar:$here/agent/cli/target/lib/*" io.gpudetect.cli.GpuDetectCommand "$@"; }
 { nvidia-smi -L; nvidia-smi --query-gpu=name,pci.bus_id,memory.total,mig.mode.current --format=csv; } > "$out/nvidia-smi-L.txt" 2>&1
 nvidia-smi -q -x > "$out/nvidia-smi.xml" 2>&1
 # NVML alone: hide nvidia-smi from PATH so only the library answers.

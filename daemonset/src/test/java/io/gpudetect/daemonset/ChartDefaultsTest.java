@@ -160,7 +160,7 @@ class ChartDefaultsTest {
     @Test
     void theJvmRunsWithTheFlagsItsFootprintWasMeasuredWith() throws Exception {
         String measured = java.nio.file.Files.readString(
-                java.nio.file.Path.of("../agent/src/build/agent-jvm.flags")).strip();
+                java.nio.file.Path.of("../agent/cli/src/build/agent-jvm.flags")).strip();
         String options = Pods.env(CHART).get("JAVA_TOOL_OPTIONS").getValue();
         for (String flag : measured.split("\\s+")) {
             assertTrue(options.contains(flag), "JAVA_TOOL_OPTIONS lacks " + flag + " from agent-jvm.flags: " + options);
