@@ -201,6 +201,68 @@ public final class GpuField<T> {
         return type.cast(value);
     }
 
+    /** True for a field written as a mapping of parts ({@code pcieLink}, {@code powerLimits}): read by {@link #parseParts}. */
+    public boolean hasParts() {
+        return type == PcieLink.class || type == PowerLimits.class;
+    }
+
+    /**
+     * The value of a field with parts from the text of each part, by part name, as the inventory writes it:
+     * {@code pcieLink} from {@code currentGen}, {@code maxGen}, {@code currentWidth}, {@code maxWidth} (whole
+     * numbers; {@code degraded}, derived from the widths, is skipped), {@code powerLimits} from {@code minWatts},
+     * {@code maxWatts}, {@code defaultWatts} (numbers). A part left out is unknown; null when every part is.
+     *
+     * @throws IllegalArgumentException what was expected, for a part this field does not have or text it cannot hold
+     */
+    public T parseParts(java.util.Map<String, String> parts) {
+        if (type == PcieLink.class) {
+            List<String> names = List.of("currentGen", "maxGen", "currentWidth", "maxWidth", "degraded");
+            checkParts(parts, names);
+            PcieLink link = new PcieLink(whole(parts, "currentGen"), whole(parts, "maxGen"),
+                    whole(parts, "currentWidth"), whole(parts, "maxWidth"));
+            return link.isEmpty() ? null : type.cast(link);
+        }
+        if (type == PowerLimits.class) {
+            checkParts(parts, List.of("minWatts", "maxWatts", "defaultWatts"));
+            PowerLimits limits = new PowerLimits(watts(parts, "minWatts"), watts(parts, "maxWatts"),
+                    watts(parts, "defaultWatts"));
+            return limits.isEmpty() ? null : type.cast(limits);
+        }
+        throw new IllegalArgumentException("expected one value for " + name + ", not a mapping");
+    }
+
+    private void checkParts(java.util.Map<String, String> parts, List<String> names) {
+        for (String part : parts.keySet()) {
+            if (!names.contains(part)) {
+                throw new IllegalArgumentException("unknown part '" + part + "' of " + name + "; expected "
+                        + String.join(", ", names));
+            }
+        }
+    }
+
+    private static Integer whole(java.util.Map<String, String> parts, String part) {
+        String t = parts.get(part);
+        if (t == null || t.isBlank()) {
+            return null;
+        }
+        if (!t.strip().matches("\\d{1,9}")) {
+            throw new IllegalArgumentException(part + ": expected a whole number of 0 or more");
+        }
+        return Integer.valueOf(t.strip());
+    }
+
+    private static Double watts(java.util.Map<String, String> parts, String part) {
+        String t = parts.get(part);
+        if (t == null || t.isBlank()) {
+            return null;
+        }
+        try {
+            return Double.valueOf(t.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(part + ": expected a number of watts");
+        }
+    }
+
     private static Health.Status healthStatus(String text) {
         for (Health.Status s : Health.Status.values()) {
             if (s.id().equalsIgnoreCase(text)) {

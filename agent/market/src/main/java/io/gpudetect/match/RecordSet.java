@@ -238,11 +238,8 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
                     }
                 }
             }
-            GpuCapacitySpec.GpuEntry entry = GpuCapacitySpec.GpuEntry.of(read, drmCards(gpu.get("drmCards"), at + ".drmCards"));
-            return new GpuCapacitySpec.GpuEntry(entry.vendor(), entry.model(), entry.name(), entry.memoryMiB(),
-                    entry.memoryGi(), entry.interfaceType(), entry.pciAddress(), uuid, entry.health(), partitioned,
-                    entry.pciVendorId(), entry.pciDeviceId(), entry.pciSubsystemVendorId(), entry.pciSubsystemDeviceId(),
-                    entry.drmCards());
+            return GpuCapacitySpec.GpuEntry.of(read, drmCards(gpu.get("drmCards"), at + ".drmCards"))
+                    .linked(uuid, partitioned);
         }
 
         /** One field of a GPU, read as {@link GpuField#parse} reads its type; nothing when absent or blank. */
@@ -252,6 +249,22 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
                 return;
             }
             String path = at + "." + field.name();
+            if (field.hasParts() && node.isMapping()) {
+                Map<String, String> parts = new java.util.LinkedHashMap<>();
+                for (Map.Entry<String, YamlNode> part : node.fields().entrySet()) {
+                    if (!part.getValue().isNull() && !part.getValue().isScalar()) {
+                        throw error(path + "." + part.getKey(), part.getValue(), "expected one value, found "
+                                + part.getValue().describe());
+                    }
+                    parts.put(part.getKey(), text(part.getValue()));
+                }
+                try {
+                    gpu.set(field, field.parseParts(parts));
+                } catch (IllegalArgumentException e) {
+                    throw error(path, node, e.getMessage() + ", found " + node.describe());
+                }
+                return;
+            }
             if (!node.isScalar()) {
                 throw error(path, node, "expected one value, found " + node.describe());
             }

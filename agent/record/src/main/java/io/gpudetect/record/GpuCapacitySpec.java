@@ -1,5 +1,6 @@
 package io.gpudetect.record;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -9,6 +10,8 @@ import io.gpudetect.model.GpuField;
 import io.gpudetect.model.GpuInterface;
 import io.gpudetect.model.Health;
 import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Vendor;
 import java.util.List;
 import java.util.Map;
@@ -58,10 +61,13 @@ public record GpuCapacitySpec(
 
     /**
      * One GPU, in the vocabulary of the labels and of Akash's SDL: the {@link Gpu} fields of {@link #GPU_FIELDS},
-     * under the same names, plus {@code partitioned} and {@code drmCards}. {@link #of} and {@link #toGpu} are the
-     * one mapping between the two; a hand-written record is read field by field through {@link GpuField#parse}.
+     * under the same names, plus {@code partitioned} and {@code drmCards}, and, derived from the same fields, the
+     * {@code attributes} a Kubernetes DRA driver would publish for it ({@link GpuAttributes}). {@link #of} and
+     * {@link #toGpu} are the one mapping between the two; a hand-written record is read field by field through
+     * {@link GpuField#parse} (and {@link GpuField#parseParts} for the link and the power limits).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonIgnoreProperties(value = "attributes", allowGetters = true)
     public record GpuEntry(@SchemaFrom(type = String.class) Vendor vendor, String model, String name, Long memoryMiB, Integer memoryGi,
                            @JsonProperty("interface") @JsonPropertyDescription("pcie, sxm, oam or integrated.") @SchemaFrom(type = String.class) GpuInterface interfaceType,
                            String pciAddress, String uuid,
@@ -71,6 +77,17 @@ public record GpuCapacitySpec(
                            @JsonPropertyDescription("PCI device id, 4 lower-case hex digits (2684).") String pciDeviceId,
                            @JsonPropertyDescription("PCI subsystem vendor id: the board maker (1458).") String pciSubsystemVendorId,
                            @JsonPropertyDescription("PCI subsystem device id.") String pciSubsystemDeviceId,
+                           @JsonPropertyDescription("Architecture or family: Hopper, gfx942, Xe-HPG.") String architecture,
+                           @JsonPropertyDescription("NVIDIA compute capability (9.0).") String computeCapability,
+                           @JsonPropertyDescription("The GPU driver's version as it prints it (580.159.04).") String driverVersion,
+                           @JsonPropertyDescription("The CUDA version the NVIDIA driver supports (13.0), or the ROCm version on AMD hosts.") String runtimeVersion,
+                           @JsonPropertyDescription("The video BIOS (NVIDIA) or board firmware image (AMD) version.") String vbiosVersion,
+                           @JsonPropertyDescription("unified for a GPU without memory of its own (memoryMiB is then what the platform lets it use), dedicated for one with its own VRAM; absent when not known.") String memoryKind,
+                           @JsonPropertyDescription("The PCIe root complex the GPU hangs under (pci0000:00), as resource.kubernetes.io/pcieRoot.") String pcieRoot,
+                           @JsonPropertyDescription("The NUMA node the GPU is attached to; absent on a host without NUMA.") Integer numaNode,
+                           @JsonPropertyDescription("The PCIe link now and at most (generation and lanes); degraded when it runs on fewer lanes than the device has.") PcieLink pcieLink,
+                           @JsonPropertyDescription("The power cap in force, in watts.") Double powerLimitWatts,
+                           @JsonPropertyDescription("The range the power cap may be set in and its default, in watts.") PowerLimits powerLimits,
                            @JsonPropertyDescription("The DRM card nodes (card0 for /sys/class/drm/card0) whose device is this GPU, as Akash's inventory operator finds them; empty when it has none (its DRM driver, such as nvidia_drm, is not loaded: the operator skips the GPU); absent when not known.")
                            List<String> drmCards) {
 
@@ -78,7 +95,10 @@ public record GpuCapacitySpec(
         public static final List<GpuField<?>> GPU_FIELDS = List.of(GpuField.VENDOR, GpuField.MODEL, GpuField.NAME,
                 GpuField.MEMORY_MIB, GpuField.MEMORY_GI, GpuField.INTERFACE, GpuField.PCI_ADDRESS, GpuField.UUID,
                 GpuField.HEALTH, GpuField.PCI_VENDOR_ID, GpuField.PCI_DEVICE_ID, GpuField.PCI_SUBSYSTEM_VENDOR_ID,
-                GpuField.PCI_SUBSYSTEM_DEVICE_ID);
+                GpuField.PCI_SUBSYSTEM_DEVICE_ID, GpuField.ARCHITECTURE, GpuField.COMPUTE_CAPABILITY,
+                GpuField.DRIVER_VERSION, GpuField.RUNTIME_VERSION, GpuField.VBIOS_VERSION, GpuField.MEMORY_KIND,
+                GpuField.PCIE_ROOT, GpuField.NUMA_NODE, GpuField.PCIE_LINK, GpuField.POWER_LIMIT_WATTS,
+                GpuField.POWER_LIMITS);
 
         public GpuEntry {
             // Null, not empty, when the writer could not tell: "not known" differs from "no DRM node".
@@ -95,7 +115,17 @@ public record GpuCapacitySpec(
                     g.pciAddress() == null ? null : g.pciAddress().toString(), g.uuid(),
                     g.health() == null ? null : g.health().status(),
                     g.partitioning() == null ? null : g.partitioning().enabled(), g.pciVendorId(), g.pciDeviceId(),
-                    g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), drmCards);
+                    g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), g.architecture(), g.computeCapability(),
+                    g.driverVersion(), g.runtimeVersion(), g.vbiosVersion(), g.memoryKind(), g.pcieRoot(),
+                    g.numaNode(), g.pcieLink(), g.powerLimitWatts(), g.powerLimits(), drmCards);
+        }
+
+        /** This entry with {@code uuid} and {@code partitioned}, as a hand-written record links it to its slices. */
+        public GpuEntry linked(String uuid, boolean partitioned) {
+            return new GpuEntry(vendor, model, name, memoryMiB, memoryGi, interfaceType, pciAddress, uuid, health,
+                    partitioned, pciVendorId, pciDeviceId, pciSubsystemVendorId, pciSubsystemDeviceId, architecture,
+                    computeCapability, driverVersion, runtimeVersion, vbiosVersion, memoryKind, pcieRoot, numaNode,
+                    pcieLink, powerLimitWatts, powerLimits, drmCards);
         }
 
         /**
@@ -108,7 +138,20 @@ public record GpuCapacitySpec(
                     .pciAddress(PciAddress.parse(pciAddress).orElse(null)).uuid(uuid)
                     .health(health == null ? null : new Health(health, null, List.of()))
                     .pciVendorId(pciVendorId).pciDeviceId(pciDeviceId).pciSubsystemVendorId(pciSubsystemVendorId)
-                    .pciSubsystemDeviceId(pciSubsystemDeviceId).build();
+                    .pciSubsystemDeviceId(pciSubsystemDeviceId).architecture(architecture)
+                    .computeCapability(computeCapability).driverVersion(driverVersion).runtimeVersion(runtimeVersion)
+                    .vbiosVersion(vbiosVersion).memoryKind(memoryKind).pcieRoot(pcieRoot).numaNode(numaNode)
+                    .pcieLink(pcieLink).powerLimitWatts(powerLimitWatts).powerLimits(powerLimits).build();
+        }
+
+        /**
+         * What a Kubernetes DRA driver would publish for this GPU, by attribute name ({@link GpuAttributes}):
+         * derived from the fields above, written with them, never read back (a reader derives it again).
+         */
+        @JsonProperty("attributes")
+        @JsonPropertyDescription("The GPU's facts under the attribute names Kubernetes DRA drivers publish, typed as a DRA device's attributes (string, int, bool, version): resource.kubernetes.io/pciBusID, resource.kubernetes.io/pcieRoot, resource.kubernetes.io/numaNode, uuid, productName, architecture, cudaComputeCapability, driverVersion, cudaDriverVersion. Derived from the fields beside it.")
+        public Map<String, DeviceAttribute> attributes() {
+            return GpuAttributes.of(toGpu("record"));
         }
     }
 

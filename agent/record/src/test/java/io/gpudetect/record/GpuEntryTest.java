@@ -10,6 +10,8 @@ import io.gpudetect.model.GpuInterface;
 import io.gpudetect.model.Health;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.PcieLink;
+import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Vendor;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,11 +56,16 @@ class GpuEntryTest {
                 .pciAddress(PciAddress.of("0000:17:00.0")).uuid("GPU-1").health(new Health(Health.Status.DEGRADED,
                         3L, List.of("ecc")))
                 .partitioning(new Partitioning("mig", true, null, List.of())).pciVendorId("10de").pciDeviceId("2330")
-                .pciSubsystemVendorId("10de").pciSubsystemDeviceId("16c1").architecture("Hopper").build();
+                .pciSubsystemVendorId("10de").pciSubsystemDeviceId("16c1").architecture("Hopper")
+                .computeCapability("9.0").driverVersion("580.159.04").runtimeVersion("13.0")
+                .vbiosVersion("96.00.DA.00.0C").memoryKind("dedicated").pcieRoot("pci0000:15").numaNode(0)
+                .pcieLink(new PcieLink(5, 5, 16, 16)).powerLimitWatts(700.0)
+                .powerLimits(new PowerLimits(200.0, 700.0, 700.0)).serial("1654123456789").build();
         GpuCapacitySpec.GpuEntry entry = GpuCapacitySpec.GpuEntry.of(h100, List.of("card1"));
         assertEquals(new GpuCapacitySpec.GpuEntry(Vendor.NVIDIA, "h100", "NVIDIA H100 80GB HBM3", 81559L, 80,
                 GpuInterface.SXM, "0000:17:00.0", "GPU-1", Health.Status.DEGRADED, true, "10de", "2330", "10de",
-                "16c1", List.of("card1")), entry);
+                "16c1", "Hopper", "9.0", "580.159.04", "13.0", "96.00.DA.00.0C", "dedicated", "pci0000:15", 0,
+                new PcieLink(5, 5, 16, 16), 700.0, new PowerLimits(200.0, 700.0, 700.0), List.of("card1")), entry);
 
         Gpu back = entry.toGpu("record");
         for (GpuField<?> f : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
@@ -68,7 +75,7 @@ class GpuEntryTest {
                 assertEquals(f.of(h100), f.of(back), f.name());
             }
         }
-        assertNull(back.architecture(), "an entry does not hold the architecture");
+        assertNull(back.serial(), "an entry does not hold the serial number");
         assertEquals(Vendor.OTHER, GpuCapacitySpec.GpuEntry.of(Gpu.builder("lspci").build(), null).vendor(),
                 "a GPU no tool named the maker of is other");
     }
