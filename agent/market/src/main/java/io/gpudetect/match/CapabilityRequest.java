@@ -23,7 +23,12 @@ import java.util.regex.Pattern;
  *   <li>{@code interface}: pcie or sxm ({@code sxm4} is read as sxm).</li>
  *   <li>{@code mig}: a MIG slice profile; the units are then slices of that profile.</li>
  *   <li>{@code replicas}: how many such replicas, each placed on its own, default 1.</li>
+ *   <li>{@code driver>=550.54}: the lowest driver version; {@code cuda>=12.8} (nvidia) or {@code rocm>=6.2} (amd)
+ *       the lowest runtime version the driver stack supports; compared part by part as numbers.</li>
+ *   <li>{@code pcie>=gen4x16} (or {@code gen4}, {@code x16}): the lowest PCIe generation the GPU's link can
+ *       reach and the fewest lanes it runs on; {@code link=full}: the link runs on every lane the GPU has.</li>
  * </ul>
+ * A GPU whose node did not publish a fact asked of it fails, with that said.
  */
 public final class CapabilityRequest {
 
@@ -34,6 +39,11 @@ public final class CapabilityRequest {
     private static final Pattern MIG = Pattern.compile("\\d+g\\.\\d+gb(\\+[a-z0-9.]+)?");
     private static final Pattern WHOLE = Pattern.compile("\\d{1,6}");
     private static final Pattern QUANTITY = Pattern.compile("(\\d+(?:\\.\\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei)?");
+    private static final Pattern LINK = Pattern.compile("(?:gen([1-7]))?(?:x(1|2|4|8|12|16|32))?");
+    /** The keys that take {@code >=}: the rest take {@code =}. */
+    private static final List<String> AT_LEAST = List.of("vram", "driver", "cuda", "rocm", "pcie");
+    private static final List<String> KEYS = List.of("vendor", "model", "vram", "count", "interface", "mig",
+            "replicas", "driver", "cuda", "rocm", "pcie", "link");
 
     private CapabilityRequest() {
     }
@@ -56,8 +66,12 @@ public final class CapabilityRequest {
                         + "vendor=nvidia,model=h100,vram>=24Gi,count=2");
             }
             String key = m.group(1).equals("ram") ? "vram" : m.group(1);
-            if (m.group(2).equals(">=") && !key.equals("vram")) {
-                throw error(name, "'>=' only works with vram; use " + key + "=" + m.group(3));
+            if (m.group(2).equals(">=") && !AT_LEAST.contains(key)) {
+                throw error(name, "'>=' only works with vram, driver, cuda, rocm and pcie; use " + key + "="
+                        + m.group(3));
+            }
+            if (m.group(2).equals("=") && AT_LEAST.contains(key) && !key.equals("vram")) {
+                throw error(name, key + " is a minimum: write " + key + ">=" + m.group(3));
             }
             if (values.put(key, m.group(3)) != null) {
                 throw error(name, key + " given twice");
@@ -67,9 +81,9 @@ public final class CapabilityRequest {
             }
         }
         for (String key : values.keySet()) {
-            if (!List.of("vendor", "model", "vram", "count", "interface", "mig", "replicas").contains(key)) {
-                throw error(name, "unknown key '" + key + "'; expected vendor, model, vram, count, interface, mig "
-                        + "or replicas");
+            if (!KEYS.contains(key)) {
+                throw error(name, "unknown key '" + key + "'; expected vendor, model, vram, count, interface, mig, "
+                        + "replicas, driver, cuda, rocm, pcie or link");
             }
         }
         Vendor vendor = vendor(values.get("vendor"), name);
@@ -93,21 +107,68 @@ public final class CapabilityRequest {
         if (mig != null && !MIG.matcher(mig).matches()) {
             throw error(name, "mig '" + mig + "' is not a MIG profile; expected e.g. 1g.10gb or 3g.40gb");
         }
+        GpuFloor floor = floor(values, vendor, name);
         int units = positive(values.getOrDefault("count", "1"), "count", name);
         int replicas = positive(values.getOrDefault("replicas", "1"), "replicas", name);
         List<GpuChoice> choices = new ArrayList<>();
         String models = values.get("model");
         if (models == null || models.isBlank() || models.equals("*")) {
-            choices.add(new GpuChoice(vendor, null, ramGi, ramAtLeast, iface, mig));
+            choices.add(new GpuChoice(vendor, null, ramGi, ramAtLeast, iface, mig, floor));
         } else {
             for (String model : models.split("\\|")) {
                 if (model.isBlank()) {
                     throw error(name, "empty model in '" + models + "'");
                 }
-                choices.add(new GpuChoice(vendor, model.strip(), ramGi, ramAtLeast, iface, mig));
+                choices.add(new GpuChoice(vendor, model.strip(), ramGi, ramAtLeast, iface, mig, floor));
             }
         }
         return new Placement(name, PLACEMENT, name, replicas, new GpuRequest(units, choices));
+    }
+
+    /** The driver, runtime and link parts of a request; {@link GpuFloor#NONE} when it has none. */
+    private static GpuFloor floor(Map<String, String> values, Vendor vendor, String name)
+            throws InvalidInputException {
+        String driver = version(values.get("driver"), "driver", "550.54", name);
+        String cuda = version(values.get("cuda"), "cuda", "12.8", name);
+        String rocm = version(values.get("rocm"), "rocm", "6.2", name);
+        if (cuda != null && vendor != Vendor.NVIDIA) {
+            throw error(name, "cuda is a version of NVIDIA's driver stack: it needs vendor=nvidia"
+                    + (vendor == Vendor.AMD ? " (for AMD, rocm>=VERSION)" : ""));
+        }
+        if (rocm != null && vendor != Vendor.AMD) {
+            throw error(name, "rocm is a version of AMD's driver stack: it needs vendor=amd"
+                    + (vendor == Vendor.NVIDIA ? " (for NVIDIA, cuda>=VERSION)" : ""));
+        }
+        Integer gen = null;
+        Integer width = null;
+        String pcie = values.get("pcie");
+        if (pcie != null) {
+            Matcher m = LINK.matcher(pcie);
+            if (pcie.isEmpty() || !m.matches()) {
+                throw error(name, "pcie '" + pcie + "' is not a link; expected e.g. pcie>=gen4x16, pcie>=gen5 or "
+                        + "pcie>=x16");
+            }
+            gen = m.group(1) == null ? null : Integer.valueOf(m.group(1));
+            width = m.group(2) == null ? null : Integer.valueOf(m.group(2));
+        }
+        String link = values.get("link");
+        if (link != null && !link.equals("full")) {
+            throw error(name, "link '" + link + "' is not full; link=full asks for a link on every lane the GPU has");
+        }
+        return new GpuFloor(driver, cuda != null ? cuda : rocm, cuda != null ? "CUDA" : rocm != null ? "ROCm" : null,
+                gen, width, link != null);
+    }
+
+    private static String version(String value, String key, String example, String name)
+            throws InvalidInputException {
+        if (value == null) {
+            return null;
+        }
+        if (DottedVersion.parts(value) == null) {
+            throw error(name, key + " '" + value + "' is not a version of dotted numbers; expected e.g. " + key + ">="
+                    + example);
+        }
+        return value;
     }
 
     /** Whole Gi of a binary quantity ({@code 80Gi}, {@code 81920Mi}, {@code 1Ti}), or null when it is none. */

@@ -16,10 +16,21 @@ import java.util.List;
  * @param ramAtLeast   false: the card's size must equal {@code ramGi} (Akash's rule); true: at least it ({@code vram>=})
  * @param interfaceType {@code pcie} or {@code sxm} ({@code sxm} covers SXM2 to SXM5)
  * @param migProfile   a MIG slice profile such as {@code 1g.10gb}: units are slices of that profile, not whole GPUs
+ * @param floor        what the GPU's driver stack and slot must reach ({@code --gpu} only: an SDL has no such keys)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record GpuChoice(Vendor vendor, String model, Integer ramGi, boolean ramAtLeast, String interfaceType,
-                        String migProfile) {
+                        String migProfile, GpuFloor floor) {
+
+    public GpuChoice {
+        floor = floor == null || floor.isNone() ? null : floor;
+    }
+
+    /** A choice that asks nothing of the driver stack or slot: every SDL entry. */
+    public GpuChoice(Vendor vendor, String model, Integer ramGi, boolean ramAtLeast, String interfaceType,
+                     String migProfile) {
+        this(vendor, model, ramGi, ramAtLeast, interfaceType, migProfile, null);
+    }
 
     /**
      * {@code nvidia a100/80Gi/sxm}, {@code nvidia *} for any model, {@code nvidia (no model)} for an entry without
@@ -36,6 +47,9 @@ public record GpuChoice(Vendor vendor, String model, Integer ramGi, boolean ramA
         }
         if (migProfile != null) {
             parts.add("mig-" + migProfile);
+        }
+        if (floor != null) {
+            parts.add(floor.describe());
         }
         return vendor.id() + " " + String.join("/", parts);
     }

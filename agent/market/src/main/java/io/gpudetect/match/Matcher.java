@@ -92,7 +92,7 @@ public final class Matcher {
     }
 
     /** Stages a GPU passes for one choice, in order; the furthest stage reached explains a refusal best. */
-    private enum Stage { VENDOR, MODEL, RAM, INTERFACE, PARTITION, MATCH }
+    private enum Stage { VENDOR, MODEL, RAM, INTERFACE, FLOOR, PARTITION, MATCH }
 
     /** A node during placement: which of its units this run has already given to replicas. */
     private static final class NodeState {
@@ -176,7 +176,8 @@ public final class Matcher {
             String what = kind.startsWith("mig-") ? "MIG " + kind.substring(4) + " slice" : "GPU";
             if (matching < request.units()) {
                 return "too few GPUs: " + matching + " matching " + what + (matching == 1 ? "" : "s") + " ("
-                        + matchingModels(request) + "), " + request.units() + " asked per replica";
+                        + matchingModels(request) + "), " + request.units() + " asked per replica"
+                        + floorShortfalls(request);
             }
             int allocatable = offer.allocatable(kind);
             int free = freeOfKind(kind);
@@ -195,6 +196,31 @@ public final class Matcher {
         private String matchingModels(GpuRequest request) {
             return offer.gpus().stream().filter(g -> request.choices().stream().anyMatch(c -> stage(c, g) == Stage.MATCH))
                     .map(OfferedGpu::describe).distinct().collect(Collectors.joining(", "));
+        }
+
+        /**
+         * {@code ; GPU 0000:1b:00.0 link x8 of x16}: why the GPUs that match a choice but its driver or link floor
+         * were left out, so a node short of GPUs says which ones fell short; empty when none did.
+         */
+        private String floorShortfalls(GpuRequest request) {
+            List<String> reasons = new ArrayList<>();
+            for (OfferedGpu g : offer.gpus()) {
+                for (GpuChoice c : request.choices()) {
+                    if (stage(c, g) == Stage.FLOOR) {
+                        String why = c.floor().shortfall(g);
+                        if (!reasons.contains(why)) {
+                            reasons.add(why);
+                        }
+                        break;
+                    }
+                }
+            }
+            if (reasons.isEmpty()) {
+                return "";
+            }
+            int shown = Math.min(3, reasons.size());
+            return "; " + String.join(", ", reasons.subList(0, shown))
+                    + (reasons.size() > shown ? " and " + (reasons.size() - shown) + " more" : "");
         }
 
         /** Why no GPU of the node matches any choice: the choice and GPU that came closest. */
@@ -239,6 +265,8 @@ public final class Matcher {
                     }
                     return "interface differs: " + gpu.model() + " is " + gpu.interfaceType() + ", "
                             + choice.interfaceType() + " asked";
+                case FLOOR:
+                    return choice.floor().shortfall(gpu);
                 default:
                     if (choice.migProfile() == null) {
                         return "MIG is on: " + gpu.model() + " is offered only as slices"
@@ -301,6 +329,9 @@ public final class Matcher {
         }
         if (c.interfaceType() != null && !c.interfaceType().equals(g.interfaceType())) {
             return Stage.INTERFACE;
+        }
+        if (c.floor() != null && c.floor().shortfall(g) != null) {
+            return Stage.FLOOR;
         }
         boolean slicesAsked = c.migProfile() != null;
         if (slicesAsked ? !g.profiles().contains(c.migProfile()) : g.migEnabled()) {

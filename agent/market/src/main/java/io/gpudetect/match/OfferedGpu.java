@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Partition;
+import io.gpudetect.model.PcieLink;
 import io.gpudetect.model.Vendor;
 import java.util.List;
 import java.util.Locale;
@@ -18,10 +19,33 @@ import java.util.Objects;
  * @param migEnabled    true when the card is split into MIG slices (or AMD partitions): it then serves only slice
  *                      requests, as NVIDIA's device plugin offers a MIG-enabled card only as slices
  * @param profiles      the profile of each slice that exists ({@code 1g.10gb} twice for two such slices)
+ * @param platform      the driver stack and slot it runs with, what {@code driver>=}, {@code cuda>=} and
+ *                      {@code pcie>=} are checked against; null when nothing says
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
-                         @JsonProperty("interface") String interfaceType, boolean migEnabled, List<String> profiles) {
+                         @JsonProperty("interface") String interfaceType, boolean migEnabled, List<String> profiles,
+                         Platform platform) {
+
+    /**
+     * A GPU's driver stack and slot as its node published them; each part null when not published (a record
+     * from an agent older than these fields, a host whose driver tool did not run).
+     *
+     * @param pciAddress     to name the GPU in a reason ({@code GPU 0000:1b:00.0 link x8 of x16})
+     * @param driverVersion  as the driver prints it ({@code 580.159.04})
+     * @param runtimeVersion the CUDA (NVIDIA) or ROCm (AMD) version
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Platform(String pciAddress, String driverVersion, String runtimeVersion, PcieLink pcieLink) {
+
+        /** Nothing published. */
+        public static final Platform UNKNOWN = new Platform(null, null, null, null);
+
+        public static Platform of(Gpu gpu) {
+            return new Platform(gpu.pciAddress() == null ? null : gpu.pciAddress().toString(), gpu.driverVersion(),
+                    gpu.runtimeVersion(), gpu.pcieLink());
+        }
+    }
 
     public OfferedGpu {
         Objects.requireNonNull(vendor, "vendor");
@@ -42,7 +66,8 @@ public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
     /** The matching view of {@code gpu} with the slices a record lists for it. */
     public static OfferedGpu of(Gpu gpu, boolean migEnabled, List<String> profiles) {
         return new OfferedGpu(gpu.vendor() == null ? Vendor.OTHER : gpu.vendor(), gpu.model(), gpu.memoryGi(),
-                gpu.interfaceType() == null ? null : gpu.interfaceType().id(), migEnabled, profiles);
+                gpu.interfaceType() == null ? null : gpu.interfaceType().id(), migEnabled, profiles,
+                Platform.of(gpu));
     }
 
     /** Lower case, with {@code sxm2}..{@code sxm5} as {@code sxm}: the provider compares interfaces that way. */

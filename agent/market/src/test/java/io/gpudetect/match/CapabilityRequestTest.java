@@ -38,7 +38,7 @@ class CapabilityRequestTest {
         "vendor=nvidia,count=0      | count '0' is not a whole number",
         "vendor=nvidia,count=1.5    | count '1.5' is not a whole number",
         "vendor=nvidia,vram=24G     | vram '24g' is not a size",
-        "vendor=nvidia,count>=2     | '>=' only works with vram",
+        "vendor=nvidia,count>=2     | '>=' only works with vram, driver",
         "vendor=nvidia,colour=green | unknown key 'colour'",
         "vendor=nvidia,interface=nvlink | interface 'nvlink' is not pcie or sxm",
         "vendor=nvidia,mig=half     | mig 'half' is not a MIG profile",

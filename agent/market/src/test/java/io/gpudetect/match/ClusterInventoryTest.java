@@ -14,7 +14,7 @@ class ClusterInventoryTest {
     private static final Instant NOW = Instant.parse("2026-05-01T12:00:00Z");
 
     private static OfferedGpu gpu(String model, int gi) {
-        return new OfferedGpu(Vendor.NVIDIA, model, gi, "pcie", false, null);
+        return new OfferedGpu(Vendor.NVIDIA, model, gi, "pcie", false, null, null);
     }
 
     @Test

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class MatcherTest {
 
     private static List<OfferedGpu> cards(int n, String model, int gi, String iface) {
-        return new ArrayList<>(Collections.nCopies(n, new OfferedGpu(Vendor.NVIDIA, model, gi, iface, false, null)));
+        return new ArrayList<>(Collections.nCopies(n, new OfferedGpu(Vendor.NVIDIA, model, gi, iface, false, null, null)));
     }
 
     private static NodeOffer node(String name, List<OfferedGpu> gpus, int allocatable, int inUse) {
@@ -92,7 +92,7 @@ class MatcherTest {
 
     @Test
     void migCardsServeSlicesOnly() {
-        OfferedGpu mig = new OfferedGpu(Vendor.NVIDIA, "a100", 40, "sxm4", true, List.of("1g.5gb", "1g.5gb", "3g.20gb"));
+        OfferedGpu mig = new OfferedGpu(Vendor.NVIDIA, "a100", 40, "sxm4", true, List.of("1g.5gb", "1g.5gb", "3g.20gb"), null);
         NodeOffer n = NodeOffer.of("m", List.of(mig), Map.of(), Map.of("mig-1g.5gb", 1), null);
         GpuChoice slice = new GpuChoice(Vendor.NVIDIA, "a100", null, false, null, "1g.5gb");
         MatchResult r = Matcher.match(new Demand("t", List.of(placement("whole", 1, 1, model("a100")),
@@ -128,7 +128,7 @@ class MatcherTest {
 
     @Test
     void explainsWhatTheNodeHas() {
-        NodeOffer amd = NodeOffer.of("amd", List.of(new OfferedGpu(Vendor.AMD, "mi300x", 192, "oam", false, null)),
+        NodeOffer amd = NodeOffer.of("amd", List.of(new OfferedGpu(Vendor.AMD, "mi300x", 192, "oam", false, null, null)),
                 Map.of(), Map.of(), null);
         NodeOffer none = NodeOffer.of("cpu", List.of(), Map.of(), Map.of(), null);
         MatchResult r = Matcher.match(new Demand("t", List.of(placement("p", 1, 1, model("h100"), model("a100")))), "t",

@@ -265,7 +265,7 @@ class SdlReaderTest {
         assertEquals(new GpuChoice(Vendor.NVIDIA, "", 80, false, null, null), gpu(entry("ram: 80Gi")).choices().get(0));
         assertEquals(new GpuChoice(Vendor.NVIDIA, "", null, false, "pcie", null),
                 gpu(entry("{model: ~, interface: pcie}")).choices().get(0));
-        NodeOffer h100s = NodeOffer.of("n", List.of(new OfferedGpu(Vendor.NVIDIA, "h100", 80, "sxm", false, null)),
+        NodeOffer h100s = NodeOffer.of("n", List.of(new OfferedGpu(Vendor.NVIDIA, "h100", 80, "sxm", false, null, null)),
                 Map.of(), Map.of(), null);
         MatchResult r = Matcher.match(SdlReader.read(sdl(entry("ram: 80Gi")), "d"), "t", List.of(h100s));
         assertFalse(r.fits());
@@ -281,7 +281,7 @@ class SdlReaderTest {
     void theModelIsKeptAsWrittenAndComparedExactly() throws InvalidInputException {
         assertEquals("1 x nvidia H100", request(entry("model: H100")));
         assertEquals("1 x nvidia 4090", request(entry("model: 4090")));
-        NodeOffer h100s = NodeOffer.of("n", List.of(new OfferedGpu(Vendor.NVIDIA, "h100", 80, "sxm", false, null)),
+        NodeOffer h100s = NodeOffer.of("n", List.of(new OfferedGpu(Vendor.NVIDIA, "h100", 80, "sxm", false, null, null)),
                 Map.of(), Map.of(), null);
         MatchResult r = Matcher.match(SdlReader.read(sdl(entry("model: H100")), "d"), "t", List.of(h100s));
         assertEquals("no such model: asked nvidia H100, has 1 x nvidia h100 80Gi sxm (Akash compares model names "
@@ -411,7 +411,7 @@ class SdlReaderTest {
         assertEquals("the provider cannot read ram '0Gi' in the GPU attribute key 'vendor/nvidia/model/a100/ram/0Gi' "
                 + "(its memory parser needs a size of 1Gi or more), so no provider bids on this GPU request",
                 half.unbiddable());
-        NodeOffer h100s = NodeOffer.of("n", List.of(new OfferedGpu(Vendor.NVIDIA, "h100", 80, "sxm", false, null)),
+        NodeOffer h100s = NodeOffer.of("n", List.of(new OfferedGpu(Vendor.NVIDIA, "h100", 80, "sxm", false, null, null)),
                 Map.of(), Map.of(), null);
         MatchResult r = Matcher.match(SdlReader.read(sdl(entry("model: a100\n          ram: 1e9\n        - model: h100")),
                 "d"), "t", List.of(h100s));
