@@ -104,8 +104,11 @@ class ChartDefaultsTest {
     @Test
     void hostPathsAreMountedReadOnlyAndOnlyTmpIsWritable() {
         Map<String, VolumeMount> mounts = Pods.mountsByPath(CHART);
-        assertEquals(Set.of("/host/sys", "/host/driver-root", "/tmp"), mounts.keySet());
+        assertEquals(Set.of("/host/sys", "/host/proc/meminfo", "/host/driver-root", "/tmp"), mounts.keySet());
         assertEquals("/sys", Pods.volume(CHART, mounts.get("/host/sys").getName()).getHostPath().getPath());
+        // The agent reads <host-root>/proc/meminfo to size a GPU without memory of its own: the host's file alone.
+        assertEquals("/proc/meminfo", Pods.volume(CHART, mounts.get("/host/proc/meminfo").getName()).getHostPath().getPath());
+        assertEquals("File", Pods.volume(CHART, mounts.get("/host/proc/meminfo").getName()).getHostPath().getType());
         assertEquals("/", Pods.volume(CHART, mounts.get("/host/driver-root").getName()).getHostPath().getPath());
         assertEquals("HostToContainer", mounts.get("/host/driver-root").getMountPropagation());
         for (VolumeMount mount : mounts.values()) {

@@ -138,7 +138,7 @@ class ChartValuesTest {
         assertEquals("gpu-detect-nodefeature", binding.getRoleRef().getName());
         assertEquals("gpu-detect", binding.getSubjects().get(0).getName());
         assertEquals("nodefeature", Pods.arg(chart, "nfd-output").orElseThrow());
-        assertEquals(Set.of("/host/sys", "/host/driver-root", "/tmp"), Pods.mountsByPath(chart).keySet());
+        assertEquals(Set.of("/host/sys", "/host/proc/meminfo", "/host/driver-root", "/tmp"), Pods.mountsByPath(chart).keySet());
     }
 
     @Test

@@ -361,6 +361,9 @@ class ImageTest {
             } else if ("host-sys".equals(m.getName())) {
                 assertEquals("/sys", v.getHostPath().getPath());
                 run.addAll(List.of("--volume", host.resolve("sys") + ":" + m.getMountPath() + ro));
+            } else if ("host-meminfo".equals(m.getName())) {
+                assertEquals("/proc/meminfo", v.getHostPath().getPath());
+                run.addAll(List.of("--volume", host.resolve("proc/meminfo") + ":" + m.getMountPath() + ro));
             } else if ("driver-root".equals(m.getName())) {
                 run.addAll(List.of("--volume", host.resolve("driver-root") + ":" + m.getMountPath() + ro));
             } else {
@@ -400,6 +403,8 @@ class ImageTest {
         Files.createSymbolicLink(function.resolve("driver"), function.relativize(driver));
         Path devices = Files.createDirectories(sys.resolve("bus/pci/devices"));
         Files.createSymbolicLink(devices.resolve(H100_ADDRESS), devices.relativize(function));
+        Files.writeString(Files.createDirectories(host.resolve("proc")).resolve("meminfo"),
+                "MemTotal:       263921060 kB\nMemFree:        250000000 kB\n");
 
         Path built = Path.of(System.getProperty("gpudetect.fakeNvml", "target/fake-nvml"))
                 .resolve("current/usr/lib64/libnvidia-ml.so.1");
