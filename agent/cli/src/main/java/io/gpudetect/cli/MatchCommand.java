@@ -50,7 +50,9 @@ public final class MatchCommand implements Callable<Integer> {
 
     @Option(names = "--gpu", paramLabel = "REQUEST",
             description = "A request instead of (or besides) an SDL, e.g. "
-                    + "vendor=nvidia,model=h100|a100,vram>=24Gi,count=2,interface=sxm,mig=1g.10gb,replicas=1. Repeatable.")
+                    + "vendor=nvidia,model=h100|a100,vram>=24Gi,count=2,interface=sxm,mig=1g.10gb,replicas=1; "
+                    + "driver>=550.54, cuda>=12.8 (rocm>=6.2 for amd), pcie>=gen4x16 and link=full (no GPU on fewer "
+                    + "lanes than it has) ask that of each GPU. Repeatable.")
     List<String> gpus = new ArrayList<>();
 
     @Mixin

@@ -16,7 +16,9 @@ import java.util.stream.Collectors;
  * from one node; a GPU counts if its vendor and model slug equal one of the request's entries, exactly as the
  * provider compares them ({@code ExistsOrWildcard}: {@code H100} is not {@code h100}; any model for a
  * vendor without entries), with {@code ram} equal to its size in Gi and {@code interface} equal to its interface,
- * when given; the node must have that many units of the kind free. Each replica is placed on its own, so a node
+ * when given; a {@code --gpu} request's floor ({@code driver>=}, {@code cuda>=}, {@code pcie>=}, {@code link=full},
+ * {@link GpuFloor}) must be met by the GPU itself, a fact its node did not publish failing it; the node must have
+ * that many units of the kind free. Each replica is placed on its own, so a node
  * may take several replicas when it has the units.
  *
  * <p>The whole demand is placed greedily: placements asking most units per replica first, each replica on the
