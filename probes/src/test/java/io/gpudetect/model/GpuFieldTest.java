@@ -3,6 +3,7 @@ package io.gpudetect.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.lang.reflect.RecordComponent;
@@ -92,6 +93,23 @@ class GpuFieldTest {
             return new PowerLimits(200.0, 700.0, 700.0);
         }
         throw new AssertionError("no sample for " + type + ": add one with the new field");
+    }
+
+    @Test
+    void parsePartsReadsTheLinkAndThePowerLimitsPartByPart() {
+        assertEquals(new PcieLink(4, 5, 8, 16), GpuField.PCIE_LINK.parseParts(java.util.Map.of("currentGen", "4",
+                "maxGen", "5", "currentWidth", "8", "maxWidth", "16", "degraded", "true")), "degraded is derived, not read");
+        assertEquals(new PowerLimits(200.0, 700.0, null),
+                GpuField.POWER_LIMITS.parseParts(java.util.Map.of("minWatts", "200", "maxWatts", "700.00")));
+        assertEquals(null, GpuField.PCIE_LINK.parseParts(java.util.Map.of()), "no part known is no link");
+        assertTrue(GpuField.PCIE_LINK.hasParts() && GpuField.POWER_LIMITS.hasParts() && !GpuField.NUMA_NODE.hasParts());
+        assertEquals("unknown part 'speed' of pcieLink; expected currentGen, maxGen, currentWidth, maxWidth, degraded",
+                assertThrows(IllegalArgumentException.class,
+                        () -> GpuField.PCIE_LINK.parseParts(java.util.Map.of("speed", "16"))).getMessage());
+        assertEquals("currentWidth: expected a whole number of 0 or more", assertThrows(IllegalArgumentException.class,
+                () -> GpuField.PCIE_LINK.parseParts(java.util.Map.of("currentWidth", "x8"))).getMessage());
+        assertEquals("expected one value for numaNode, not a mapping", assertThrows(IllegalArgumentException.class,
+                () -> GpuField.NUMA_NODE.parseParts(java.util.Map.of("a", "1"))).getMessage());
     }
 
     @Test

@@ -27,7 +27,7 @@ class DraAttributesRecordTest {
         assertEquals("9.0", h100.computeCapability());
         assertEquals("Hopper", h100.architecture());
         assertEquals("96.00.DA.00.0C", h100.vbiosVersion());
-        assertEquals(new PcieLink(5, 5, 16, 16), h100.pcieLink());
+        assertEquals(new PcieLink(null, 5, 16, 16), h100.pcieLink());
 
         // No resource.kubernetes.io/pcieRoot: the recording's sys/bus/pci/devices entries are committed as plain files,
         // not links, so no root is read (NumaRecordTest reads one from a bundle with links).

@@ -85,7 +85,7 @@ public record GpuCapacitySpec(
                            @JsonPropertyDescription("unified for a GPU without memory of its own (memoryMiB is then what the platform lets it use), dedicated for one with its own VRAM; absent when not known.") String memoryKind,
                            @JsonPropertyDescription("The PCIe root complex the GPU hangs under (pci0000:00), as resource.kubernetes.io/pcieRoot.") String pcieRoot,
                            @JsonPropertyDescription("The NUMA node the GPU is attached to; absent on a host without NUMA.") Integer numaNode,
-                           @JsonPropertyDescription("The PCIe link now and at most (generation and lanes); degraded when it runs on fewer lanes than the device has.") PcieLink pcieLink,
+                           @JsonPropertyDescription("The PCIe link: the most generation it can train to, the lanes it runs on and the lanes the device has; degraded when it runs on fewer lanes than the device has. No current generation: it follows the load (an idle GPU drops to Gen1).") PcieLink pcieLink,
                            @JsonPropertyDescription("The power cap in force, in watts.") Double powerLimitWatts,
                            @JsonPropertyDescription("The range the power cap may be set in and its default, in watts.") PowerLimits powerLimits,
                            @JsonPropertyDescription("The DRM card nodes (card0 for /sys/class/drm/card0) whose device is this GPU, as Akash's inventory operator finds them; empty when it has none (its DRM driver, such as nvidia_drm, is not loaded: the operator skips the GPU); absent when not known.")
@@ -117,7 +117,20 @@ public record GpuCapacitySpec(
                     g.partitioning() == null ? null : g.partitioning().enabled(), g.pciVendorId(), g.pciDeviceId(),
                     g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), g.architecture(), g.computeCapability(),
                     g.driverVersion(), g.runtimeVersion(), g.vbiosVersion(), g.memoryKind(), g.pcieRoot(),
-                    g.numaNode(), g.pcieLink(), g.powerLimitWatts(), g.powerLimits(), drmCards);
+                    g.numaNode(), steady(g.pcieLink()), g.powerLimitWatts(), g.powerLimits(), drmCards);
+        }
+
+        /**
+         * {@code link} without its current generation: GPUs drop an idle link to Gen1 and raise it under load, so a
+         * record holding it would be rewritten whenever the load changed between passes (a record is written only
+         * when what it holds changes). Lanes and the maximum do not follow the load.
+         */
+        private static PcieLink steady(PcieLink link) {
+            if (link == null) {
+                return null;
+            }
+            PcieLink steady = new PcieLink(null, link.maxGen(), link.currentWidth(), link.maxWidth());
+            return steady.isEmpty() ? null : steady;
         }
 
         /** This entry with {@code uuid} and {@code partitioned}, as a hand-written record links it to its slices. */

@@ -49,6 +49,16 @@ class GpuEntryTest {
         assertEquals(List.copyOf(Arrays.asList("vendor", "model", "name")), components.subList(0, 3));
     }
 
+    /** An idle GPU's link drops to Gen1 and rises under load; the record, written when it changes, must not follow. */
+    @Test
+    void aLinkThatOnlyChangedItsCurrentGenerationGivesTheSameEntry() {
+        Gpu idle = Gpu.builder("sysfs-pci").vendor(Vendor.NVIDIA).pcieLink(new PcieLink(1, 5, 16, 16)).build();
+        Gpu busy = Gpu.builder("sysfs-pci").vendor(Vendor.NVIDIA).pcieLink(new PcieLink(5, 5, 16, 16)).build();
+        assertEquals(GpuCapacitySpec.GpuEntry.of(idle, null), GpuCapacitySpec.GpuEntry.of(busy, null));
+        Gpu onlyCurrent = Gpu.builder("sysfs-pci").vendor(Vendor.NVIDIA).pcieLink(new PcieLink(3, null, null, null)).build();
+        assertNull(GpuCapacitySpec.GpuEntry.of(onlyCurrent, null).pcieLink(), "no steady part, no link");
+    }
+
     @Test
     void aGpuAndItsEntryMapBothWays() {
         Gpu h100 = Gpu.builder("nvml").vendor(Vendor.NVIDIA).model("h100").name("NVIDIA H100 80GB HBM3")
@@ -65,12 +75,15 @@ class GpuEntryTest {
         assertEquals(new GpuCapacitySpec.GpuEntry(Vendor.NVIDIA, "h100", "NVIDIA H100 80GB HBM3", 81559L, 80,
                 GpuInterface.SXM, "0000:17:00.0", "GPU-1", Health.Status.DEGRADED, true, "10de", "2330", "10de",
                 "16c1", "Hopper", "9.0", "580.159.04", "13.0", "96.00.DA.00.0C", "dedicated", "pci0000:15", 0,
-                new PcieLink(5, 5, 16, 16), 700.0, new PowerLimits(200.0, 700.0, 700.0), List.of("card1")), entry);
+                new PcieLink(null, 5, 16, 16), 700.0, new PowerLimits(200.0, 700.0, 700.0), List.of("card1")), entry);
 
         Gpu back = entry.toGpu("record");
         for (GpuField<?> f : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
             if (f == GpuField.HEALTH) {
                 assertEquals(Health.Status.DEGRADED, back.health().status());
+            } else if (f == GpuField.PCIE_LINK) {
+                // The current generation follows the load: a record holding it would be rewritten with it.
+                assertEquals(new PcieLink(null, 5, 16, 16), back.pcieLink());
             } else {
                 assertEquals(f.of(h100), f.of(back), f.name());
             }
