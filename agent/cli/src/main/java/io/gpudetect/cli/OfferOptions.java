@@ -1,6 +1,5 @@
 package io.gpudetect.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.akash.InventoryOperatorConfig;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
@@ -47,7 +46,7 @@ public final class OfferOptions implements AutoCloseable {
                     + "nodes its exclude.nodes rules leave out take no replica.")
     Path inventoryConfig;
 
-    private KubernetesClient client;
+    private RecordInput recordInput;
 
     /** Where to read offers from; a usage problem (both --records and --replay) is invalid input. */
     OfferSource source() throws InvalidInputException {
@@ -59,12 +58,9 @@ public final class OfferOptions implements AutoCloseable {
         if (inventoryConfig != null) {
             exclusionRules = InventoryOperatorConfig.load(inventoryConfig)::exclusionRule;
         }
-        if (records != null) {
-            return new CapacityRecordOffers(CapacityRecordOffers.file(records), exclusionRules);
-        }
-        if (cluster.chosen()) {
-            client = cluster.connect();
-            return new CapacityRecordOffers(CapacityRecordOffers.cluster(client), exclusionRules);
+        recordInput = RecordInput.open(records, cluster);
+        if (recordInput != null) {
+            return new CapacityRecordOffers(recordInput.store(), exclusionRules);
         }
         Source source;
         try {
@@ -108,8 +104,8 @@ public final class OfferOptions implements AutoCloseable {
 
     @Override
     public void close() {
-        if (client != null) {
-            client.close();
+        if (recordInput != null) {
+            recordInput.close();
         }
     }
 
