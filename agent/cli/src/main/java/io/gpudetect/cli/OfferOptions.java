@@ -1,7 +1,6 @@
 package io.gpudetect.cli;
 
 import io.gpudetect.akash.InventoryOperatorConfig;
-import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.InvalidInputException;
@@ -9,12 +8,10 @@ import io.gpudetect.match.InventoryOffers;
 import io.gpudetect.match.KubeNode;
 import io.gpudetect.match.NodeOffer;
 import io.gpudetect.match.OfferSource;
-import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.Source;
 import io.gpudetect.tables.TableException;
-import io.gpudetect.tables.Tables;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -62,19 +59,16 @@ public final class OfferOptions implements AutoCloseable {
         if (recordInput != null) {
             return new CapacityRecordOffers(recordInput.store(), exclusionRules);
         }
-        Source source;
+        DetectionOptions.Input input;
         try {
-            source = detection.source();
+            input = detection.input();
         } catch (BundleException e) {
             throw new InvalidInputException(null, "--replay", null, e.getMessage());
-        }
-        Tables tables;
-        try {
-            tables = detection.tables(source);
         } catch (TableException e) {
             throw new InvalidInputException(null, null, null, e.getMessage());
         }
-        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source, tables);
+        Source source = input.source();
+        Inventory inventory = detection.detect(input);
         InventoryOffers host = source instanceof BundleSource bundle
                 ? new InventoryOffers(nodeName(source, detection.replay), inventory, recordedAt(bundle.manifest().recordedAt()))
                 : new InventoryOffers(nodeName(source, null), inventory, Instant.now());
