@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * {@code Power Readings/Power Limit}; uncorrected ECC as {@code Double Bit/Total} (old),
  * {@code SRAM Uncorrectable}/{@code DRAM Uncorrectable} or {@code SRAM Uncorrectable Parity}/{@code SEC-DED}
  * (R580+). Windows drivers from R610 mark {@code Driver Version} deprecated and add {@code KMD Version},
- * which is preferred.
+ * which is preferred. The fields of a GPU are read as in the XML form, by {@link SmiGpuMapping} under the names
+ * {@link SmiField} gives each in the text.
  */
 public final class NvidiaSmiQueryTextParser {
 

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * Fields moved between versions are looked up under each name they have had: power limit under
  * {@code power_readings/power_limit} (v10-v11) and {@code gpu_power_readings/current_power_limit}
  * (v12+); uncorrected ECC as {@code double_bit/total} (v10-v11), {@code sram_uncorrectable} and
- * {@code dram_uncorrectable} (v11-v12) and {@code sram_uncorrectable_parity/_secded} (v13).
+ * {@code dram_uncorrectable} (v11-v12) and {@code sram_uncorrectable_parity/_secded} (v13). The fields of a GPU are
+ * read as in the text form, by {@link SmiGpuMapping} under the names {@link SmiField} gives each in the XML.
  */
 public final class NvidiaSmiXmlParser {
 
