@@ -197,18 +197,17 @@ public final class AgentCommand implements Callable<Integer> {
             err.println("gpu-detect agent: " + e.getMessage());
             return GpuDetectCommand.EXIT_USAGE;
         }
-        Source source;
-        Tables tables;
+        DetectionOptions.Input input;
         try {
-            source = detection.source();
             // Read once: a pass a minute must not parse the id tables (and a host's 1.4 MB pci.ids) again, nor
             // fetch Akash's table; a restarted agent reads them afresh.
-            tables = detection.tables(source);
+            input = detection.input();
         } catch (BundleException | TableException e) {
             err.println("gpu-detect agent: " + e.getMessage());
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
-        Supplier<Inventory> detector = detector(source, tables, refreshEvery);
+        Source source = input.source();
+        Supplier<Inventory> detector = detector(source, input.tables(), refreshEvery);
         GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
         // One look at the host per pass, through one source: the inventory, its DRM cards (nvidia_drm may be loaded
         // while the agent runs) and the host's facts (read once: they do not change while it runs).

@@ -1,6 +1,5 @@
 package io.gpudetect.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.akash.AkashForecast;
 import io.gpudetect.akash.AkashGpuTable;
 import io.gpudetect.akash.AkashReport;
@@ -10,7 +9,6 @@ import io.gpudetect.akash.NodeInput;
 import io.gpudetect.akash.RecordNodes;
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
-import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
@@ -80,16 +78,10 @@ public final class AkashCommand implements Callable<Integer> {
                 throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
             }
             InventoryOperatorConfig config = inventoryConfig == null ? null : InventoryOperatorConfig.load(inventoryConfig);
-            if (records != null) {
-                CapacityRecordOffers.RecordStore store = CapacityRecordOffers.file(records);
-                forecast = AkashForecast.of(store.describe(), table, RecordNodes.read(store), config);
-            } else if (cluster.chosen()) {
-                try (KubernetesClient client = cluster.connect()) {
-                    CapacityRecordOffers.RecordStore store = CapacityRecordOffers.cluster(client);
-                    forecast = AkashForecast.of(store.describe(), table, RecordNodes.read(store), config);
-                }
-            } else {
-                forecast = fromHost(table, AkashGpus.parse(text.json(), text.origin()), config);
+            try (RecordInput input = RecordInput.open(records, cluster)) {
+                forecast = input != null
+                        ? AkashForecast.of(input.store().describe(), table, RecordNodes.read(input.store()), config)
+                        : fromHost(table, AkashGpus.parse(text.json(), text.origin()), config);
             }
         } catch (InvalidInputException | TableException e) {
             err.println("gpu-detect akash: " + e.getMessage());

@@ -1,19 +1,13 @@
 package io.gpudetect.cli;
 
-import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
-import io.gpudetect.probe.Probe;
-import io.gpudetect.probe.Probes;
 import io.gpudetect.render.InventoryDocument;
 import io.gpudetect.render.InventoryTable;
 import io.gpudetect.render.OutputFormat;
 import io.gpudetect.source.BundleException;
-import io.gpudetect.source.Source;
 import io.gpudetect.tables.TableException;
-import io.gpudetect.tables.Tables;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -183,18 +177,15 @@ public final class GpuDetectCommand implements Callable<Integer> {
     /** Plain {@code gpu-detect}: detect from the source and print the inventory; returns the exit status. */
     static int detect(DetectionOptions detection, OutputFormat format, boolean verbose, PrintWriter out,
                       PrintWriter err) {
-        Source source;
-        Tables tables;
+        DetectionOptions.Input input;
         try {
-            source = detection.source();
-            tables = detection.tables(source);
+            input = detection.input();
         } catch (BundleException | TableException e) {
             err.println("gpu-detect: " + e.getMessage());
             err.flush();
             return EXIT_UNUSABLE_INPUT;
         }
-        List<Probe> probes = Probes.defaults(detection.probeSettings());
-        Inventory inventory = new Detector(probes).detect(source, tables);
+        Inventory inventory = detection.detect(input);
         switch (format) {
             case json -> out.print(InventoryDocument.json(inventory));
             case yaml -> out.print(InventoryDocument.yaml(inventory));

@@ -1,6 +1,5 @@
 package io.gpudetect.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.ClusterInventory;
 import io.gpudetect.match.InvalidInputException;
@@ -66,12 +65,8 @@ public final class InventoryCommand implements Callable<Integer> {
             if ((records == null) == !cluster.chosen()) {
                 throw new InvalidInputException(null, null, null, "give --records FILE or --cluster");
             }
-            if (cluster.chosen()) {
-                try (KubernetesClient client = cluster.connect()) {
-                    inventory = inventory(new CapacityRecordOffers(CapacityRecordOffers.cluster(client)), at);
-                }
-            } else {
-                inventory = inventory(new CapacityRecordOffers(CapacityRecordOffers.file(records)), at);
+            try (RecordInput input = RecordInput.open(records, cluster)) {
+                inventory = inventory(new CapacityRecordOffers(input.store()), at);
             }
         } catch (InvalidInputException e) {
             err.println("gpu-detect inventory: " + e.getMessage());

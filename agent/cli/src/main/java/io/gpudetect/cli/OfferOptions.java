@@ -1,8 +1,6 @@
 package io.gpudetect.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.akash.InventoryOperatorConfig;
-import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.InvalidInputException;
@@ -10,12 +8,10 @@ import io.gpudetect.match.InventoryOffers;
 import io.gpudetect.match.KubeNode;
 import io.gpudetect.match.NodeOffer;
 import io.gpudetect.match.OfferSource;
-import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.Source;
 import io.gpudetect.tables.TableException;
-import io.gpudetect.tables.Tables;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -47,7 +43,7 @@ public final class OfferOptions implements AutoCloseable {
                     + "nodes its exclude.nodes rules leave out take no replica.")
     Path inventoryConfig;
 
-    private KubernetesClient client;
+    private RecordInput recordInput;
 
     /** Where to read offers from; a usage problem (both --records and --replay) is invalid input. */
     OfferSource source() throws InvalidInputException {
@@ -59,26 +55,20 @@ public final class OfferOptions implements AutoCloseable {
         if (inventoryConfig != null) {
             exclusionRules = InventoryOperatorConfig.load(inventoryConfig)::exclusionRule;
         }
-        if (records != null) {
-            return new CapacityRecordOffers(CapacityRecordOffers.file(records), exclusionRules);
+        recordInput = RecordInput.open(records, cluster);
+        if (recordInput != null) {
+            return new CapacityRecordOffers(recordInput.store(), exclusionRules);
         }
-        if (cluster.chosen()) {
-            client = cluster.connect();
-            return new CapacityRecordOffers(CapacityRecordOffers.cluster(client), exclusionRules);
-        }
-        Source source;
+        DetectionOptions.Input input;
         try {
-            source = detection.source();
+            input = detection.input();
         } catch (BundleException e) {
             throw new InvalidInputException(null, "--replay", null, e.getMessage());
-        }
-        Tables tables;
-        try {
-            tables = detection.tables(source);
         } catch (TableException e) {
             throw new InvalidInputException(null, null, null, e.getMessage());
         }
-        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(source, tables);
+        Source source = input.source();
+        Inventory inventory = detection.detect(input);
         InventoryOffers host = source instanceof BundleSource bundle
                 ? new InventoryOffers(nodeName(source, detection.replay), inventory, recordedAt(bundle.manifest().recordedAt()))
                 : new InventoryOffers(nodeName(source, null), inventory, Instant.now());
@@ -108,8 +98,8 @@ public final class OfferOptions implements AutoCloseable {
 
     @Override
     public void close() {
-        if (client != null) {
-            client.close();
+        if (recordInput != null) {
+            recordInput.close();
         }
     }
 

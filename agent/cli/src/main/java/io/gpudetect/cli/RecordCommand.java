@@ -1,9 +1,7 @@
 package io.gpudetect.cli;
 
 import io.gpudetect.probe.pci.DrmCards;
-import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
-import io.gpudetect.probe.Probes;
 import io.gpudetect.render.InventoryDocument;
 import io.gpudetect.source.IoFailure;
 import io.gpudetect.source.RecordingSource;
@@ -84,7 +82,7 @@ public final class RecordCommand implements Callable<Integer> {
             err.println("gpu-detect record: " + e.getMessage());
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
-        Inventory inventory = new Detector(Probes.defaults(detection.probeSettings())).detect(recording, tables);
+        Inventory inventory = detection.detect(new DetectionOptions.Input(recording, tables));
         // What Akash's operator starts from: recorded so that gpu-detect akash --replay can judge DRM nodes.
         DrmCards.read(recording);
         List<String> problems;

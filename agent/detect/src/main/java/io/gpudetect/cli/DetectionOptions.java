@@ -1,5 +1,7 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.inventory.Detector;
+import io.gpudetect.inventory.Inventory;
 import io.gpudetect.probe.ProbeSettings;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
@@ -111,6 +113,21 @@ public final class DetectionOptions {
             return BundleSource.open(replay, Probes.bundleFiles(Probes.defaults(probeSettings())));
         }
         return live();
+    }
+
+    /** What one detection reads: the source and the id tables for it. */
+    public record Input(Source source, Tables tables) {
+    }
+
+    /** {@link #source} and {@link #tables} for it, each with its one-line error. */
+    public Input input() throws BundleException, TableException {
+        Source source = source();
+        return new Input(source, tables(source));
+    }
+
+    /** One detection with the default probes under these options' settings. */
+    public Inventory detect(Input input) {
+        return new Detector(Probes.defaults(probeSettings())).detect(input.source(), input.tables());
     }
 
     public LiveSource live() {

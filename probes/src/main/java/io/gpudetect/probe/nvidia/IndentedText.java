@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,7 +19,7 @@ final class IndentedText {
     private static final Pattern KEY_VALUE = Pattern.compile("^(.*?\\S)\\s+:(?:\\s(.*))?$");
 
     /** One line: a key with a value, or a section title (value null) with the lines indented under it. */
-    static final class Node {
+    static final class Node implements SmiEntry<Node> {
         private final String key;
         private final String value;
         private final int line;
@@ -39,46 +38,29 @@ final class IndentedText {
         }
 
         /** The value after the colon, trimmed; null for a section title. */
-        String value() {
+        @Override
+        public String value() {
             return value;
         }
 
-        int line() {
+        @Override
+        public int line() {
             return line;
         }
 
-        List<Node> children() {
+        @Override
+        public List<Node> children() {
             return children;
         }
 
-        /** The first node along a path of keys, each step matched ignoring case. */
-        Optional<Node> child(String... path) {
-            Node at = this;
-            for (String step : path) {
-                Node next = null;
-                for (Node c : at.children) {
-                    if (c.key.equalsIgnoreCase(step)) {
-                        next = c;
-                        break;
-                    }
-                }
-                if (next == null) {
-                    return Optional.empty();
-                }
-                at = next;
-            }
-            return Optional.of(at);
+        @Override
+        public boolean named(String name) {
+            return key.equalsIgnoreCase(name);
         }
 
-        List<Node> all(String key) {
-            return children.stream().filter(c -> c.key.equalsIgnoreCase(key)).toList();
-        }
-
-        void walk(java.util.function.Consumer<Node> visitor) {
-            visitor.accept(this);
-            for (Node c : children) {
-                c.walk(visitor);
-            }
+        @Override
+        public String quoted() {
+            return "'" + key + "' reads '" + value + "' (line " + line + ")";
         }
     }
 

@@ -2,18 +2,12 @@ package io.gpudetect.probe.nvidia;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
-import io.gpudetect.model.PcieLink;
-import io.gpudetect.model.PowerLimits;
-import io.gpudetect.model.Health;
-import io.gpudetect.model.Partition;
-import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
-import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.ParsedOutput;
+import io.gpudetect.probe.nvidia.SmiGpuMapping.Fields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,17 +18,13 @@ import java.util.regex.Pattern;
  * {@code Power Readings/Power Limit}; uncorrected ECC as {@code Double Bit/Total} (old),
  * {@code SRAM Uncorrectable}/{@code DRAM Uncorrectable} or {@code SRAM Uncorrectable Parity}/{@code SEC-DED}
  * (R580+). Windows drivers from R610 mark {@code Driver Version} deprecated and add {@code KMD Version},
- * which is preferred.
+ * which is preferred. The fields of a GPU are read as in the XML form, by {@link SmiGpuMapping} under the names
+ * {@link SmiField} gives each in the text.
  */
 public final class NvidiaSmiQueryTextParser {
 
     public static final String PROBE = "nvidia-smi-q";
     private static final Pattern GPU_TITLE = Pattern.compile("(?i)^GPU\\s+([0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7])$");
-    /** Windows R610+: {@code 610.62 [Deprecated; will be removed in CUDA 14.0. Use KMD Version instead]}. */
-    private static final Pattern DEPRECATION = Pattern.compile("(?i)\\s*\\[deprecated[^\\]]*]\\s*$");
-    private static final String[][] UNCORRECTED_ECC = {
-            {"Double Bit", "Total"}, {"SRAM Uncorrectable"}, {"DRAM Uncorrectable"},
-            {"SRAM Uncorrectable Parity"}, {"SRAM Uncorrectable SEC-DED"}};
 
     private NvidiaSmiQueryTextParser() {
     }
@@ -43,7 +33,7 @@ public final class NvidiaSmiQueryTextParser {
         List<Diagnostic> notes = new ArrayList<>();
         IndentedText.Node root = IndentedText.parse(text);
         boolean hasLogTitle = text.contains("NVSMI LOG");
-        Fields top = new Fields(root, file, notes);
+        Fields<IndentedText.Node> top = new Fields<>(root, SmiGpuMapping.Form.TEXT, file, notes);
         String driver = firstOf(top.read(NvidiaValues::driverVersion, "KMD Version"),
                 top.read(NvidiaValues::driverVersion, "Driver Version"));
         String cuda = firstOf(top.text("CUDA UMD Version"), top.text("CUDA Version"));
@@ -89,7 +79,7 @@ public final class NvidiaSmiQueryTextParser {
         lastGpuSection(root).filter(last -> last.child("Processes").isEmpty()).ifPresent(last -> notes.add(
                 Diagnostic.warning(PROBE, file, last.line(), "the last GPU section (starting here) has no 'Processes' entry, "
                         + "which nvidia-smi -q prints at the end of every GPU: the output looks cut off, later fields are missing")));
-        top.node("Attached GPUs").ifPresent(attached -> {
+        root.child("Attached GPUs").ifPresent(attached -> {
             String v = attached.value();
             if (v != null && v.matches("\\d{1,9}") && Integer.parseInt(v) != gpus.size()) {
                 notes.add(Diagnostic.info(PROBE, file, attached.line(), "Attached GPUs says " + v + " but " + gpus.size()
@@ -111,46 +101,9 @@ public final class NvidiaSmiQueryTextParser {
 
     private static Gpu readGpu(IndentedText.Node gpu, PciAddress titleAddress, String driver, String cuda, String file,
                                List<Diagnostic> notes) {
-        Fields f = new Fields(gpu, file, notes);
-        Gpu.Builder b = Gpu.builder(PROBE).vendor(Vendor.NVIDIA).driverVersion(driver).runtimeVersion(cuda);
+        Fields<IndentedText.Node> f = new Fields<>(gpu, SmiGpuMapping.Form.TEXT, file, notes);
         PciAddress busId = f.read(NvidiaSmiQueryTextParser::address, "PCI", "Bus Id");
-        b.pciAddress(busId != null ? busId : titleAddress);
-        b.name(f.text("Product Name"));
-        b.architecture(f.text("Product Architecture"));
-        b.serial(f.identifier("Serial Number"));
-        b.uuid(f.read(NvidiaValues::uuid, "GPU UUID"));
-        b.boardPartNumber(f.text("Board Part Number"));
-        String[] device = f.read(NvidiaValues::packedId, "PCI", "Device Id");
-        if (device != null) {
-            b.pciDeviceId(device[0]).pciVendorId(device[1]);
-        }
-        String[] subsystem = f.read(NvidiaValues::packedId, "PCI", "Sub System Id");
-        if (subsystem != null) {
-            b.pciSubsystemDeviceId(subsystem[0]).pciSubsystemVendorId(subsystem[1]);
-        }
-        b.memoryMiB(f.read(NvidiaValues::mib, "FB Memory Usage", "Total"));
-        Double power = f.read(NvidiaValues::watts, "GPU Power Readings", "Current Power Limit");
-        if (power == null) {
-            power = f.read(NvidiaValues::watts, "Power Readings", "Power Limit");
-        }
-        if (power == null) {
-            // Driver 610 nests the cap under "GPU Ceiling Power Limit" beside a "GPU Base Power".
-            power = f.read(NvidiaValues::watts, "GPU Power Readings", "GPU Ceiling Power Limit", "Current Power Limit");
-        }
-        b.powerLimitWatts(power);
-        String readings = gpu.child("GPU Power Readings").isPresent() ? "GPU Power Readings" : "Power Readings";
-        Double dflt = f.read(NvidiaValues::watts, readings, "Default Power Limit");
-        b.powerLimits(new PowerLimits(f.read(NvidiaValues::watts, readings, "Min Power Limit"),
-                f.read(NvidiaValues::watts, readings, "Max Power Limit"),
-                dflt != null ? dflt : f.read(NvidiaValues::watts, readings, "GPU Ceiling Power Limit", "Default Power Limit")));
-        b.vbiosVersion(f.text("VBIOS Version"));
-        b.pcieLink(new PcieLink(f.read(NvidiaValues::pcieLink, "PCI", "GPU Link Info", "PCIe Generation", "Current"),
-                f.read(NvidiaValues::pcieLink, "PCI", "GPU Link Info", "PCIe Generation", "Max"),
-                f.read(NvidiaValues::pcieLink, "PCI", "GPU Link Info", "Link Width", "Current"),
-                f.read(NvidiaValues::pcieLink, "PCI", "GPU Link Info", "Link Width", "Max")));
-        b.partitioning(mig(gpu, f));
-        b.health(health(gpu, f));
-        return b.build();
+        return SmiGpuMapping.read(f, driver, cuda).pciAddress(busId != null ? busId : titleAddress).build();
     }
 
     private static PciAddress address(String v) {
@@ -159,62 +112,6 @@ public final class NvidiaSmiQueryTextParser {
         }
         return PciAddress.parse(v).orElseThrow(() ->
                 new IllegalArgumentException("'" + v.strip() + "' is not a PCI bus id (expected 00000000:01:00.0)"));
-    }
-
-    private static Partitioning mig(IndentedText.Node gpu, Fields f) {
-        Boolean current = NvidiaValues.enabled(f.text("MIG Mode", "Current"));
-        Boolean pending = NvidiaValues.enabled(f.text("MIG Mode", "Pending"));
-        if (current == null && pending == null) {
-            return null;
-        }
-        List<Partition> instances = new ArrayList<>();
-        gpu.child("MIG Devices").ifPresent(devices -> {
-            for (IndentedText.Node d : devices.all("MIG Device")) {
-                Fields mf = new Fields(d, f.file, f.notes);
-                Integer sms = mf.read(NvidiaValues::smallCount, "Device Attributes", "Shared", "Multiprocessor count");
-                instances.add(new Partition(null,
-                        mf.read(NvidiaValues::smallCount, "GPU Instance ID"),
-                        mf.read(NvidiaValues::smallCount, "Compute Instance ID"),
-                        mf.read(NvidiaValues::mib, "FB Memory Usage", "Total"),
-                        sms, mf.read(NvidiaValues::uuid, "UUID")));
-            }
-        });
-        return new Partitioning("mig", current, pending, instances);
-    }
-
-    private static Health health(IndentedText.Node gpu, Fields f) {
-        List<String> problems = new ArrayList<>();
-        gpu.walk(n -> {
-            if (problems.isEmpty() && n.value() != null && NvidiaValues.signalsLostGpu(n.value())) {
-                problems.add("'" + n.key() + "' reads '" + n.value() + "' (line " + n.line() + ")");
-            }
-        });
-        boolean lost = !problems.isEmpty();
-        long uncorrected = 0;
-        boolean anyEcc = false;
-        Optional<IndentedText.Node> aggregate = gpu.child("ECC Errors", "Aggregate");
-        if (aggregate.isPresent()) {
-            Fields af = new Fields(aggregate.get(), f.file, f.notes);
-            for (String[] path : UNCORRECTED_ECC) {
-                Long n = af.read(NvidiaValues::count, path);
-                if (n != null) {
-                    uncorrected += n;
-                    anyEcc = true;
-                }
-            }
-        }
-        if (uncorrected > 0) {
-            problems.add(uncorrected + " uncorrected ECC errors since the driver loaded");
-        }
-        String retirement = firstOf(f.text("Retired Pages", "Pending Page Blacklist"), f.text("Retired Pages", "Pending"));
-        if ("Yes".equalsIgnoreCase(retirement)) {
-            problems.add("retired pages pending: the GPU needs a reset");
-        }
-        if ("Yes".equalsIgnoreCase(f.text("Remapped Rows", "Pending"))) {
-            problems.add("row remapping pending: the GPU needs a reset");
-        }
-        Health.Status status = lost ? Health.Status.LOST : problems.isEmpty() ? Health.Status.OK : Health.Status.DEGRADED;
-        return new Health(status, anyEcc ? uncorrected : null, problems);
     }
 
     private static String firstOf(String a, String b) {
@@ -230,38 +127,5 @@ public final class NvidiaSmiQueryTextParser {
     private static String firstLine(String text) {
         String line = text.strip().lines().findFirst().orElse("");
         return line.length() > 80 ? line.substring(0, 80) + "..." : line;
-    }
-
-    /** Reads values under one section, turning a value that does not parse into a warning with its line. */
-    private record Fields(IndentedText.Node parent, String file, List<Diagnostic> notes) {
-
-        Optional<IndentedText.Node> node(String... path) {
-            return parent.child(path);
-        }
-
-        String text(String... path) {
-            return parent.child(path).map(n -> NvidiaValues.value(undeprecated(n.value()))).orElse(null);
-        }
-
-        String identifier(String... path) {
-            return parent.child(path).map(n -> NvidiaValues.identifier(n.value())).orElse(null);
-        }
-
-        <T> T read(Function<String, T> reader, String... path) {
-            Optional<IndentedText.Node> n = parent.child(path);
-            if (n.isEmpty() || n.get().value() == null) {
-                return null;
-            }
-            try {
-                return reader.apply(undeprecated(n.get().value()));
-            } catch (IllegalArgumentException | ArithmeticException ex) {
-                notes.add(Diagnostic.warning(PROBE, file, n.get().line(), String.join(" / ", path) + ": " + ex.getMessage()));
-                return null;
-            }
-        }
-
-        private static String undeprecated(String v) {
-            return v == null ? null : DEPRECATION.matcher(v).replaceFirst("");
-        }
     }
 }

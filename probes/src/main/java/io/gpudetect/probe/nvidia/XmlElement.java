@@ -9,7 +9,7 @@ import java.util.Optional;
  * A small read-only XML tree that remembers the line each element started on, so a diagnostic can say
  * where a bad value is. Built by {@link SafeXml}; only element names, attributes and text are kept.
  */
-public final class XmlElement {
+public final class XmlElement implements SmiEntry<XmlElement> {
 
     private final String name;
     private final int line;
@@ -28,6 +28,7 @@ public final class XmlElement {
         return name;
     }
 
+    @Override
     public int line() {
         return line;
     }
@@ -36,6 +37,7 @@ public final class XmlElement {
         return Optional.ofNullable(attributes.get(key));
     }
 
+    @Override
     public List<XmlElement> children() {
         return children;
     }
@@ -64,34 +66,19 @@ public final class XmlElement {
         children.add(child);
     }
 
-    public List<XmlElement> all(String childName) {
-        return children.stream().filter(c -> c.name.equals(childName)).toList();
+    @Override
+    public boolean named(String childName) {
+        return name.equals(childName);
     }
 
-    /** The first element along a path of child names: {@code child("fb_memory_usage", "total")}. */
-    public Optional<XmlElement> child(String... path) {
-        XmlElement at = this;
-        for (String step : path) {
-            XmlElement next = null;
-            for (XmlElement c : at.children) {
-                if (c.name.equals(step)) {
-                    next = c;
-                    break;
-                }
-            }
-            if (next == null) {
-                return Optional.empty();
-            }
-            at = next;
-        }
-        return Optional.of(at);
+    /** The text of an element without children; null for one that holds other elements. */
+    @Override
+    public String value() {
+        return children.isEmpty() ? text() : null;
     }
 
-    /** Calls the visitor on this element and every descendant. */
-    public void walk(java.util.function.Consumer<XmlElement> visitor) {
-        visitor.accept(this);
-        for (XmlElement c : children) {
-            c.walk(visitor);
-        }
+    @Override
+    public String quoted() {
+        return "<" + name + "> reads '" + text() + "'";
     }
 }
