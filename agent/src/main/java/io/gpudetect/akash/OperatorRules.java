@@ -186,8 +186,11 @@ public final class OperatorRules {
                 int cards = pluginCards.stream().mapToInt(g -> verdicts.get(g).counted()).sum();
                 if (!draOnly.isEmpty()) {
                     String drivers = draOnly.values().stream().distinct().sorted().collect(Collectors.joining(", "));
+                    long pluginUnits = BIDDABLE.values().stream().mapToLong(r -> node.allocatable().getOrDefault(r, 0L)).sum();
                     problems.add("Akash's inventory operator reads the node's allocatable " + resource + " only ("
-                            + units + "), so the provider bids " + (units == 0 ? "0 GPU units on this node"
+                            + units + "), so the provider bids " + (pluginUnits == 0 ? "0 GPU units on this node"
+                            : units == 0 ? "0 " + resource + " units on this node, only the device plugins' "
+                            + pluginUnits + " GPU " + (pluginUnits == 1 ? "unit" : "units")
                             : "only the device plugin's " + units + " " + resource + (units == 1 ? " unit" : " units")
                             + " on this node") + ": " + draOnly.size() + " " + e.getKey() + (draOnly.size() == 1
                             ? " GPU is" : " GPUs are") + " handed out by DRA driver " + drivers
@@ -205,8 +208,12 @@ public final class OperatorRules {
                         verdicts.put(g, dropped(verdicts.get(g), "no " + resource + " allocatable (device plugin missing?)"));
                     }
                 } else if (units < cards) {
+                    long alsoDra = pluginCards.stream().map(g -> handout(node.handout(), g))
+                            .filter(h -> h != null && "both".equals(h.by())).count();
                     problems.add("fewer allocatable units than cards: " + units + " " + resource + " allocatable for "
-                            + cards + " " + e.getKey() + " cards the operator counts; at most " + units + " are bid on");
+                            + cards + " " + e.getKey() + " cards the operator counts; at most " + units + " are bid on"
+                            + (alsoDra == 0 ? "" : " (" + alsoDra + " of the cards are also handed out by a DRA driver, "
+                            + "through ResourceSlices and ResourceClaims: only the device plugin's units are bid)"));
                 }
             }
         }
