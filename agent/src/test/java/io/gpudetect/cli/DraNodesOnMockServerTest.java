@@ -26,9 +26,6 @@ import io.gpudetect.k8s.dra.DraApi;
 import io.gpudetect.k8s.dra.DraShapes;
 import io.gpudetect.k8s.dra.NodeSelectorIgnoringMock;
 import io.gpudetect.model.Gpu;
-import io.gpudetect.model.GpuInterface;
-import io.gpudetect.model.PciAddress;
-import io.gpudetect.model.Vendor;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.testing.MockApiServer;
 import io.gpudetect.testing.Observations;
@@ -68,36 +65,25 @@ import picocli.CommandLine;
  */
 class DraNodesOnMockServerTest {
 
-    /** Akash's table format ({@code provider-configs/devices/pcie/gpus.json}) with the two biddable cards here. */
-    private static final String AKASH_TABLE = """
-            {"10de": {"name": "nvidia", "devices": {"2330": {"name": "h100", "interface": "SXM5", "memory_size": "80Gi"}}},
-             "1002": {"name": "amd", "devices": {"74a1": {"name": "mi300x", "interface": "OAM", "memory_size": "192Gi"}}}}
-            """;
+    private static final String AKASH_TABLE = DraShapes.AKASH_TABLE;
+    private static final String H100_1_UUID = DraShapes.H100_1_UUID;
 
     private NodeSelectorIgnoringMock mock;
     private KubernetesClient client;
     private Supplier<Config> settings;
     private Path table;
 
-    static Gpu h100(String address, String uuid) {
-        return Gpu.builder("test").vendor(Vendor.NVIDIA).name("NVIDIA H100 80GB HBM3").model("h100").memoryGi(80)
-                .interfaceType(GpuInterface.SXM).pciAddress(PciAddress.of(address)).uuid(uuid).pciVendorId("10de")
-                .pciDeviceId("2330").build();
+    private static Gpu h100(String address, String uuid) {
+        return DraShapes.h100(address, uuid);
     }
 
-    static Gpu mi300x(String address) {
-        return Gpu.builder("test").vendor(Vendor.AMD).name("AMD Instinct MI300X").model("mi300x").memoryGi(192)
-                .interfaceType(GpuInterface.OAM).pciAddress(PciAddress.of(address)).pciVendorId("1002")
-                .pciDeviceId("74a1").build();
+    private static Gpu mi300x(String address) {
+        return DraShapes.mi300x(address);
     }
 
-    static Gpu flex170() {
-        return Gpu.builder("test").vendor(Vendor.INTEL).name("Intel Data Center GPU Flex 170").model("flex170")
-                .memoryGi(16).interfaceType(GpuInterface.PCIE).pciAddress(PciAddress.of("0000:03:00.0"))
-                .pciVendorId("8086").pciDeviceId("56c0").build();
+    private static Gpu flex170() {
+        return DraShapes.flex170();
     }
-
-    static final String H100_1_UUID = "GPU-0c7b2d9a-51e4-4f3a-8b6d-2e9f7a1c3b55";
 
     @BeforeEach
     void cluster(@TempDir Path dir) throws Exception {
