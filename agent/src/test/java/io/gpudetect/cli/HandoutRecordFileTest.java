@@ -163,6 +163,52 @@ class HandoutRecordFileTest {
     }
 
     @Test
+    void aMigGpuOrAGpuMissingFromTheRecordIsReportedNotCounted() throws IOException {
+        Path file = Files.writeString(dir.resolve("mig.yaml"), """
+                - metadata: {name: mig}
+                  gpus:
+                  - {%1$s, pciAddress: "0000:1b:00.0", partitioned: true}
+                  - {%1$s, pciAddress: "0000:43:00.0"}
+                  allocatable: {}
+                  lastGoodPass: "2026-05-01T10:00:00Z"
+                  handout:
+                    mode: dra
+                    gpus:
+                    - {pciAddress: "0000:1b:00.0", by: dra, dra: [{driver: gpu.nvidia.com, pool: mig, device: gpu-0-mig-1g10gb-19-0, type: mig}]}
+                    - {pciAddress: "0000:43:00.0", by: dra, dra: [{driver: gpu.nvidia.com, pool: mig, device: gpu-1}]}
+                    - {pciAddress: "0000:9a:00.0", by: dra, dra: [{driver: gpu.nvidia.com, pool: mig, device: gpu-2}]}
+                """.formatted(H100));
+        CommandRun r = CommandRun.of("inventory", "--records", file.toString(), "--now", "2026-05-01T10:01:00Z", "-o", "json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode node = new ObjectMapper().readTree(r.out()).get("nodes").get(0);
+        assertEquals("{\"nvidia\":1}", node.get("allocatable").toString(), "only 0000:43:00.0 is a whole-GPU unit");
+        List<String> warnings = new ArrayList<>();
+        node.get("warnings").forEach(w -> warnings.add(w.asText()));
+        assertEquals(List.of("GPU 0000:1b:00.0 has MIG on and is handed out by DRA driver gpu.nvidia.com: its MIG "
+                        + "devices are not counted as slices",
+                "GPU 0000:9a:00.0 handed out by DRA driver gpu.nvidia.com is not in the record's gpus: not counted"),
+                warnings);
+    }
+
+    @Test
+    void aRecordWithoutHandoutReadsAsBefore() throws IOException {
+        Path file = Files.writeString(dir.resolve("old.yaml"), """
+                - metadata: {name: old}
+                  gpus: [{%1$s, pciAddress: "0000:1b:00.0"}]
+                  allocatable: {}
+                  lastGoodPass: "2026-05-01T10:00:00Z"
+                """.formatted(H100));
+        CommandRun table = CommandRun.of("inventory", "--records", file.toString(), "--now", "2026-05-01T10:01:00Z");
+        assertTrue(table.out().contains("NODE  GPUS  ALLOCATABLE  IN USE    LAST GOOD PASS        STATE\n"), table.out());
+        assertTrue(!table.out().contains("warning"), table.out());
+        CommandRun json = CommandRun.of("inventory", "--records", file.toString(), "--now", "2026-05-01T10:01:00Z", "-o", "json");
+        JsonNode node = new ObjectMapper().readTree(json.out()).get("nodes").get(0);
+        assertTrue(!node.has("handout") && !node.has("warnings"), json.out());
+        CommandRun match = CommandRun.of("match", "--records", file.toString(), "--gpu", "vendor=nvidia,count=1");
+        assertTrue(match.out().contains("no nvidia.com/gpu allocatable (device plugin missing?)"), match.out());
+    }
+
+    @Test
     void badHandoutValuesAreNamedWithFileLineAndField() throws IOException {
         assertError("""
                 - metadata: {name: n}
