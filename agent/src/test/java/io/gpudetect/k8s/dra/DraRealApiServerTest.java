@@ -34,8 +34,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The DRA reading against a real kube-apiserver that serves {@code resource.k8s.io} (1.32 and later; v1 from
  * 1.34): the chart's service account (its ClusterRole as shipped) reads slices by the {@code spec.nodeName}
  * field selector, which the real server applies, and claims by name; a slice written as v1beta1 (AMD's) comes
- * back converted. Then the agent writes the three nodes' records and {@code inventory}, {@code match} and
- * {@code akash --cluster} read them as a user runs them. Skipped where no API server is supplied, where the
+ * back converted ({@code io.gpudetect.cli.DraCommandsRealApiServerTest} reads the agent's records of such nodes
+ * with {@code inventory}, {@code match} and {@code akash --cluster}). Skipped where no API server is supplied, where the
  * supplied one is older than 1.32, and where it serves no readable version of {@code resource.k8s.io}
  * ({@link RealApiServer} turns the beta versions on for 1.32 and 1.33).
  */
@@ -203,75 +203,6 @@ class DraRealApiServerTest {
             c.close();
         }
         open.clear();
-    }
-
-    /**
-     * The agent's records of the three nodes, read back by the commands. From the objects in {@link #install}:
-     * dra-node has no GPU resource, NVIDIA's slice lists gpu-0 and gpu-1 and gpu-1's MIG device is held by
-     * team-a/train's claim (nvidia: 2 allocatable, 1 in use); dp-node advertises {@code amd.com/gpu: 1} (amd 1, 0);
-     * mixed-node advertises {@code nvidia.com/gpu: 1} for its H100 and Intel's slice lists its Flex 170 (nvidia 1, 0;
-     * intel 1, 0).
-     */
-    @Test
-    void inventoryMatchAndAkashReadTheDraNodes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        Assumptions.assumeTrue(versions.contains("v1"), "the NVIDIA and Intel slices are written as v1 (1.34+)");
-        record(dir, "dra-node", List.of(DraShapes.h100("0000:1b:00.0", DraShapes.H100_UUID),
-                DraShapes.h100("0000:43:00.0", DraShapes.H100_1_UUID)));
-        record(dir, "dp-node", List.of(DraShapes.mi300x("0000:c1:00.0")));
-        record(dir, "mixed-node", List.of(DraShapes.h100("0000:1b:00.0", DraShapes.H100_UUID), DraShapes.flex170()));
-
-        var inventory = command("inventory", "--cluster", "-o", "json");
-        assertEquals(0, inventory.exit(), inventory.err());
-        java.util.Map<String, String> perNode = new java.util.TreeMap<>();
-        for (var n : new com.fasterxml.jackson.databind.ObjectMapper().readTree(inventory.out()).get("nodes")) {
-            if (List.of("dra-node", "dp-node", "mixed-node").contains(n.get("node").asText())) {
-                perNode.put(n.get("node").asText(), "alloc=" + n.get("allocatable") + " used=" + n.get("inUse"));
-            }
-        }
-        assertEquals(Map.of("dra-node", "alloc={\"nvidia\":2} used={\"nvidia\":1}",
-                "dp-node", "alloc={\"amd\":1} used={\"amd\":0}",
-                "mixed-node", "alloc={\"intel\":1,\"nvidia\":1} used={\"intel\":0,\"nvidia\":0}"), perNode,
-                inventory.out());
-        command("inventory", "--cluster");
-
-        var match = command("match", "--cluster", "--gpu", "vendor=nvidia,model=h100,count=2");
-        assertEquals(1, match.exit(), match.out());
-        org.junit.jupiter.api.Assertions.assertTrue(match.out().contains(
-                "too few free units: 1 nvidia free of 2, 2 asked per replica"), match.out());
-
-        java.nio.file.Path table = java.nio.file.Files.writeString(dir.resolve("gpus.json"), DraShapes.AKASH_TABLE);
-        var akash = command("akash", "--cluster", "--akash-table", table.toString());
-        org.junit.jupiter.api.Assertions.assertTrue(akash.out().contains("Akash's inventory operator reads the node's "
-                + "allocatable nvidia.com/gpu only (0), so the provider bids 0 GPU units on this node: 2 nvidia GPUs are "
-                + "handed out by DRA driver gpu.nvidia.com through ResourceSlices and ResourceClaims, not a device "
-                + "plugin"), akash.out());
-        org.junit.jupiter.api.Assertions.assertFalse(akash.out().contains("device plugin missing"), akash.out());
-    }
-
-    /** One pass of the agent on {@code node} with the chart's service account, as the DaemonSet runs it. */
-    private static void record(java.nio.file.Path dir, String node, List<Gpu> gpus) throws Exception {
-        var readyNode = admin.nodes().withName(node).get();
-        admin.nodes().resource(new NodeBuilder(readyNode).editOrNewStatus().addNewCondition().withType("Ready")
-                .withStatus("True").withReason("KubeletReady").endCondition().endStatus().build()).updateStatus();
-        var inv = io.gpudetect.inventory.Inventories.of("test", gpus, List.of(), List.of());
-        java.time.Clock clock = java.time.Clock.systemUTC();
-        try (var nodeAgent = new io.gpudetect.agent.NodeAgent(io.gpudetect.agent.AgentSettings.defaults(node,
-                io.gpudetect.testing.Profiles.of("gpu-detect"), "test"), io.gpudetect.testing.Observations.of(() -> inv),
-                agent, new io.gpudetect.k8s.RetryAfterHint(), new io.gpudetect.agent.AgentLog(
-                new java.io.PrintWriter(new java.io.StringWriter()), clock), new io.gpudetect.agent.AgentMetrics(),
-                new java.io.PrintWriter(new java.io.StringWriter()), clock)) {
-            nodeAgent.start();
-            var report = nodeAgent.pass();
-            assertNull(report.error(), node + ": " + report);
-        }
-    }
-
-    /** The command line as a user runs it, reading the server as its admin; its output is printed for the record. */
-    private static io.gpudetect.testing.CommandRun command(String... args) {
-        var run = io.gpudetect.testing.CommandRun.of(cli -> io.gpudetect.cli.AgentCommands.useClusterSettings(cli,
-                server::adminConfig), args);
-        System.out.println("$ gpu-detect " + String.join(" ", args) + "   # exit " + run.exit() + "\n" + run.out() + run.err());
-        return run;
     }
 
     @org.junit.jupiter.api.AfterEach
