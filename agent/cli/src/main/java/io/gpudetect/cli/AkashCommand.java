@@ -127,7 +127,7 @@ public final class AkashCommand implements Callable<Integer> {
                 "a host on its own does not know its node's allocatable nvidia.com/gpu or amd.com/gpu; "
                         + "use --records or --cluster", null,
                 "a host on its own does not know its Node's Ready condition or cordon; use --records or --cluster",
-                source.describe());
+                source.describe(), null);
         return AkashForecast.of(inventory.source(), table, List.of(input), config);
     }
 }

@@ -3,6 +3,7 @@ package io.gpudetect.akash;
 import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.match.KubeNode;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.record.dra.NodeHandout;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +19,12 @@ import java.util.TreeMap;
  * @param state       its Node object's Ready condition and cordon; null when no Node object was read
  * @param stateNotKnown why {@code state} is null, or says nothing of readiness
  * @param source      what the facts were read from, for messages
+ * @param handout     how the record says the GPUs are handed out (device plugin, DRA driver); null when it does not
+ *                    say (an older agent's record, a host on its own)
  */
 public record NodeInput(String node, List<Gpu> gpus, DrmCards drm, Map<String, Long> allocatable,
-                        String allocatableNotKnown, KubeNode state, String stateNotKnown, String source) {
+                        String allocatableNotKnown, KubeNode state, String stateNotKnown, String source,
+                        NodeHandout handout) {
 
     public NodeInput {
         gpus = List.copyOf(gpus);

@@ -4,6 +4,7 @@ import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.match.KubeNode;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.PciAddress;
+import io.gpudetect.record.dra.NodeHandout;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -28,7 +29,8 @@ import java.util.stream.Collectors;
  *       matches a rule of its configuration's {@code exclude.nodes} ({@code generateLabels});</li>
  *   <li>the bid engine offers at most the node's allocatable {@code nvidia.com/gpu} or {@code amd.com/gpu} minus
  *       what pods hold ({@code tryAdjustGPU}), and a deployment can only be built for those two vendors
- *       ({@code cluster/kube/builder/workload.go}).</li>
+ *       ({@code cluster/kube/builder/workload.go}); a GPU that a DRA driver hands out (ResourceSlices and
+ *       ResourceClaims, the record's {@code handout}) is no unit of allocatable, so it is never bid on.</li>
  * </ol>
  * An integrated GPU the table does not list is {@code skipped}, not {@code dropped}: no provider means to bid
  * with a processor's graphics, so it does not fail the check.
@@ -170,14 +172,48 @@ public final class OperatorRules {
             for (Map.Entry<String, List<Gpu>> e : countedByVendor.entrySet()) {
                 String resource = BIDDABLE.get(e.getKey());
                 long units = node.allocatable().getOrDefault(resource, 0L);
-                int cards = e.getValue().stream().mapToInt(g -> verdicts.get(g).counted()).sum();
-                if (units == 0) {
+                // A GPU that only a DRA driver hands out is a device in a ResourceSlice, never a unit of the Node's
+                // allocatable: the one figure the operator reads.
+                Map<Gpu, String> draOnly = new IdentityHashMap<>();
+                for (Gpu g : e.getValue()) {
+                    NodeHandout.GpuHandout h = handout(node.handout(), g);
+                    if (h != null && "dra".equals(h.by())) {
+                        draOnly.put(g, h.dra().stream().map(NodeHandout.DraDeviceRef::driver).distinct().sorted()
+                                .collect(Collectors.joining(", ")));
+                    }
+                }
+                List<Gpu> pluginCards = e.getValue().stream().filter(g -> !draOnly.containsKey(g)).toList();
+                int cards = pluginCards.stream().mapToInt(g -> verdicts.get(g).counted()).sum();
+                if (!draOnly.isEmpty()) {
+                    String drivers = draOnly.values().stream().distinct().sorted().collect(Collectors.joining(", "));
+                    long pluginUnits = BIDDABLE.values().stream().mapToLong(r -> node.allocatable().getOrDefault(r, 0L)).sum();
+                    problems.add("Akash's inventory operator reads the node's allocatable " + resource + " only ("
+                            + units + "), so the provider bids " + (pluginUnits == 0 ? "0 GPU units on this node"
+                            : units == 0 ? "0 " + resource + " units on this node, only the device plugins' "
+                            + pluginUnits + " GPU " + (pluginUnits == 1 ? "unit" : "units")
+                            : "only the device plugin's " + units + " " + resource + (units == 1 ? " unit" : " units")
+                            + " on this node") + ": " + draOnly.size() + " " + e.getKey() + (draOnly.size() == 1
+                            ? " GPU is" : " GPUs are") + " handed out by DRA driver " + drivers
+                            + " through ResourceSlices and ResourceClaims, not a device plugin");
                     for (Gpu g : e.getValue()) {
+                        if (draOnly.containsKey(g)) {
+                            verdicts.put(g, dropped(verdicts.get(g), "handed out by DRA driver " + draOnly.get(g)
+                                    + " (ResourceSlices, ResourceClaims), not a device plugin: it is no unit of the "
+                                    + "node's allocatable " + resource + ", the only figure the operator reads"));
+                        }
+                    }
+                }
+                if (units == 0) {
+                    for (Gpu g : pluginCards) {
                         verdicts.put(g, dropped(verdicts.get(g), "no " + resource + " allocatable (device plugin missing?)"));
                     }
                 } else if (units < cards) {
+                    long alsoDra = pluginCards.stream().map(g -> handout(node.handout(), g))
+                            .filter(h -> h != null && "both".equals(h.by())).count();
                     problems.add("fewer allocatable units than cards: " + units + " " + resource + " allocatable for "
-                            + cards + " " + e.getKey() + " cards the operator counts; at most " + units + " are bid on");
+                            + cards + " " + e.getKey() + " cards the operator counts; at most " + units + " are bid on"
+                            + (alsoDra == 0 ? "" : " (" + alsoDra + " of the cards are also handed out by a DRA driver, "
+                            + "through ResourceSlices and ResourceClaims: only the device plugin's units are bid)"));
                 }
             }
         }
@@ -219,6 +255,25 @@ public final class OperatorRules {
         String why = state.unavailable(config == null ? null : config.exclusionRule(node.node()));
         return why == null ? null : "node " + why + ": the operator writes no key on it and leaves it out of the "
                 + "inventory, so the provider bids with none of its cards";
+    }
+
+    /** How the record's hand-out says {@code g} is handed out, by PCI address, else UUID; null when it does not say. */
+    private static NodeHandout.GpuHandout handout(NodeHandout handout, Gpu g) {
+        if (handout == null) {
+            return null;
+        }
+        for (NodeHandout.GpuHandout h : handout.gpus()) {
+            if (g.pciAddress() != null && h.pciAddress() != null
+                    && PciAddress.parse(h.pciAddress()).map(g.pciAddress()::equals).orElse(false)) {
+                return h;
+            }
+        }
+        for (NodeHandout.GpuHandout h : handout.gpus()) {
+            if (g.uuid() != null && g.uuid().equalsIgnoreCase(h.uuid())) {
+                return h;
+            }
+        }
+        return null;
     }
 
     private static CardVerdict dropped(CardVerdict v, String reason) {

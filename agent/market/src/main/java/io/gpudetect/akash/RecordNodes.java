@@ -7,6 +7,7 @@ import io.gpudetect.match.KubeNode;
 import io.gpudetect.match.RecordSet;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.record.GpuCapacitySpec;
+import io.gpudetect.record.dra.NodeHandout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,8 @@ import java.util.TreeMap;
  * an {@code allocatable} field leaves the allocatable units unknown; one with an empty map says there are none.
  * Which cards have a DRM node comes from the record's {@code sysClassDrm} and each GPU's {@code drmCards}
  * ({@link #drm}); a record without them leaves it unknown. {@code Node} objects without a record are listed without
- * GPUs; each node's Ready condition and cordon come from its {@code Node} object, when one was read.
+ * GPUs; each node's Ready condition and cordon come from its {@code Node} object, when one was read. The record's
+ * {@code handout} says which GPUs a DRA driver hands out instead of a device plugin.
  */
 public final class RecordNodes {
 
@@ -32,7 +34,9 @@ public final class RecordNodes {
             GpuCapacitySpec spec = located.record().getSpec();
             List<Gpu> gpus = new ArrayList<>();
             Map<String, Long> allocatable = null;
+            NodeHandout handout = null;
             if (spec != null) {
+                handout = spec.handout();
                 for (int i = 0; i < spec.gpus().size(); i++) {
                     gpus.add(gpu(spec.gpus().get(i), store, located, i));
                 }
@@ -42,12 +46,12 @@ public final class RecordNodes {
             nodes.put(node, new NodeInput(node, gpus, drm(spec, gpus), allocatable, "the record has no allocatable field", set.listsNode(node) ? set.node(node) : null,
                     set.listsNode(node) ? "its Node object has no status" : "no Node object named " + node
                             + " was read beside the records (kubectl get gpucapacities,nodes -o yaml lists both)",
-                    store.describe()));
+                    store.describe(), handout));
         }
         for (KubeNode n : set.nodes()) {
             nodes.putIfAbsent(n.name(), new NodeInput(n.name(), List.of(),
                     new DrmCards.NotKnown("the node has no GpuCapacity record"), null,
-                    "the node has no GpuCapacity record", n, "its Node object has no status", store.describe()));
+                    "the node has no GpuCapacity record", n, "its Node object has no status", store.describe(), null));
         }
         return List.copyOf(nodes.values());
     }

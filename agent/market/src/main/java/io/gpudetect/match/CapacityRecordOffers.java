@@ -40,7 +40,8 @@ import java.util.function.Function;
  * Nodes listed beside the records (a cluster's, or {@code Node} objects in a kubectl list) without a record of their
  * own are reported as missing; one that is not Ready, is cordoned or is left out by Akash's inventory operator
  * takes no replica ({@link KubeNode}). A record with an {@code allocatable} map offers no units of a kind it lacks; one
- * without (hand-written) offers every card it lists.
+ * without (hand-written) offers every card it lists. A record's {@code handout} adds the GPUs a DRA driver hands out
+ * ({@link HandoutCount}): they are not in the Node's allocatable.
  */
 public final class CapacityRecordOffers implements OfferSource {
 
@@ -150,12 +151,14 @@ public final class CapacityRecordOffers implements OfferSource {
         for (GpuCapacitySpec.GpuEntry gpu : spec.gpus()) {
             gpus.add(gpu(gpu, spec.slices()));
         }
+        HandoutCount dra = spec.handout() == null ? null : HandoutCount.of(spec.handout(), spec.gpus(), gpus);
         gpus.sort(Comparator.comparing((OfferedGpu g) -> g.vendor().id())
                 .thenComparing(g -> g.model() == null ? "" : g.model()));
         Map<String, Integer> allocatable = units(spec.allocatable());
-        if (spec.allocatable() != null) {
+        Map<String, Integer> inUse = units(spec.requested());
+        if (spec.allocatable() != null || dra != null) {
             // The record says what the node advertises: a kind it lacks has no units (no device plugin, or one not
-            // ready yet), however many GPUs the agent found.
+            // ready yet), however many GPUs the agent found; a hand-out says which GPUs a DRA driver adds.
             for (OfferedGpu g : gpus) {
                 if (!g.migEnabled()) {
                     allocatable.putIfAbsent(NodeOffer.unitKind(g, null), 0);
@@ -163,8 +166,13 @@ public final class CapacityRecordOffers implements OfferSource {
                 g.profiles().forEach(p -> allocatable.putIfAbsent(NodeOffer.unitKind(g, p), 0));
             }
         }
-        return NodeOffer.of(located.node(), gpus, allocatable, units(spec.requested()),
+        if (dra != null) {
+            dra.allocatable().forEach((kind, n) -> allocatable.merge(kind, n, Integer::sum));
+            dra.inUse().forEach((kind, n) -> inUse.merge(kind, n, Integer::sum));
+        }
+        NodeOffer offer = NodeOffer.of(located.node(), gpus, allocatable, inUse,
                 RecordSet.lastGoodPass(located, store.describe()));
+        return dra == null ? offer : offer.handedOut(dra.describe(), dra.warnings());
     }
 
     private static OfferedGpu gpu(GpuCapacitySpec.GpuEntry gpu, List<GpuCapacitySpec.Slice> slices) {

@@ -36,10 +36,23 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
     public record VendorRow(String unitKind, int nodes, int units, int allocatable, int inUse, int free) {
     }
 
-    /** {@code state}: ok, unavailable, stale, no-good-pass or missing; {@code lastGoodPass} as written in the record. */
+    /**
+     * {@code state}: ok, unavailable, stale, no-good-pass or missing; {@code lastGoodPass} as written in the record;
+     * {@code handout} and {@code warnings} as {@link NodeOffer} has them (null and empty for an older agent's record).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record NodeRow(String node, int gpus, Map<String, Integer> allocatable, Map<String, Integer> inUse,
-                          String lastGoodPass, String state, String detail) {
+                          String lastGoodPass, String state, String detail, String handout,
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+
+        public NodeRow {
+            warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        }
+
+        NodeRow(String node, int gpus, Map<String, Integer> allocatable, Map<String, Integer> inUse,
+                String lastGoodPass, String state, String detail) {
+            this(node, gpus, allocatable, inUse, lastGoodPass, state, detail, null, List.of());
+        }
 
         public boolean flagged() {
             return !state.equals("ok") && !state.equals(UNAVAILABLE);
@@ -138,6 +151,12 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
     }
 
     private static NodeRow nodeRow(NodeOffer n, Instant now, Duration staleAfter) {
+        NodeRow row = stateRow(n, now, staleAfter);
+        return new NodeRow(row.node(), row.gpus(), row.allocatable(), row.inUse(), row.lastGoodPass(), row.state(),
+                row.detail(), n.handout(), n.warnings());
+    }
+
+    private static NodeRow stateRow(NodeOffer n, Instant now, Duration staleAfter) {
         Map<String, Integer> allocatable = new TreeMap<>();
         Map<String, Integer> inUse = new TreeMap<>();
         for (String kind : kinds(n)) {

@@ -54,14 +54,28 @@ public final class InventoryReport {
         if (units.size() > 1) {
             out.append(Columns.render(units, "")).append('\n');
         }
+        // The hand-out column only where some record has one: older agents' records read as they always did.
+        boolean handouts = inventory.nodes().stream().anyMatch(n -> n.handout() != null);
         List<String[]> nodes = new ArrayList<>();
-        nodes.add(new String[] {"NODE", "GPUS", "ALLOCATABLE", "IN USE", "LAST GOOD PASS", "STATE"});
+        nodes.add(handouts
+                ? new String[] {"NODE", "GPUS", "ALLOCATABLE", "IN USE", "HANDED OUT BY", "LAST GOOD PASS", "STATE"}
+                : new String[] {"NODE", "GPUS", "ALLOCATABLE", "IN USE", "LAST GOOD PASS", "STATE"});
         for (ClusterInventory.NodeRow n : inventory.nodes()) {
-            nodes.add(new String[] {n.node(), str(n.gpus()), perKind(n.allocatable()), perKind(n.inUse()),
-                    ClusterInventory.orDash(n.lastGoodPass()),
-                    n.state() + (n.detail() == null ? "" : " (" + n.detail() + ")")});
+            List<String> row = new ArrayList<>(List.of(n.node(), str(n.gpus()), perKind(n.allocatable()),
+                    perKind(n.inUse())));
+            if (handouts) {
+                row.add(ClusterInventory.orDash(n.handout()));
+            }
+            row.add(ClusterInventory.orDash(n.lastGoodPass()));
+            row.add(n.state() + (n.detail() == null ? "" : " (" + n.detail() + ")"));
+            nodes.add(row.toArray(String[]::new));
         }
         out.append(Columns.render(nodes, ""));
+        for (ClusterInventory.NodeRow n : inventory.nodes()) {
+            for (String w : n.warnings()) {
+                out.append("warning: ").append(n.node()).append(": ").append(w).append('\n');
+            }
+        }
         long flagged = inventory.flaggedNodes();
         out.append('\n').append(inventory.nodes().size()).append(inventory.nodes().size() == 1 ? " node" : " nodes")
                 .append(flagged == 0 ? ", none flagged" : ", " + flagged + " flagged (stale, missing or without a good "

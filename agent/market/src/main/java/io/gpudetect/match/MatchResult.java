@@ -9,7 +9,7 @@ import java.util.List;
  *
  * @param demand   what was asked (the SDL file or {@code --gpu})
  * @param offers   what was matched against (records file, bundle, this host)
- * @param warnings the demand's warnings ({@link Demand#warnings})
+ * @param warnings the demand's warnings ({@link Demand#warnings}), then each node's ({@link NodeOffer#warnings})
  */
 public record MatchResult(String demand, String offers, boolean fits, List<PlacementMatch> placements,
                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {

@@ -65,7 +65,11 @@ public final class Matcher {
             results.add(new PlacementMatch(p.service(), p.placement(), p.profile(), p.replicas(), p.gpu().describe(),
                     p.gpu().units(), p.gpu().choices(), placementFits, placed, placedOn, verdicts));
         }
-        return new MatchResult(demand.origin(), offersFrom, fits, results, demand.warnings());
+        List<String> warnings = new ArrayList<>(demand.warnings());
+        for (NodeOffer n : nodes) {
+            n.warnings().forEach(w -> warnings.add("node " + n.node() + ": " + w));
+        }
+        return new MatchResult(demand.origin(), offersFrom, fits, results, warnings);
     }
 
     /** Places the replicas one by one, taking their units from the states; returns the node of each placed one. */
@@ -184,7 +188,9 @@ public final class Matcher {
             int allocatable = offer.allocatable(kind);
             int free = freeOfKind(kind);
             if (allocatable == 0 && offer.units(kind) > 0) {
-                return "no " + CapacityRecordOffers.resourceName(kind) + " allocatable (device plugin missing?)";
+                return "no " + CapacityRecordOffers.resourceName(kind) + " allocatable" + (offer.handout() == null
+                        ? " (device plugin missing?)" : " and no DRA driver hands these GPUs out (handed out: "
+                        + offer.handout() + ")");
             }
             if (free == 0) {
                 return "all units in use: " + allocatable + " " + kind + " allocatable, " + offer.inUse(kind)

@@ -18,31 +18,42 @@ import java.util.TreeMap;
  * @param unavailable   why the node takes no new work, word for word ({@code not Ready (Ready is False:
  *                      KubeletNotReady)}, {@code cordoned (spec.unschedulable)}, excluded by Akash's inventory
  *                      operator); null when it takes work or when that is not known
+ * @param handout       how the node's GPUs are handed out, as its record says ({@code dra (gpu.nvidia.com: 4 GPUs,
+ *                      1 allocated)}, {@code devicePlugin}); null for a record without a hand-out (an older agent's)
+ * @param warnings      what the record's hand-out says that is not capacity: DRA devices that match no GPU, pools
+ *                      not fully seen, claims not read, GPUs served by both a device plugin and a DRA driver
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer> allocatable,
-                        Map<String, Integer> inUse, Instant lastGoodPass, boolean recordMissing, String unavailable) {
+                        Map<String, Integer> inUse, Instant lastGoodPass, boolean recordMissing, String unavailable,
+                        String handout, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
 
     public NodeOffer {
         gpus = List.copyOf(gpus);
         allocatable = Collections.unmodifiableMap(new TreeMap<>(allocatable));
         inUse = Collections.unmodifiableMap(new TreeMap<>(inUse));
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 
     /** A node with a record. */
     public static NodeOffer of(String node, List<OfferedGpu> gpus, Map<String, Integer> allocatable,
                                Map<String, Integer> inUse, Instant lastGoodPass) {
-        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, false, null);
+        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, false, null, null, List.of());
     }
 
     /** A node the cluster has, with no capacity record: its agent never ran or cannot write. */
     public static NodeOffer missing(String node) {
-        return new NodeOffer(node, List.of(), Map.of(), Map.of(), null, true, null);
+        return new NodeOffer(node, List.of(), Map.of(), Map.of(), null, true, null, null, List.of());
     }
 
     /** This offer from a node that takes no new work, for {@code reason}. */
     public NodeOffer unavailable(String reason) {
-        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, reason);
+        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, reason, handout, warnings);
+    }
+
+    /** This offer with the record's hand-out described and its warnings. */
+    public NodeOffer handedOut(String handout, List<String> warnings) {
+        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, unavailable, handout, warnings);
     }
 
     /**

@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.GpuField;
+import io.gpudetect.model.PciAddress;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.GpuCapacityStatus;
+import io.gpudetect.record.dra.NodeHandout;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -24,7 +26,8 @@ import java.util.Map;
  * record may leave out {@code kind} and {@code spec} (its fields then sit at the top), name its node in
  * {@code spec.nodeName}, put {@code lastGoodPass} in the spec, write {@code inUse} for {@code requested}, and give
  * a GPU the inventory's own {@code partitioning: {enabled, instances: [{profile}]}} instead of {@code partitioned}
- * and {@code slices}. A file holds records as a list, a Kubernetes {@code List} ({@code kubectl get
+ * and {@code slices}, and carry the agent's {@code handout} (how its GPUs are handed out: device plugin or DRA),
+ * every value of it checked. A file holds records as a list, a Kubernetes {@code List} ({@code kubectl get
  * gpucapacities,nodes -o yaml}), or {@code ---} separated documents.
  *
  * @param records the records, each with where it was read
@@ -189,7 +192,8 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
             record.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(node).build());
             record.setSpec(new GpuCapacitySpec(gpus, null, slices, resources(field(spec, status, "allocatable"),
                     at + ".allocatable"), resources(requested, at + ".requested"), null,
-                    bool(field(spec, status, "sysClassDrm"), at + ".sysClassDrm"), null, null));
+                    bool(field(spec, status, "sysClassDrm"), at + ".sysClassDrm"), null,
+                    handout(field(spec, status, "handout"), at + ".handout")));
             String lastGoodPass = text(field(spec, status, "lastGoodPass"));
             if (lastGoodPass != null) {
                 try {
@@ -299,6 +303,127 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
                 names.add(name);
             }
             return names;
+        }
+
+        /**
+         * The record's {@code handout}, as the agent writes it ({@link NodeHandout}); null when absent (an older
+         * agent's record). Each value is checked: a mode or {@code by} out of its four words, a PCI address that is
+         * not one, a DRA device without driver, pool or device, a count that is not a whole number.
+         */
+        private NodeHandout handout(YamlNode node, String at) throws InvalidInputException {
+            if (node == null || node.isNull()) {
+                return null;
+            }
+            if (!node.isMapping()) {
+                throw error(at, node, "expected a mapping with mode, gpus, draTotals, unmatched, problems, found "
+                        + node.describe());
+            }
+            String mode = word(node.get("mode"), node, at + ".mode", HANDOUT_MODES);
+            List<NodeHandout.GpuHandout> gpus = new ArrayList<>();
+            for (YamlNode g : list(node.get("gpus"), at + ".gpus", "GPU hand-outs")) {
+                String gat = at + ".gpus[" + gpus.size() + "]";
+                if (!g.isMapping()) {
+                    throw error(gat, g, "expected a GPU hand-out (a mapping with pciAddress or uuid, by, dra), found "
+                            + g.describe());
+                }
+                String address = text(g.get("pciAddress"));
+                if (address != null && PciAddress.parse(address).isEmpty()) {
+                    throw error(gat + ".pciAddress", g.get("pciAddress"), "expected a PCI address such as 0000:17:00.0, found "
+                            + g.get("pciAddress").describe());
+                }
+                String uuid = text(g.get("uuid"));
+                if (address == null && uuid == null) {
+                    throw error(gat, g, "expected pciAddress or uuid: the GPU of the record this hand-out is for");
+                }
+                String by = word(g.get("by"), g, gat + ".by", HANDOUT_MODES);
+                List<NodeHandout.DraDeviceRef> dra = devices(g.get("dra"), gat + ".dra");
+                if ((by.equals("dra") || by.equals("both")) && dra.isEmpty()) {
+                    throw error(gat + ".dra", g, "expected at least one DRA device for by: " + by);
+                }
+                gpus.add(new NodeHandout.GpuHandout(address, uuid, by, text(g.get("devicePlugin")), dra,
+                        bool(g.get("allocated"), gat + ".allocated")));
+            }
+            List<NodeHandout.DraTotal> totals = new ArrayList<>();
+            for (YamlNode t : list(node.get("draTotals"), at + ".draTotals", "per-driver totals")) {
+                String tat = at + ".draTotals[" + totals.size() + "]";
+                if (!t.isMapping() || text(t.get("driver")) == null) {
+                    throw error(tat, t, "expected a mapping with driver, gpus, allocatedGpus, devices, "
+                            + "allocatedDevices, found " + t.describe());
+                }
+                totals.add(new NodeHandout.DraTotal(text(t.get("driver")), count(t.get("gpus"), tat + ".gpus"),
+                        count(t.get("allocatedGpus"), tat + ".allocatedGpus"), count(t.get("devices"), tat + ".devices"),
+                        count(t.get("allocatedDevices"), tat + ".allocatedDevices")));
+            }
+            List<String> problems = new ArrayList<>();
+            for (YamlNode p : list(node.get("problems"), at + ".problems", "problems (text)")) {
+                if (text(p) == null) {
+                    throw error(at + ".problems[" + problems.size() + "]", p, "expected a line of text, found "
+                            + p.describe());
+                }
+                problems.add(text(p));
+            }
+            return new NodeHandout(mode, gpus, totals, devices(node.get("unmatched"), at + ".unmatched"), problems);
+        }
+
+        private static final List<String> HANDOUT_MODES = List.of("devicePlugin", "dra", "both", "none");
+
+        /** DRA devices as a claim's allocation names them, with {@code allocated} and {@code claims}. */
+        private List<NodeHandout.DraDeviceRef> devices(YamlNode node, String at) throws InvalidInputException {
+            List<NodeHandout.DraDeviceRef> out = new ArrayList<>();
+            for (YamlNode d : list(node, at, "DRA devices")) {
+                String dat = at + "[" + out.size() + "]";
+                if (!d.isMapping()) {
+                    throw error(dat, d, "expected a DRA device (a mapping with driver, pool, device), found "
+                            + d.describe());
+                }
+                for (String required : List.of("driver", "pool", "device")) {
+                    if (text(d.get(required)) == null) {
+                        throw error(dat + "." + required, d, "missing; expected the device's " + required
+                                + " as its ResourceSlice names it");
+                    }
+                }
+                List<String> claims = new ArrayList<>();
+                for (YamlNode c : list(d.get("claims"), dat + ".claims", "claims (namespace/name)")) {
+                    String claim = text(c);
+                    if (claim == null || !claim.matches("[^/\\s]+/[^/\\s]+")) {
+                        throw error(dat + ".claims[" + claims.size() + "]", c, "expected a claim as namespace/name, found "
+                                + c.describe());
+                    }
+                    claims.add(claim);
+                }
+                Boolean allocated = bool(d.get("allocated"), dat + ".allocated");
+                out.add(new NodeHandout.DraDeviceRef(text(d.get("driver")), text(d.get("pool")), text(d.get("device")),
+                        text(d.get("type")), text(d.get("matchedBy")),
+                        allocated != null ? allocated : !claims.isEmpty(), claims));
+            }
+            return out;
+        }
+
+        /** The items of a list; none when absent. */
+        private List<YamlNode> list(YamlNode node, String at, String what) throws InvalidInputException {
+            if (node == null || node.isNull()) {
+                return List.of();
+            }
+            if (!node.isSequence()) {
+                throw error(at, node, "expected a list of " + what + ", found " + node.describe());
+            }
+            return node.items();
+        }
+
+        /** One of {@code words}, exactly as written; {@code parent} holds it (for the line when it is missing). */
+        private String word(YamlNode node, YamlNode parent, String at, List<String> words) throws InvalidInputException {
+            String t = text(node);
+            if (t == null) {
+                throw error(at, parent, "missing; expected " + String.join(", ", words));
+            }
+            if (!words.contains(t)) {
+                throw error(at, node, "expected " + String.join(", ", words) + ", found " + node.describe());
+            }
+            return t;
+        }
+
+        private int count(YamlNode node, String at) throws InvalidInputException {
+            return node == null || node.isNull() ? 0 : Math.toIntExact(whole(node, at));
         }
 
         /** true or false; null when absent. */

@@ -27,24 +27,33 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * A real etcd, kube-apiserver (v1.26.1, RBAC on, an audit log of every request) and kube-controller-manager
+ * A real etcd, kube-apiserver (the version supplied, RBAC on, an audit log of every request) and kube-controller-manager
  * running only the garbage collector, on loopback, shared by every {@code ...RealApiServerTest} class of
  * one test run and stopped when the run ends. Started through fabric8's kube-api-test in offline mode.
  *
  * <p>Where the binaries come from, first match wins: {@code KUBE_API_TEST_DIR}, else the cache folder
  * {@code ~/.cache/gpu-detect/kube-api-test} (outside the repository: the project never holds the binaries
- * or anything that builds them). Either is kube-api-test's layout, {@code k8s/1.26.1-linux-amd64/} holding
+ * or anything that builds them). Either is kube-api-test's layout, {@code k8s/<version>-linux-amd64/} holding
  * {@code kube-apiserver}, {@code etcd} and {@code kubectl} (and {@code kube-controller-manager} for the
  * garbage collector); {@code etcd} and {@code kubectl} missing there are taken from {@code PATH} (Debian:
  * etcd-server, kubernetes-client). Without a {@code kube-apiserver} the tests are skipped with one line that
  * says where it was looked for, in CI too: no registry reachable here ships one ({@code shared/k8s/README.md}).
+ * The version is the newest such folder's ({@link #VERSION}); on 1.32 and 1.33 the server is started with
+ * {@code resource.k8s.io}'s beta versions and the {@code DynamicResourceAllocation} feature gate on (1.34 and later
+ * serve {@code resource.k8s.io/v1} by default), so DRA tests run on every version that has DRA.
  */
 public final class RealApiServer implements ExtensionContext.Store.CloseableResource {
 
-    public static final String VERSION = "1.26.1";
-    private static final String LAYOUT = "k8s/" + VERSION + "-linux-amd64";
     /** The cache folder looked in when {@code KUBE_API_TEST_DIR} is not set: outside every checkout. */
     static final Path CACHE = Path.of(System.getProperty("user.home"), ".cache", "gpu-detect", "kube-api-test");
+    /** The version looked for when no folder holds a kube-apiserver: the oldest the tests were written for. */
+    static final String DEFAULT_VERSION = "1.26.1";
+    /**
+     * The version of the supplied binaries, as their folder names it ({@code k8s/1.34.1-linux-amd64}): the newest
+     * folder that holds a {@code kube-apiserver}, else {@link #DEFAULT_VERSION}.
+     */
+    public static final String VERSION = suppliedVersion(supplied()).orElse(DEFAULT_VERSION);
+    private static final String LAYOUT = "k8s/" + VERSION + "-linux-amd64";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -107,15 +116,16 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
                     rules:
                       - level: Metadata
                     """);
-            KubeAPIServer server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
+            KubeAPIServerConfigBuilder config = KubeAPIServerConfigBuilder.anAPIServerConfig()
                     .withTestDir(layout.get().toString()).withApiServerVersion(VERSION).withOfflineMode(true)
                     .withUpdateKubeConfig(false)
                     .withApiServerFlag("--bind-address", "127.0.0.1")
                     .withApiServerFlag("--advertise-address", "127.0.0.1")
                     .withApiServerFlag("--audit-policy-file", policy.toString())
                     .withApiServerFlag("--audit-log-path", auditLog.toString())
-                    .withApiServerFlag("--audit-log-mode", "blocking")
-                    .build());
+                    .withApiServerFlag("--audit-log-mode", "blocking");
+            draFlags(VERSION).forEach(config::withApiServerFlag);
+            KubeAPIServer server = new KubeAPIServer(config.build());
             server.start();
             Config admin = Config.fromKubeconfig(server.getKubeConfigYaml());
             Path kubeconfig = testDir.resolve("admin.kubeconfig");
@@ -127,6 +137,57 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
         }
     }
 
+    /**
+     * The flags that make {@code version} serve {@code resource.k8s.io}: off by default before 1.34 (1.32 serves
+     * v1beta1, 1.33 v1beta1 and v1beta2, each behind the feature gate); none from 1.34, where v1 is on (GA).
+     */
+    static java.util.Map<String, String> draFlags(String version) {
+        if (!atLeast(version, 1, 32) || atLeast(version, 1, 34)) {
+            return java.util.Map.of();
+        }
+        String runtime = atLeast(version, 1, 33) ? "resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true"
+                : "resource.k8s.io/v1beta1=true";
+        return java.util.Map.of("--runtime-config", runtime, "--feature-gates", "DynamicResourceAllocation=true");
+    }
+
+    /** Whether {@code version} ({@code 1.32.4}) is {@code major.minor} or later. */
+    public static boolean atLeast(String version, int major, int minor) {
+        int[] v = numbers(version);
+        return v[0] > major || (v[0] == major && v[1] >= minor);
+    }
+
+    /** Whether the supplied server is {@code major.minor} or later. */
+    public static boolean versionAtLeast(int major, int minor) {
+        return atLeast(VERSION, major, minor);
+    }
+
+    private static int[] numbers(String version) {
+        String[] parts = version.replaceFirst("^v", "").split("[.-]");
+        int[] out = new int[3];
+        for (int i = 0; i < 3 && i < parts.length; i++) {
+            out[i] = parts[i].matches("\\d+") ? Integer.parseInt(parts[i]) : 0;
+        }
+        return out;
+    }
+
+    /** The newest {@code k8s/<version>-linux-amd64} folder of {@code dir} that holds an executable kube-apiserver. */
+    static Optional<String> suppliedVersion(Path dir) {
+        Path k8s = dir.resolve("k8s");
+        if (!Files.isDirectory(k8s)) {
+            return Optional.empty();
+        }
+        try (var entries = Files.list(k8s)) {
+            return entries.filter(p -> Files.isExecutable(p.resolve("kube-apiserver")))
+                    .map(p -> p.getFileName().toString())
+                    .filter(name -> name.matches("v?\\d+\\.\\d+\\.\\d+-linux-amd64"))
+                    .map(name -> name.substring(0, name.length() - "-linux-amd64".length()))
+                    .max(java.util.Comparator.comparing((String v) -> numbers(v)[0])
+                            .thenComparing(v -> numbers(v)[1]).thenComparing(v -> numbers(v)[2]));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The folder given by {@code KUBE_API_TEST_DIR}, else the cache folder. */
     private static Path supplied() {
         String given = System.getenv("KUBE_API_TEST_DIR");
@@ -134,9 +195,10 @@ public final class RealApiServer implements ExtensionContext.Store.CloseableReso
     }
 
     static String howToSupply() {
-        return "real kube-apiserver not found in " + supplied().resolve(LAYOUT) + ": put kube-apiserver there (and "
-                + "kube-controller-manager for the garbage collector), or set KUBE_API_TEST_DIR to a folder with "
-                + LAYOUT + "/; etcd and kubectl come from there or PATH";
+        return "real kube-apiserver not found: no k8s/<version>-linux-amd64/kube-apiserver in " + supplied()
+                + " (the newest version there is used; 1.32+ for the DRA tests): put it there (and "
+                + "kube-controller-manager for the garbage collector), or set KUBE_API_TEST_DIR to a folder with that "
+                + "layout; etcd and kubectl come from there or PATH";
     }
 
     /** Whether the binaries can be had. */

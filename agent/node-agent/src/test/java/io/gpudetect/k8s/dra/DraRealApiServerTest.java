@@ -34,8 +34,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The DRA reading against a real kube-apiserver that serves {@code resource.k8s.io} (1.32 and later; v1 from
  * 1.34): the chart's service account (its ClusterRole as shipped) reads slices by the {@code spec.nodeName}
  * field selector, which the real server applies, and claims by name; a slice written as v1beta1 (AMD's) comes
- * back converted. Skipped where no API server is supplied, and where the supplied one serves no readable
- * version of {@code resource.k8s.io} (the default 1.26.1 does not).
+ * back converted ({@code io.gpudetect.cli.DraCommandsRealApiServerTest} reads the agent's records of such nodes
+ * with {@code inventory}, {@code match} and {@code akash --cluster}). Skipped where no API server is supplied, where the
+ * supplied one is older than 1.32, and where it serves no readable version of {@code resource.k8s.io}
+ * ({@link RealApiServer} turns the beta versions on for 1.32 and 1.33).
  */
 @ExtendWith(RealApiServer.Extension.class)
 class DraRealApiServerTest {
@@ -54,6 +56,8 @@ class DraRealApiServerTest {
 
     @BeforeAll
     static void install(RealApiServer realServer) {
+        Assumptions.assumeTrue(RealApiServer.versionAtLeast(1, 32), "DraRealApiServerTest needs kube-apiserver 1.32 "
+                + "or later (resource.k8s.io; 1.34+ for the v1 slices): the supplied one is " + RealApiServer.VERSION);
         server = realServer;
         admin = server.adminClient();
         var group = admin.getApiGroup(DraApi.GROUP);

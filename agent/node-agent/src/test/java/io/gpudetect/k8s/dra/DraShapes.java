@@ -1,5 +1,10 @@
 package io.gpudetect.k8s.dra;
 
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuInterface;
+import io.gpudetect.model.PciAddress;
+import io.gpudetect.model.Vendor;
+
 /**
  * ResourceSlices, ResourceClaims and pods written by hand in the shapes the GPU DRA drivers and Kubernetes
  * publish them, for tests on fabric8's mock server and on a real API server. Where each shape comes from:
@@ -26,6 +31,35 @@ public final class DraShapes {
     }
 
     public static final String H100_UUID = "GPU-5a1f6f2e-0b8e-4c6e-9d5e-3f0c1b2a4d10";
+    /** The UUID of the second H100 of {@link #nvidiaSliceV1} (gpu-1, 0000:43:00.0). */
+    public static final String H100_1_UUID = "GPU-0c7b2d9a-51e4-4f3a-8b6d-2e9f7a1c3b55";
+
+    /** An H100 SXM5 80GB as gpu-detect describes it (10de:2330): what NVIDIA's slice lists at {@code address}. */
+    public static Gpu h100(String address, String uuid) {
+        return Gpu.builder("test").vendor(Vendor.NVIDIA).name("NVIDIA H100 80GB HBM3").model("h100").memoryGi(80)
+                .interfaceType(GpuInterface.SXM).pciAddress(PciAddress.of(address)).uuid(uuid).pciVendorId("10de")
+                .pciDeviceId("2330").build();
+    }
+
+    /** An Instinct MI300X (1002:74a1), as {@link #amdSliceV1beta1} lists one at 0000:c1:00.0. */
+    public static Gpu mi300x(String address) {
+        return Gpu.builder("test").vendor(Vendor.AMD).name("AMD Instinct MI300X").model("mi300x").memoryGi(192)
+                .interfaceType(GpuInterface.OAM).pciAddress(PciAddress.of(address)).pciVendorId("1002")
+                .pciDeviceId("74a1").build();
+    }
+
+    /** The Data Center GPU Flex 170 (8086:56c0) of {@link #intelSliceV1}, at 0000:03:00.0. */
+    public static Gpu flex170() {
+        return Gpu.builder("test").vendor(Vendor.INTEL).name("Intel Data Center GPU Flex 170").model("flex170")
+                .memoryGi(16).interfaceType(GpuInterface.PCIE).pciAddress(PciAddress.of("0000:03:00.0"))
+                .pciVendorId("8086").pciDeviceId("56c0").build();
+    }
+
+    /** Akash's table format ({@code provider-configs/devices/pcie/gpus.json}) with the H100 and MI300X above. */
+    public static final String AKASH_TABLE = """
+            {"10de": {"name": "nvidia", "devices": {"2330": {"name": "h100", "interface": "SXM5", "memory_size": "80Gi"}}},
+             "1002": {"name": "amd", "devices": {"74a1": {"name": "mi300x", "interface": "OAM", "memory_size": "192Gi"}}}}
+            """;
 
     /** NVIDIA, v1: one H100 whole, one H100 with a MIG device. */
     public static String nvidiaSliceV1(String node) {
