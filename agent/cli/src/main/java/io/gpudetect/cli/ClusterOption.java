@@ -57,6 +57,9 @@ public final class ClusterOption {
             throw new InvalidInputException(null, null, null, "cannot read the kubeconfig: " + kubeconfigProblem(e));
         }
         config.setRequestRetryBackoffLimit(0);
+        // HTTP/1.1: a one-shot read gains nothing from HTTP/2, and the JDK client's cleartext upgrade to it (h2c,
+        // what an http:// server such as the tests' mock gets) now and then left a list waiting forever for its body.
+        config.setHttp2Disable(true);
         config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
         config.setRequestTimeout((int) REQUEST_TIMEOUT.toMillis());
         try {
