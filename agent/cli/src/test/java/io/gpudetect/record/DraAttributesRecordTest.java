@@ -29,10 +29,11 @@ class DraAttributesRecordTest {
         assertEquals("96.00.DA.00.0C", h100.vbiosVersion());
         assertEquals(new PcieLink(null, 5, 16, 16), h100.pcieLink());
 
-        // No resource.kubernetes.io/pcieRoot: the recording's sys/bus/pci/devices entries are committed as plain files,
-        // not links, so no root is read (NumaRecordTest reads one from a bundle with links).
+        // sys/bus/pci/devices/0000:00:06.0 links to ../../../devices/pci0000:00/0000:00:06.0: root pci0000:00.
+        // No numaNode: the recording has no numa_node file.
         Map<String, DeviceAttribute> expected = new TreeMap<>(Map.of(
                 "resource.kubernetes.io/pciBusID", DeviceAttribute.ofString("0000:00:06.0"),
+                "resource.kubernetes.io/pcieRoot", DeviceAttribute.ofString("pci0000:00"),
                 "uuid", DeviceAttribute.ofString("GPU-97825330-787f-210a-2249-0d0ea2fef153"),
                 "productName", DeviceAttribute.ofString("NVIDIA H100 80GB HBM3"),
                 "architecture", DeviceAttribute.ofString("Hopper"),
