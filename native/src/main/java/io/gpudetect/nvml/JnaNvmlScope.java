@@ -26,7 +26,14 @@ public final class JnaNvmlScope implements NvmlScope {
         /** Each snapshot initialises NVML and shuts it down: a one-shot command. */
         PER_SNAPSHOT,
         /** NVML stays initialised from the first good snapshot until it fails: the agent. */
-        HELD
+        HELD,
+        /**
+         * A one-shot command whose process ends after its snapshot: NVML is initialised and never shut down. The
+         * process's exit closes the driver's connection as a shutdown would; the shutdown itself costs about 9 ms
+         * on an H100 and frees nothing (docs/performance.md, "Start-up and footprint tricks", row "no NVML
+         * shutdown before exit"). A recording keeps {@link #PER_SNAPSHOT}: its bundle shows the shutdown call.
+         */
+        UNTIL_EXIT
     }
 
     private final Optional<Path> driverRoot;
@@ -55,7 +62,7 @@ public final class JnaNvmlScope implements NvmlScope {
         if (session == Session.HELD && !held) {
             held = library.init().ok();
         }
-        NvmlSnapshot snapshot = take(library);
+        NvmlSnapshot snapshot = take(library, session != Session.UNTIL_EXIT);
         if (held && !answering(NvmlPulse.of(snapshot))) {
             library.shutdown();
             held = false;
@@ -87,8 +94,11 @@ public final class JnaNvmlScope implements NvmlScope {
                 && !("rc=" + NvmlReturn.ERROR_GPU_IS_LOST).equals(d.uuid()));
     }
 
-    /** Everything detection reads, between one init and one shutdown; a device that fails does not stop the others. */
-    static NvmlSnapshot take(NvmlLibrary lib) {
+    /**
+     * Everything detection reads, after one init and (with {@code shutdown}) before one shutdown; a device that fails
+     * does not stop the others. Without the shutdown the snapshot has none.
+     */
+    static NvmlSnapshot take(NvmlLibrary lib, boolean shutdown) {
         NvmlCall<Void> init = lib.init();
         if (!init.ok()) {
             return new NvmlSnapshot(NvmlSnapshot.FORMAT, lib.path(), null, init, null, null, null, null, List.of(), null);
@@ -98,7 +108,7 @@ public final class JnaNvmlScope implements NvmlScope {
         NvmlCall<Integer> cuda = null;
         NvmlCall<Integer> count = null;
         List<NvmlSnapshot.Device> devices = new ArrayList<>();
-        NvmlCall<Void> shutdown;
+        NvmlCall<Void> shutdownCall = null;
         try {
             nvmlVersion = lib.nvmlVersion();
             driverVersion = lib.driverVersion();
@@ -110,10 +120,12 @@ public final class JnaNvmlScope implements NvmlScope {
                 }
             }
         } finally {
-            shutdown = lib.shutdown();
+            if (shutdown) {
+                shutdownCall = lib.shutdown();
+            }
         }
         return new NvmlSnapshot(NvmlSnapshot.FORMAT, lib.path(), null, init, nvmlVersion, driverVersion, cuda, count,
-                devices, shutdown);
+                devices, shutdownCall);
     }
 
     private static NvmlSnapshot.Device device(NvmlLibrary lib, int index) {

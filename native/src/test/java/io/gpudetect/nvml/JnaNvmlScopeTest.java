@@ -232,6 +232,16 @@ class JnaNvmlScopeTest {
     }
 
     @Test
+    void aSessionUntilExitNeverShutsDown() throws Exception {
+        Path root = FakeNvml.driverRoot(dir.resolve("until-exit"), "current", "h100");
+        NvmlSnapshot s = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.UNTIL_EXIT).snapshot();
+        assertEquals(1, s.devices().size());
+        assertTrue(s.init().ok());
+        assertNull(s.shutdown(), "no shutdown was called, so the snapshot shows none");
+        assertEquals(1, initCount(root), "the init is left for the process's exit");
+    }
+
+    @Test
     void aHeldSessionIsGivenUpWhenAGpuIsLost() throws Exception {
         Path lost = FakeNvml.driverRoot(dir.resolve("lost"), "current", "lost");
         JnaNvmlScope scope = new JnaNvmlScope(Optional.of(lost), JnaNvmlScope.Session.HELD);

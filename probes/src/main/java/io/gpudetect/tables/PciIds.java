@@ -20,16 +20,23 @@ public final class PciIds {
     private static final Pattern VERSION = Pattern.compile("^#\\s*Version:\\s*(\\S+)", Pattern.MULTILINE);
 
     private final String version;
+    /**
+     * The table. The shipped copy is held as its UTF-8 bytes, one char each (read as ISO-8859-1): ids and layout
+     * are ASCII, so it is searched as it is, and only the sections asked for are decoded as UTF-8 (see
+     * {@link #shipped}).
+     */
     private final String text;
+    private final boolean utf8Bytes;
     private final Map<String, String> vendors = new HashMap<>();
     /** Devices and subsystems, parsed a vendor at a time on first use. */
     private final Map<String, String> devices = new HashMap<>();
     private final Map<String, String> subsystems = new HashMap<>();
     private final java.util.Set<String> parsedVendors = new java.util.HashSet<>();
 
-    private PciIds(String version, String text) {
+    private PciIds(String version, String text, boolean utf8Bytes) {
         this.version = version;
         this.text = text;
+        this.utf8Bytes = utf8Bytes;
     }
 
     /** The copy shipped inside the jar. */
@@ -38,7 +45,11 @@ public final class PciIds {
             if (in == null) {
                 throw new IllegalStateException("pci.ids is missing from the jar");
             }
-            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            // Not decoded as a whole: the table has a few names outside Latin-1, which would make all of its
+            // 740 kB two bytes a char, decoded and held by every pass's tables, where a pass reads one or two
+            // vendors (docs/performance.md, "Start-up and footprint tricks", row "pci.ids decoded a vendor at a time").
+            String bytes = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            return new PciIds(version(bytes), bytes, true);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -51,8 +62,12 @@ public final class PciIds {
      * "Start-up and footprint tricks", row "pci.ids parsed a vendor at a time").
      */
     public static PciIds parse(String text) {
+        return new PciIds(version(text), text, false);
+    }
+
+    private static String version(String text) {
         Matcher m = VERSION.matcher(text.substring(0, Math.min(text.length(), 4096)));
-        return new PciIds(m.find() ? m.group(1) : "unknown", text);
+        return m.find() ? m.group(1) : "unknown";
     }
 
     /** Parses one vendor's line, device and subsystem lines, once: its section runs to the next unindented line. */
@@ -60,25 +75,26 @@ public final class PciIds {
         if (!parsedVendors.add(vendor)) {
             return;
         }
-        int at = vendorLine(vendor);
-        if (at < 0) {
+        int start = vendorLine(vendor);
+        if (start < 0) {
             return;
         }
-        int end = text.indexOf('\n', at);
-        Fields name = Fields.of(text.substring(at, end < 0 ? text.length() : end), 0, 2);
+        String section = text.substring(start, sectionEnd(start));
+        if (utf8Bytes) {
+            section = new String(section.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+        }
+        int end = section.indexOf('\n');
+        Fields name = Fields.of(section.substring(0, end < 0 ? section.length() : end), 0, 2);
         if (name != null) {
             vendors.put(vendor, name.rest());
         }
         String device = null;
         while (end >= 0) {
-            at = end + 1;
-            end = text.indexOf('\n', at);
-            String line = text.substring(at, end < 0 ? text.length() : end);
+            int at = end + 1;
+            end = section.indexOf('\n', at);
+            String line = section.substring(at, end < 0 ? section.length() : end);
             if (line.isEmpty() || line.charAt(0) == '#') {
                 continue;
-            }
-            if (line.charAt(0) != '\t') {
-                return; // the next vendor, or the class list
             }
             if (line.startsWith("\t\t")) {
                 Fields f = Fields.of(line, 2, 3);
@@ -94,6 +110,19 @@ public final class PciIds {
                 }
             }
         }
+    }
+
+    /** Where the section of the vendor line at {@code start} ends: at the next unindented line (the next vendor, or the class list). */
+    private int sectionEnd(int start) {
+        int end = text.indexOf('\n', start);
+        while (end >= 0 && end + 1 < text.length()) {
+            char first = text.charAt(end + 1);
+            if (first != '\t' && first != '#' && first != '\n') {
+                return end + 1;
+            }
+            end = text.indexOf('\n', end + 1);
+        }
+        return text.length();
     }
 
     /** Where the unindented line of {@code vendor} starts (its id in either case); -1 when there is none. */

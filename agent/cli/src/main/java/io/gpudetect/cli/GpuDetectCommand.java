@@ -185,7 +185,7 @@ public final class GpuDetectCommand implements Callable<Integer> {
             err.flush();
             return EXIT_UNUSABLE_INPUT;
         }
-        Inventory inventory = detection.detect(input);
+        Inventory inventory = detection.detectBeforeExit(input);
         switch (format) {
             case json -> out.print(InventoryDocument.json(inventory));
             case yaml -> out.print(InventoryDocument.yaml(inventory));

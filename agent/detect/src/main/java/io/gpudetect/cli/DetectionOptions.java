@@ -2,6 +2,7 @@ package io.gpudetect.cli;
 
 import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
+import io.gpudetect.nvml.JnaNvmlScope;
 import io.gpudetect.probe.ProbeSettings;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.source.BundleException;
@@ -125,9 +126,18 @@ public final class DetectionOptions {
         return new Input(source, tables(source));
     }
 
-    /** One detection with the default probes under these options' settings. */
+    /** One detection with the default probes under these options' settings; NVML is shut down after it. */
     public Inventory detect(Input input) {
         return new Detector(Probes.defaults(probeSettings())).detect(input.source(), input.tables());
+    }
+
+    /**
+     * One detection in a process that ends after it (the plain command): NVML is left initialised, the exit closes
+     * it ({@link JnaNvmlScope.Session#UNTIL_EXIT}).
+     */
+    public Inventory detectBeforeExit(Input input) {
+        return new Detector(Probes.defaults(probeSettings().withNvmlSession(JnaNvmlScope.Session.UNTIL_EXIT)))
+                .detect(input.source(), input.tables());
     }
 
     public LiveSource live() {

@@ -1,8 +1,6 @@
 package io.gpudetect.cli;
 
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Durations as people write them: {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}, or ISO-8601 {@code PT5S}.
@@ -11,18 +9,26 @@ import java.util.regex.Pattern;
  */
 final class Durations {
 
-    private static final Pattern SIMPLE = Pattern.compile("(\\d+)(ms|s|m|h)");
-
     private Durations() {
     }
 
-    /** The duration, or null when {@code value} is not one (or is zero, negative or too large). */
+    /**
+     * The duration, or null when {@code value} is not one (or is zero, negative or too large). Digits and a unit
+     * are split by hand: every plain run reads its timeout here, and a regular expression's {@code \\d} spun
+     * method handles at each start (docs/performance.md, "Start-up and footprint tricks", row "durations
+     * without a regex").
+     */
     static Duration parse(String value) {
-        Matcher m = SIMPLE.matcher(value.strip());
-        if (m.matches()) {
+        String v = value.strip();
+        int digits = 0;
+        while (digits < v.length() && v.charAt(digits) >= '0' && v.charAt(digits) <= '9') {
+            digits++;
+        }
+        String unit = v.substring(digits);
+        if (digits > 0 && (unit.equals("ms") || unit.equals("s") || unit.equals("m") || unit.equals("h"))) {
             try {
-                long n = Long.parseLong(m.group(1));
-                Duration d = switch (m.group(2)) {
+                long n = Long.parseLong(v.substring(0, digits));
+                Duration d = switch (unit) {
                     case "ms" -> Duration.ofMillis(n);
                     case "s" -> Duration.ofSeconds(n);
                     case "m" -> Duration.ofMinutes(n);
