@@ -8,16 +8,12 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The PCI ID list ({@code pci.ids}): names for vendor, device and subsystem ids. The project ships a
  * copy filtered to display vendors; {@link #newer} picks the host's own copy when its version is later.
  */
 public final class PciIds {
-
-    private static final Pattern VERSION = Pattern.compile("^#\\s*Version:\\s*(\\S+)", Pattern.MULTILINE);
 
     private final String version;
     /**
@@ -27,10 +23,8 @@ public final class PciIds {
      */
     private final String text;
     private final boolean utf8Bytes;
-    private final Map<String, String> vendors = new HashMap<>();
-    /** Devices and subsystems, parsed a vendor at a time on first use. */
+    /** Device entries by vendor and device id, parsed a vendor at a time for the scans by name. */
     private final Map<String, String> devices = new HashMap<>();
-    private final Map<String, String> subsystems = new HashMap<>();
     private final java.util.Set<String> parsedVendors = new java.util.HashSet<>();
 
     private PciIds(String version, String text, boolean utf8Bytes) {
@@ -65,47 +59,96 @@ public final class PciIds {
         return new PciIds(version(text), text, false);
     }
 
+    /** The header's {@code #\tVersion: 2025.06.09}, within the first 4 kB; found by hand, as every live run reads it. */
     private static String version(String text) {
-        Matcher m = VERSION.matcher(text.substring(0, Math.min(text.length(), 4096)));
-        return m.find() ? m.group(1) : "unknown";
+        int limit = Math.min(text.length(), 4096);
+        for (int at = 0; at < limit; ) {
+            int end = text.indexOf('\n', at);
+            String line = text.substring(at, end < 0 || end > limit ? limit : end);
+            int colon = line.indexOf(':');
+            if (line.startsWith("#") && colon > 0 && line.substring(1, colon).strip().equals("Version")) {
+                String rest = line.substring(colon + 1).strip();
+                int space = 0;
+                while (space < rest.length() && !Character.isWhitespace(rest.charAt(space))) {
+                    space++;
+                }
+                if (space > 0) {
+                    return rest.substring(0, space);
+                }
+            }
+            if (end < 0) {
+                break;
+            }
+            at = end + 1;
+        }
+        return "unknown";
     }
 
-    /** Parses one vendor's line, device and subsystem lines, once: its section runs to the next unindented line. */
+    /** Where each vendor's section starts and ends in {@link #text}, found on first use; {@link #NONE} when absent. */
+    private final Map<String, int[]> sections = new HashMap<>();
+    private static final int[] NONE = {-1, -1};
+
+    private int[] section(String vendor) {
+        String key = vendor.toLowerCase(Locale.ROOT);
+        int[] section = sections.get(key);
+        if (section == null) {
+            int start = vendorLine(key);
+            section = start < 0 ? NONE : new int[] {start, sectionEnd(start)};
+            sections.put(key, section);
+        }
+        return section;
+    }
+
+    /**
+     * The start of the line in {@code [from, to)} that is {@code indent} then {@code id} (either case) then
+     * whitespace; -1 when there is none. A search, not a parse: a pass asks for one or two devices of a vendor
+     * whose section runs to thousands of lines (docs/performance.md, "Start-up and footprint tricks", row
+     * "pci.ids decoded a vendor at a time").
+     */
+    private int entryLine(int from, int to, String indent, String id) {
+        for (String form : new String[] {id.toLowerCase(Locale.ROOT), id.toUpperCase(Locale.ROOT)}) {
+            String wanted = "\n" + indent + form;
+            for (int at = text.indexOf(wanted, from); at >= 0 && at < to; at = text.indexOf(wanted, at + 1)) {
+                int after = at + wanted.length();
+                if (after < text.length() && Character.isWhitespace(text.charAt(after))) {
+                    return at + 1;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** The line starting at {@code at}, without its line break, decoded. */
+    private String lineAt(int at) {
+        int end = text.indexOf('\n', at);
+        String line = text.substring(at, end < 0 ? text.length() : end);
+        return utf8Bytes ? new String(line.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8) : line;
+    }
+
+    /**
+     * Parses one vendor's device lines into {@link #devices}, once, for the scans by name
+     * ({@link #devicesNamed}, {@link #devicesNamedFrom}); lookups by id search the text instead.
+     */
     private synchronized void parseVendor(String vendor) {
         if (!parsedVendors.add(vendor)) {
             return;
         }
-        int start = vendorLine(vendor);
-        if (start < 0) {
+        int[] bounds = section(vendor);
+        if (bounds == NONE) {
             return;
         }
-        String section = text.substring(start, sectionEnd(start));
+        String section = text.substring(bounds[0], bounds[1]);
         if (utf8Bytes) {
             section = new String(section.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
         }
-        int end = section.indexOf('\n');
-        Fields name = Fields.of(section.substring(0, end < 0 ? section.length() : end), 0, 2);
-        if (name != null) {
-            vendors.put(vendor, name.rest());
-        }
-        String device = null;
-        while (end >= 0) {
+        for (int end = section.indexOf('\n'); end >= 0; ) {
             int at = end + 1;
             end = section.indexOf('\n', at);
             String line = section.substring(at, end < 0 ? section.length() : end);
-            if (line.isEmpty() || line.charAt(0) == '#') {
-                continue;
-            }
-            if (line.startsWith("\t\t")) {
-                Fields f = Fields.of(line, 2, 3);
-                if (device != null && f != null && isHex4(f.first()) && isHex4(f.second())) {
-                    subsystems.put(vendor + device + f.first().toLowerCase(Locale.ROOT)
-                            + f.second().toLowerCase(Locale.ROOT), f.rest());
-                }
-            } else {
+            if (line.startsWith("\t") && !line.startsWith("\t\t")) {
                 Fields f = Fields.of(line, 1, 2);
                 if (f != null && isHex4(f.first())) {
-                    device = f.first().toLowerCase(Locale.ROOT);
+                    String device = f.first().toLowerCase(Locale.ROOT);
                     devices.put(vendor + device, f.rest());
                 }
             }
@@ -127,7 +170,7 @@ public final class PciIds {
 
     /** Where the unindented line of {@code vendor} starts (its id in either case); -1 when there is none. */
     private int vendorLine(String vendor) {
-        for (String id : new String[] {vendor, vendor.toUpperCase(Locale.ROOT)}) {
+        for (String id : new String[] {vendor.toLowerCase(Locale.ROOT), vendor.toUpperCase(Locale.ROOT)}) {
             for (int at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
                 boolean lineStart = at == 0 || text.charAt(at - 1) == '\n';
                 boolean idEnds = at + id.length() < text.length() && Character.isWhitespace(text.charAt(at + id.length()));
@@ -207,27 +250,48 @@ public final class PciIds {
         if (vendorId == null) {
             return Optional.empty();
         }
-        parseVendor(vendorId);
-        return Optional.ofNullable(vendors.get(vendorId));
+        int[] bounds = section(vendorId);
+        Fields name = bounds == NONE ? null : Fields.of(lineAt(bounds[0]), 0, 2);
+        return name == null ? Optional.empty() : Optional.of(name.rest());
     }
 
     /** The device's name as listed, {@code AD102 [GeForce RTX 4090]}. */
     public synchronized Optional<String> device(String vendorId, String deviceId) {
-        if (vendorId == null || deviceId == null) {
-            return Optional.empty();
-        }
-        parseVendor(vendorId);
-        return Optional.ofNullable(devices.get(vendorId + deviceId));
+        int at = deviceLine(vendorId, deviceId);
+        Fields f = at < 0 ? null : Fields.of(lineAt(at), 1, 2);
+        return f == null ? Optional.empty() : Optional.of(f.rest());
     }
 
-    public Optional<String> subsystem(String vendorId, String deviceId, String subVendorId, String subDeviceId) {
-        if (vendorId == null || deviceId == null || subVendorId == null || subDeviceId == null) {
+    /** Where the device's line starts; -1 when the vendor or the device is not listed. */
+    private int deviceLine(String vendorId, String deviceId) {
+        if (vendorId == null || deviceId == null || !isHex4(deviceId)) {
+            return -1;
+        }
+        int[] bounds = section(vendorId);
+        return bounds == NONE ? -1 : entryLine(bounds[0], bounds[1], "\t", deviceId);
+    }
+
+    public synchronized Optional<String> subsystem(String vendorId, String deviceId, String subVendorId,
+                                                   String subDeviceId) {
+        int at = deviceLine(vendorId, deviceId);
+        if (at < 0 || subVendorId == null || subDeviceId == null) {
             return Optional.empty();
         }
-        synchronized (this) {
-            parseVendor(vendorId);
-            return Optional.ofNullable(subsystems.get(vendorId + deviceId + subVendorId + subDeviceId));
+        // The device's subsystem lines follow its line, each indented twice, up to the next device or vendor.
+        for (int end = text.indexOf('\n', at); end >= 0 && end + 1 < text.length(); end = text.indexOf('\n', end + 1)) {
+            char first = text.charAt(end + 1);
+            if (first == '#' || first == '\n') {
+                continue;
+            }
+            if (!text.startsWith("\t\t", end + 1)) {
+                break;
+            }
+            Fields f = Fields.of(lineAt(end + 1), 2, 3);
+            if (f != null && f.first().equalsIgnoreCase(subVendorId) && f.second().equalsIgnoreCase(subDeviceId)) {
+                return Optional.of(f.rest());
+            }
         }
+        return Optional.empty();
     }
 
     /**

@@ -61,6 +61,31 @@ class PciIdsTest {
         assertTrue(ids.subsystem("10de", "2684", "1458", "40c0").isEmpty(), "a subsystem line without a name");
         assertTrue(ids.device("10de", "2685").isEmpty(), "a device line without a name");
     }
+
+    @Test
+    void lookupsStayInsideTheirVendorAndDevice() {
+        PciIds ids = PciIds.parse("""
+                #	Version: 2030.01.01
+                10de  NVIDIA Corporation
+                	2330  GH100 [H100 SXM5 80GB]
+                # a comment between a device and its subsystems
+                		10de 16c1  H100 SXM5 80GB
+
+                		10de 16c2  H100 SXM5 (second)
+                	2331  GH100 [H100 PCIe]
+                		1028 aaaa  only under 2331
+                1002  Advanced Micro Devices, Inc. [AMD/ATI]
+                	2331  not NVIDIA's
+                """);
+        assertEquals("H100 SXM5 80GB", ids.subsystem("10de", "2330", "10de", "16c1").orElseThrow());
+        assertEquals("H100 SXM5 (second)", ids.subsystem("10DE", "2330", "10DE", "16C2").orElse(null),
+                "past a comment and an empty line, ids in either case");
+        assertTrue(ids.subsystem("10de", "2330", "1028", "aaaa").isEmpty(), "the next device's subsystem is not this one's");
+        assertEquals("not NVIDIA's", ids.device("1002", "2331").orElseThrow());
+        assertEquals("GH100 [H100 PCIe]", ids.device("10de", "2331").orElseThrow());
+        assertTrue(ids.device("1002", "2330").isEmpty(), "a device of another vendor is not found under this one");
+        assertTrue(ids.device("10de", "16c1").isEmpty(), "a subsystem id is not a device");
+    }
     @Test
     void devicesAreFoundByTheStartOfTheirNameIncludingSharedEntries() {
         PciIds ids = PciIds.parse("""
