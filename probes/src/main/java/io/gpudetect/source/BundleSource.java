@@ -3,8 +3,7 @@ package io.gpudetect.source;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -31,18 +32,77 @@ public final class BundleSource implements Source {
     /** What 'record' writes is a few kB; the stderr it keeps per tool is capped at 64 kB. */
     static final long MAX_MANIFEST_BYTES = 4L * 1024 * 1024;
 
-    /**
-     * Built only for a bundle that has a manifest: an object mapper costs a replay of a pasted file ~100 ms
-     * (docs/performance.md, "Start-up and footprint tricks", row "ObjectMapper only for a manifest").
-     */
-    private static ObjectReader manifestReader() {
-        return new ObjectMapper(JsonFactory.builder()
+    /** The parser of a manifest: jackson-core's limits, so that a hostile file is one line of error, not a crash. */
+    private static JsonFactory manifestFactory() {
+        return JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(MAX_MANIFEST_DEPTH)
                         .maxDocumentLength(MAX_MANIFEST_BYTES)
                         .maxStringLength((int) MAX_MANIFEST_BYTES)
                         .build())
-                .build()).readerFor(BundleManifest.class);
+                .build();
+    }
+
+    /**
+     * {@code bundle.json} read member by member ({@link JsonMembers}; an object mapper cost a replay of a recorded
+     * bundle ~60 ms: docs/performance.md, "Start-up and footprint tricks", row "bundle files read without databind").
+     */
+    private static BundleManifest readManifest(Path file) throws IOException {
+        try (JsonParser p = manifestFactory().createParser(file.toFile())) {
+            p.nextToken();
+            if (!JsonMembers.object(p, null)) {
+                // The JSON literal null reads as no object at all.
+                throw JsonMembers.wrong(p, null, "a JSON object");
+            }
+            String host = null;
+            String recordedAt = null;
+            String version = null;
+            Map<String, BundleManifest.Run> commands = new TreeMap<>();
+            for (String m = JsonMembers.nextMember(p); m != null; m = JsonMembers.nextMember(p)) {
+                switch (m) {
+                    case "host" -> host = JsonMembers.text(p, m);
+                    case "recordedAt" -> recordedAt = JsonMembers.text(p, m);
+                    case "gpuDetectVersion" -> version = JsonMembers.text(p, m);
+                    case "commands" -> {
+                        if (JsonMembers.object(p, m)) {
+                            for (String bundleFile = JsonMembers.nextMember(p); bundleFile != null; bundleFile = JsonMembers.nextMember(p)) {
+                                if (JsonMembers.object(p, "commands." + bundleFile)) {
+                                    commands.put(bundleFile, run(p, "commands." + bundleFile));
+                                }
+                            }
+                        }
+                    }
+                    default -> JsonMembers.skip(p);
+                }
+            }
+            JsonMembers.end(p);
+            return new BundleManifest(host, recordedAt, version, commands);
+        }
+    }
+
+    /** One command's entry of the manifest, the parser inside its object. */
+    private static BundleManifest.Run run(JsonParser p, String member) throws IOException {
+        String command = null;
+        String status = null;
+        Integer exitCode = null;
+        String stderr = null;
+        String detail = null;
+        Long durationMs = null;
+        Boolean truncated = null;
+        for (String m = JsonMembers.nextMember(p); m != null; m = JsonMembers.nextMember(p)) {
+            String at = member + "." + m;
+            switch (m) {
+                case "command" -> command = JsonMembers.text(p, at);
+                case "status" -> status = JsonMembers.text(p, at);
+                case "exitCode" -> exitCode = JsonMembers.integer(p, at);
+                case "stderr" -> stderr = JsonMembers.text(p, at);
+                case "detail" -> detail = JsonMembers.text(p, at);
+                case "durationMs" -> durationMs = JsonMembers.whole(p, at);
+                case "truncated" -> truncated = JsonMembers.bool(p, at);
+                default -> JsonMembers.skip(p);
+            }
+        }
+        return new BundleManifest.Run(command, status, exitCode, stderr, detail, durationMs, truncated);
     }
 
     private final Path dir;
@@ -118,11 +178,7 @@ public final class BundleSource implements Source {
         BundleManifest manifest = new BundleManifest(null, null, null, null);
         if (Files.isRegularFile(manifestFile)) {
             try {
-                manifest = manifestReader().readValue(manifestFile.toFile());
-                if (manifest == null) {
-                    // The JSON literal null reads as no object at all.
-                    throw new BundleException(manifestFile + ": not a valid bundle manifest: expected a JSON object, found null");
-                }
+                manifest = readManifest(manifestFile);
             } catch (JsonProcessingException e) {
                 var loc = e.getLocation();
                 throw new BundleException(manifestFile + (loc == null || loc.getLineNr() < 1 ? "" : ":" + loc.getLineNr())

@@ -94,6 +94,41 @@ class BundleSourceTest {
     }
 
     @Test
+    void aManifestMemberOfTheWrongKindNamesTheMemberTheLineAndWhatWasExpected() throws IOException {
+        Files.writeString(tmp.resolve("bundle.json"), """
+                {"host": "h",
+                 "commands": {
+                   "rocminfo.txt": {"command": "rocminfo",
+                                    "exitCode": "zero"}}}
+                """);
+        BundleException e = assertThrows(BundleException.class, () -> BundleSource.open(tmp));
+        assertEquals(tmp.resolve("bundle.json") + ":4: not a valid bundle manifest: 'commands.rocminfo.txt.exitCode': "
+                + "expected a whole number, found the string \"zero\"", e.getMessage());
+
+        Files.writeString(tmp.resolve("bundle.json"), "null\n");
+        e = assertThrows(BundleException.class, () -> BundleSource.open(tmp));
+        assertEquals(tmp.resolve("bundle.json") + ":1: not a valid bundle manifest: expected a JSON object, found null",
+                e.getMessage());
+
+        Files.writeString(tmp.resolve("bundle.json"), "{\"host\": \"h\"}\n{}\n");
+        e = assertThrows(BundleException.class, () -> BundleSource.open(tmp));
+        assertTrue(e.getMessage().startsWith(tmp.resolve("bundle.json") + ":2: not a valid bundle manifest: expected the end"),
+                e.getMessage());
+    }
+
+    @Test
+    void aManifestKeepsWhatItKnowsAndSkipsWhatANewerWriterAdded() throws Exception {
+        Files.writeString(tmp.resolve("bundle.json"), """
+                {"host": "h", "recordedAt": "2026-11-26T12:49:35Z", "gpuDetectVersion": "9.9", "future": {"a": [1, {}]},
+                 "commands": {"clinfo.txt": {"command": "clinfo", "status": "completed", "exitCode": 0, "stderr": "",
+                                             "durationMs": 2523, "truncated": true, "future": [null]}}}
+                """);
+        BundleManifest m = BundleSource.open(tmp).manifest();
+        assertEquals(new BundleManifest("h", "2026-11-26T12:49:35Z", "9.9", java.util.Map.of("clinfo.txt",
+                new BundleManifest.Run("clinfo", "completed", 0, "", null, 2523L, true))), m);
+    }
+
+    @Test
     void toolOutputComesFromItsBundleFileAndAMissingOneIsAbsent() throws Exception {
         Files.writeString(tmp.resolve("nvidia-smi.xml"), "<nvidia_smi_log/>");
         BundleSource bundle = BundleSource.open(tmp);

@@ -192,6 +192,19 @@ class NvmlGpusTest {
         assertEquals(ProbeResult.Outcome.FAILED, r.outcome());
         assertEquals(3, r.diagnostics().get(0).line());
         assertEquals("nvml.json", r.diagnostics().get(0).file());
+        assertTrue(r.diagnostics().get(0).message().contains("'index': expected a whole number, found the string \"zero\""),
+                r.diagnostics().get(0).message());
+    }
+
+    @Test
+    void aSnapshotValueOfTheWrongKindNamesItsCall() {
+        String json = "{\"format\": 1,\n \"devices\": [ {\"index\": 0,\n  \"migMode\": {\"function\": \"nvmlDeviceGetMigMode\","
+                + " \"returnCode\": 0, \"value\": {\"current\": \"yes\"}}} ]}";
+        com.fasterxml.jackson.core.JsonProcessingException e = org.junit.jupiter.api.Assertions.assertThrows(
+                com.fasterxml.jackson.core.JsonProcessingException.class, () -> NvmlSnapshotJson.read(json));
+        assertEquals(3, e.getLocation().getLineNr());
+        assertTrue(e.getOriginalMessage().equals("'migMode.value.current': expected true or false, found the string \"yes\""),
+                e.getOriginalMessage());
     }
 
     @Test
