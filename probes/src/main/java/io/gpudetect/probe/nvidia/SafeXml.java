@@ -44,7 +44,10 @@ public final class SafeXml {
                         + " (nvidia-smi never writes one)", lineOf(text, subset));
             }
         }
-        XMLInputFactory factory = XMLInputFactory.newFactory();
+        // The JDK's own reader, without the service lookup newFactory() does (a scan of every jar on the class
+        // path and of jaxp.properties, about a tenth of a replay's start: docs/performance.md, "Start-up and
+        // footprint tricks", row "XML reader without a factory lookup"); the safety settings below apply to it as ever.
+        XMLInputFactory factory = XMLInputFactory.newDefaultFactory();
         factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
         factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
         factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
