@@ -22,11 +22,17 @@ public final class AgentMetrics {
     private volatile Map<VendorModel, Integer> gpus = Map.of();
     private volatile double lastPassSeconds;
     private final AtomicLong passSecondsTotalMillis = new AtomicLong();
+    private final AtomicLong unchangedPasses = new AtomicLong();
 
     public synchronized void pass(String outcome, long millis) {
         passes.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
         lastPassSeconds = millis / 1000.0;
         passSecondsTotalMillis.addAndGet(millis);
+    }
+
+    /** A pass decided from the very inputs of the last pass that changed nothing (see NodeAgent.Unchanged). */
+    public void unchanged() {
+        unchangedPasses.incrementAndGet();
     }
 
     public synchronized void writes(String target, int n) {
@@ -72,6 +78,9 @@ public final class AgentMetrics {
         b.append("gpu_detect_pass_duration_seconds ").append(lastPassSeconds).append('\n');
         header(b, "gpu_detect_pass_duration_seconds_total", "counter", "Time spent in passes.");
         b.append("gpu_detect_pass_duration_seconds_total ").append(passSecondsTotalMillis.get() / 1000.0).append('\n');
+        header(b, "gpu_detect_unchanged_passes_total", "counter",
+                "Passes whose inputs were those of the last pass that changed nothing: decided without building the desired state.");
+        b.append("gpu_detect_unchanged_passes_total ").append(unchangedPasses.get()).append('\n');
         header(b, "gpu_detect_gpus", "gauge", "GPUs found by the last complete pass, per vendor and model.");
         gpus.forEach((k, v) -> b.append("gpu_detect_gpus{vendor=\"").append(k.vendor().id()).append("\",model=\"")
                 .append(k.model()).append("\"} ").append(v).append('\n'));

@@ -10,6 +10,7 @@ import io.gpudetect.k8s.NodeView;
 import io.gpudetect.k8s.dra.DraView;
 import io.gpudetect.record.dra.DraObjects;
 import io.gpudetect.k8s.RetryAfterHint;
+import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.PassOutcome;
 import io.gpudetect.sink.Applier;
 import io.gpudetect.sink.Change;
@@ -21,7 +22,9 @@ import io.gpudetect.sink.Sink;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -62,6 +65,8 @@ public final class NodeAgent implements AutoCloseable {
     private volatile Error fatal;
     /** The last pass's inventory and its labels: reused while the detector hands back that same inventory. */
     private volatile RenderedLabels lastRendered;
+    /** What the last pass that changed nothing decided from, while the next pass may be known to change nothing too. */
+    private volatile Unchanged lastUnchanged;
     private boolean started;
 
     /**
@@ -218,13 +223,26 @@ public final class NodeAgent implements AutoCloseable {
                 return new PassReport(outcome, gpus, null, 0, "node " + settings.nodeName() + " not found");
             }
             DraObjects draObjects = node.isPresent() ? readDra() : null;
+            Instant now = clock.instant();
+            Unchanged unchanged = lastUnchanged;
+            if (unchanged != null && unchanged.stillHolds(seen, node, draObjects, recordSink.heldRecord(), now)) {
+                metrics.unchanged();
+                return new PassReport(outcome, gpus, unchanged.labelChange(), 0, null);
+            }
+            lastUnchanged = null;
             DesiredState desired = DesiredState.of(settings.nodeName(), seen, node.orElse(NodeFacts.NONE), draObjects, labels,
-                    settings.akashOperator(), settings.agentVersion(), clock.instant(), settings.heartbeat());
+                    settings.akashOperator(), settings.agentVersion(), now, settings.heartbeat());
             Applied<?> applied = decideAndApply(labelOutput, desired);
             labelChange = applied.change();
             writes += applied.writes();
             writes += decideAndApply(recordSink, desired).writes();
             node.ifPresent(n -> labelledUid = n.uid());
+            GpuCapacity record = recordSink.heldRecord();
+            if (writes == 0 && labels != null && record != null && node.isPresent() && !settings.dryRun()
+                    && settings.labelOutput() == LabelOutput.NODE) {
+                lastUnchanged = new Unchanged(seen, node, draObjects, record,
+                        desired.recordStatus().sameUntil(record.getStatus()), labelChange);
+            }
             return new PassReport(outcome, gpus, labelChange, writes, null);
         } catch (KubernetesClientException e) {
             retryAfter.fromException(e);
@@ -253,6 +271,25 @@ public final class NodeAgent implements AutoCloseable {
 
     /** The labels rendered from one inventory, kept for the next pass. */
     private record RenderedLabels(Inventory inventory, SortedMap<String, String> labels) {
+    }
+
+    /**
+     * The inputs of a pass that decided to change nothing, and until when its status stays as it is (the heartbeat).
+     * A later pass with the same inputs would decide the same nothing: the same observation (the steady detector
+     * hands back the very inventory while the host is unchanged), the same Node facts (its uid, labels, annotations
+     * and GPU resources: all the targets decide from; our labels edited or the Node recreated change them) and DRA
+     * objects, the very record object the record sink holds (replaced by any write, forgotten when someone deletes the
+     * record) and a heartbeat not yet due. Such a pass skips building
+     * the desired state and the targets' decisions, most of a steady pass in the interpreter (docs/performance.md,
+     * "A steady pass that changes nothing").
+     */
+    private record Unchanged(Observation seen, Optional<NodeFacts> node, DraObjects dra, GpuCapacity record,
+                             Instant statusSameUntil, Change labelChange) {
+
+        boolean stillHolds(Observation seen, Optional<NodeFacts> node, DraObjects dra, GpuCapacity record, Instant now) {
+            return now.isBefore(statusSameUntil) && record == this.record && seen.equals(this.seen)
+                    && node.equals(this.node) && Objects.equals(dra, this.dra);
+        }
     }
 
     /**

@@ -138,6 +138,14 @@ public final class CapacityRecordSink
         return new Held(owner, known);
     }
 
+    /**
+     * The record as held now, the very object a pass would decide from; null while it is not known (not read yet,
+     * or forgotten after an error or a deletion) or there is none.
+     */
+    public synchronized GpuCapacity heldRecord() {
+        return loaded ? known : null;
+    }
+
     /** An incomplete pass keeps an existing spec and writes only the status; a missing record is still created. */
     @Override
     public RecordChange decide(Held current, DesiredState desired) {

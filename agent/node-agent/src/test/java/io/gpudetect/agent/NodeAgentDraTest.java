@@ -96,5 +96,17 @@ class NodeAgentDraTest {
             sent = mock.server.getRequestCount() - before;
         }
         assertEquals(0, sent, "a steady pass on a DRA node sends no request");
+
+        // The pod holding the claim goes away: a pass after steady ones sees the GPU free again.
+        client.pods().inNamespace("team-a").withName("train").delete();
+        List<Boolean> allocated = List.of();
+        deadline = System.currentTimeMillis() + 10_000;
+        while (!allocated.equals(List.of(Boolean.FALSE, Boolean.FALSE)) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+            agent.pass();
+            allocated = client.resources(GpuCapacity.class).withName(NODE).get().getSpec().handout().gpus().stream()
+                    .map(NodeHandout.GpuHandout::allocated).toList();
+        }
+        assertEquals(List.of(Boolean.FALSE, Boolean.FALSE), allocated, "no pod holds the claim any more");
     }
 }

@@ -210,6 +210,83 @@ class NodeAgentTest {
                 .getStatus().lastGoodPass());
     }
 
+    /** Lets the agent's informer see the Node at {@code version}, as it would long before the next pass. */
+    private void awaitNodeVersion(NodeAgent agent, String version) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!version.equals(agent.cachedNodeVersion()) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    private static long unchangedPasses(NodeAgent agent) {
+        for (String line : agent.metrics().render().split("\n")) {
+            if (line.startsWith("gpu_detect_unchanged_passes_total ")) {
+                return Long.parseLong(line.substring(line.indexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no gpu_detect_unchanged_passes_total in " + agent.metrics().render());
+    }
+
+    /** Steady passes until one is decided from unchanged inputs; fails when none is. */
+    private void untilUnchanged(NodeAgent agent) throws InterruptedException {
+        long before = unchangedPasses(agent);
+        for (int i = 0; i < 20 && unchangedPasses(agent) == before; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            assertEquals(0, agent.pass().apiWrites());
+            Thread.sleep(20);
+        }
+        assertTrue(unchangedPasses(agent) > before, "a steady pass was decided from unchanged inputs");
+        writes();
+    }
+
+    /**
+     * A steady pass whose inputs are those of the last pass that changed nothing decides nothing without building the
+     * desired state; whatever changes one of those inputs is still acted on at the very next pass: our labels edited
+     * by someone, the record deleted, the heartbeat falling due, the GPUs changing.
+     */
+    @Test
+    void aPassFromUnchangedInputsWritesNothingAndTheNextChangeIsStillActedOn() throws Exception {
+        startWithNode();
+        AtomicReference<Inventory> inventory = new AtomicReference<>(t4());
+        NodeAgent agent = agent(inventory);
+        assertNull(agent.pass().error());
+        untilUnchanged(agent);
+        assertEquals(List.of(), writes(), "unchanged passes write nothing");
+
+        // Someone removes one of our labels: the Node the informer holds is a new object, so the pass decides again.
+        String edited = client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata()
+                .removeFromLabels("gpu-detect.io/gpu.model").endMetadata().build()).getMetadata().getResourceVersion();
+        awaitNodeVersion(agent, edited);
+        writes();
+        assertEquals(1, agent.pass().apiWrites());
+        assertEquals("t4", labels().get("gpu-detect.io/gpu.model"), "our label is back at the next pass");
+        untilUnchanged(agent);
+
+        // Someone deletes the record: the sink forgets it, and the next pass creates it again.
+        client.resources(GpuCapacity.class).withName(NODE).delete();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (client.resources(GpuCapacity.class).withName(NODE).get() != null && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(200); // the record informer's delete event
+        writes();
+        assertTrue(agent.pass().apiWrites() > 0);
+        assertNotNull(client.resources(GpuCapacity.class).withName(NODE).get(), "the record is back");
+        untilUnchanged(agent);
+
+        // The heartbeat falls due: the status moves though nothing else did.
+        clock.advance(Duration.ofMinutes(6));
+        agent.pass();
+        assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes(),
+                "the heartbeat is written at the first pass it is due");
+        untilUnchanged(agent);
+
+        // The GPUs change (another inventory): labels and record follow at once.
+        inventory.set(rtx4090());
+        assertEquals(2, agent.pass().apiWrites());
+        assertEquals("rtx4090", labels().get("gpu-detect.io/gpu.model"));
+    }
+
     /**
      * Our own profile under {@code --prefix nvidia.com} and the {@code nvidia} profile both write
      * {@code nvidia.com/gpu.count}: the profiles disagree, so the pass is incomplete everywhere at once: the labels

@@ -36,6 +36,21 @@ public record StatusUpdate(PassOutcome outcome, List<GpuCapacityStatus.Problem> 
         return new GpuCapacityStatus(outcome.id(), problems, lastGood, akashLabels);
     }
 
+    /**
+     * Until when {@link #after} gives the same status for {@code held} as it does at {@link #now}: a complete pass
+     * moves {@code lastGoodPass} once the heartbeat has passed since it; an incomplete one never does.
+     */
+    public Instant sameUntil(GpuCapacityStatus held) {
+        if (outcome != PassOutcome.COMPLETE) {
+            return Instant.MAX;
+        }
+        String lastGood = held == null ? null : held.lastGoodPass();
+        if (lastGood == null || isDue(lastGood)) {
+            return now;
+        }
+        return Instant.parse(lastGood).plus(heartbeat);
+    }
+
     private boolean isDue(String lastGood) {
         if (lastGood == null) {
             return true;
