@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -12,6 +13,8 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -21,7 +24,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 /**
  * This host: runs tools with a time limit and a cap on what is read, and reads files under a root
@@ -217,11 +219,17 @@ public final class LiveSource implements Source {
         if (!Files.isDirectory(p)) {
             return List.of();
         }
-        try (Stream<Path> s = Files.list(p)) {
-            return s.map(x -> x.getFileName().toString()).sorted().toList();
+        // A loop rather than a stream: the agent lists the PCI bus at every steady pass, in the interpreter.
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(p)) {
+            for (Path entry : entries) {
+                names.add(entry.getFileName().toString());
+            }
         } catch (NoSuchFileException | NotDirectoryException e) {
             return List.of();
         }
+        Collections.sort(names);
+        return Collections.unmodifiableList(names);
     }
 
     @Override

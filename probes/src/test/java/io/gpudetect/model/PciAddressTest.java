@@ -21,6 +21,21 @@ class PciAddressTest {
         assertEquals(expected, PciAddress.parse(text).orElseThrow().toString());
     }
 
+    @org.junit.jupiter.api.Test
+    void isWrittenAsTheFormatterWritesIt() {
+        int[] domains = {0, 1, 0xc1, 0xffff, 0x10000, 0xfffff};
+        for (int domain : domains) {
+            for (int bus : new int[] {0, 0x3b, 0xff}) {
+                for (int device : new int[] {0, 0x1f}) {
+                    for (int function : new int[] {0, 7}) {
+                        assertEquals(String.format("%04x:%02x:%02x.%x", domain, bus, device, function),
+                                new PciAddress(domain, bus, device, function).toString());
+                    }
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "N/A", "0000:3g:00.0", "0000:01:20.0", "0000:01:00.8", "01:00", "GPU-1234"})
     void rejectsWhatIsNotAnAddress(String text) {

@@ -2,15 +2,12 @@ package io.gpudetect.agent;
 
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.util.regex.Pattern;
 
 /**
  * Structured log lines for stderr, one event per line in logfmt: {@code time=... level=info msg="pass done"
  * gpus=2}. Values with spaces or quotes are quoted, so a log shipper can split every line the same way.
  */
 public final class AgentLog {
-
-    private static final Pattern BARE = Pattern.compile("[-A-Za-z0-9_.:/+@]+");
 
     private final PrintWriter err;
     private final Clock clock;
@@ -45,9 +42,28 @@ public final class AgentLog {
     }
 
     static String quote(String s) {
-        if (BARE.matcher(s).matches()) {
+        if (bare(s)) {
             return s;
         }
         return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + '"';
+    }
+
+    /**
+     * Whether {@code s} may stand unquoted: one or more of {@code [-A-Za-z0-9_.:/+@]}. A loop, not a regular
+     * expression: every pass logs a line of some ten values, in the agent's interpreter.
+     */
+    private static boolean bare(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '-' || c == '_' || c == '.' || c == ':' || c == '/' || c == '+' || c == '@';
+            if (!plain) {
+                return false;
+            }
+        }
+        return true;
     }
 }
