@@ -31,7 +31,7 @@ passes() {
 }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 kib() { awk -v k="$2" '$1 == k":" {print $2}' "/proc/$1/status"; }
-KUBECONFIG="$out/kubeconfig" "$gd" agent --node ${AGENT_NODE:-bench} $dry_run --interval 1s --startup-jitter 0 --port "$port" \
+KUBECONFIG="$out/kubeconfig" "$gd" agent --node ${AGENT_NODE:-bench} $dry_run --interval ${AGENT_INTERVAL:-1s} --startup-jitter 0 --port "$port" \
     "$@" >"$out/agent.out" 2>"$out/agent.log" &
 agent=$!
 trap 'kill $agent 2>/dev/null || true' EXIT INT TERM
