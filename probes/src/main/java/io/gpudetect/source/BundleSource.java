@@ -49,35 +49,44 @@ public final class BundleSource implements Source {
      */
     private static BundleManifest readManifest(Path file) throws IOException {
         try (JsonParser p = manifestFactory().createParser(file.toFile())) {
-            p.nextToken();
-            if (!JsonMembers.object(p, null)) {
-                // The JSON literal null reads as no object at all.
-                throw JsonMembers.wrong(p, null, "a JSON object");
+            try {
+                return manifest(p);
+            } catch (JsonProcessingException e) {
+                throw JsonMembers.plain(p, e);
             }
-            String host = null;
-            String recordedAt = null;
-            String version = null;
-            Map<String, BundleManifest.Run> commands = new TreeMap<>();
-            for (String m = JsonMembers.nextMember(p); m != null; m = JsonMembers.nextMember(p)) {
-                switch (m) {
-                    case "host" -> host = JsonMembers.text(p, m);
-                    case "recordedAt" -> recordedAt = JsonMembers.text(p, m);
-                    case "gpuDetectVersion" -> version = JsonMembers.text(p, m);
-                    case "commands" -> {
-                        if (JsonMembers.object(p, m)) {
-                            for (String bundleFile = JsonMembers.nextMember(p); bundleFile != null; bundleFile = JsonMembers.nextMember(p)) {
-                                if (JsonMembers.object(p, "commands." + bundleFile)) {
-                                    commands.put(bundleFile, run(p, "commands." + bundleFile));
-                                }
+        }
+    }
+
+    /** The manifest the parser, at the start of the file, reads. */
+    private static BundleManifest manifest(JsonParser p) throws IOException {
+        p.nextToken();
+        if (!JsonMembers.object(p, null)) {
+            // The JSON literal null reads as no object at all.
+            throw JsonMembers.wrong(p, null, "a JSON object");
+        }
+        String host = null;
+        String recordedAt = null;
+        String version = null;
+        Map<String, BundleManifest.Run> commands = new TreeMap<>();
+        for (String m = JsonMembers.nextMember(p); m != null; m = JsonMembers.nextMember(p)) {
+            switch (m) {
+                case "host" -> host = JsonMembers.text(p, m);
+                case "recordedAt" -> recordedAt = JsonMembers.text(p, m);
+                case "gpuDetectVersion" -> version = JsonMembers.text(p, m);
+                case "commands" -> {
+                    if (JsonMembers.object(p, m)) {
+                        for (String bundleFile = JsonMembers.nextMember(p); bundleFile != null; bundleFile = JsonMembers.nextMember(p)) {
+                            if (JsonMembers.object(p, "commands." + bundleFile)) {
+                                commands.put(bundleFile, run(p, "commands." + bundleFile));
                             }
                         }
                     }
-                    default -> JsonMembers.skip(p);
                 }
+                default -> JsonMembers.skip(p);
             }
-            JsonMembers.end(p);
-            return new BundleManifest(host, recordedAt, version, commands);
         }
+        JsonMembers.end(p);
+        return new BundleManifest(host, recordedAt, version, commands);
     }
 
     /** One command's entry of the manifest, the parser inside its object. */
@@ -180,23 +189,16 @@ public final class BundleSource implements Source {
             try {
                 manifest = readManifest(manifestFile);
             } catch (JsonProcessingException e) {
+                // One line, as JsonMembers.plain made it, at file:line:column as compilers and editors write a place.
                 var loc = e.getLocation();
-                throw new BundleException(manifestFile + (loc == null || loc.getLineNr() < 1 ? "" : ":" + loc.getLineNr())
-                        + ": not a valid bundle manifest: " + firstLine(e.getOriginalMessage()));
+                throw new BundleException(manifestFile + (loc == null || loc.getLineNr() < 1 ? ""
+                        : ":" + loc.getLineNr() + (loc.getColumnNr() < 1 ? "" : ":" + loc.getColumnNr()))
+                        + ": not a valid bundle manifest: " + e.getOriginalMessage());
             } catch (IOException e) {
                 throw new BundleException("cannot read " + manifestFile + ": " + e.getMessage());
             }
         }
         return new BundleSource(dir, realDir, manifest);
-    }
-
-    /**
-     * Jackson's messages can quote the input across lines, and name its own setting where a limit was
-     * hit ("from `StreamReadConstraints.getMaxNestingDepth()`"); a BundleException is one line for a user.
-     */
-    private static String firstLine(String message) {
-        String m = message == null ? "" : message.replaceAll(",?\\s*from `[^`]*`", "").strip();
-        return m.lines().findFirst().orElse("unreadable JSON");
     }
 
     public Path dir() {

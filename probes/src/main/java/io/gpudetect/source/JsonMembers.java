@@ -1,8 +1,13 @@
 package io.gpudetect.source;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.ContentReference;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import java.io.IOException;
 
 /**
@@ -99,8 +104,33 @@ public final class JsonMembers {
     /** The document holds nothing after its value. */
     public static void end(JsonParser p) throws IOException {
         if (p.nextToken() != null) {
-            throw new JsonParseException(p, "expected the end of the document after its value, found " + found(p));
+            throw new JsonParseException(p, "expected the end of the document after its value, found " + found(p),
+                    p.currentTokenLocation());
         }
+    }
+
+    /**
+     * Any failure of a document as one line at a place, for a user: jackson-core's own messages can quote the input
+     * across lines, name its settings ("from `StreamReadConstraints.getMaxNestingDepth()`") and, for a document cut
+     * short, say where the open object began in its own notation or not at all; and a limit it enforces (nesting,
+     * length) comes without a location, so it gets the parser's. Called only where reading a document fails.
+     */
+    public static JsonParseException plain(JsonParser p, JsonProcessingException e) {
+        String message;
+        JsonStreamContext open = p.getParsingContext();
+        // A cut inside a value is a JsonEOFException; one after a comma is a JsonParseException with these words.
+        boolean cutShort = e instanceof JsonEOFException
+                || (e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Unexpected end-of-input"));
+        if (cutShort && open != null && !open.inRoot()) {
+            JsonLocation start = open.startLocation(ContentReference.unknown());
+            message = "the document ends before the " + (open.inObject() ? "object" : "array") + " opened at line "
+                    + start.getLineNr() + ", column " + start.getColumnNr() + " is closed";
+        } else {
+            String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+            message = original.replaceAll(",?\\s*from `[^`]*`", "").strip().lines().findFirst().orElse("unreadable JSON");
+        }
+        JsonLocation at = e.getLocation() != null && e.getLocation().getLineNr() > 0 ? e.getLocation() : p.currentLocation();
+        return new JsonParseException(p, message, at, e);
     }
 
     /** A value of the wrong kind, at its own line and column. */

@@ -90,7 +90,25 @@ class BundleSourceTest {
     void aBrokenManifestNamesItsFileAndLine() throws IOException {
         Files.writeString(tmp.resolve("bundle.json"), "{\n  \"host\": \"a\",\n  \"commands\": [\n");
         BundleException e = assertThrows(BundleException.class, () -> BundleSource.open(tmp));
-        assertTrue(e.getMessage().contains("bundle.json:"), e.getMessage());
+        assertEquals(tmp.resolve("bundle.json") + ":3:15: not a valid bundle manifest: 'commands': expected an object, found an array",
+                e.getMessage());
+    }
+
+    @Test
+    void aManifestCutShortNamesWhereItEndsAndTheObjectLeftOpen() throws IOException {
+        // Line 4 opens clinfo.txt's entry at column 19; the file ends at the start of line 5.
+        Files.writeString(tmp.resolve("bundle.json"),
+                "{\n  \"host\": \"a\",\n  \"commands\": {\n    \"clinfo.txt\": {\"status\": \"completed\"\n");
+        BundleException e = assertThrows(BundleException.class, () -> BundleSource.open(tmp));
+        assertEquals(tmp.resolve("bundle.json") + ":5:1: not a valid bundle manifest: the document ends before the object"
+                + " opened at line 4, column 19 is closed", e.getMessage());
+
+        Files.writeString(tmp.resolve("bundle.json"), "{\"host\": \"a\", \"commands\": {\"clinfo.txt\": {\"status\": \"compl");
+        e = assertThrows(BundleException.class, () -> BundleSource.open(tmp));
+        // Cut inside a string: the innermost open object, clinfo.txt's entry, starts at column 42.
+        assertTrue(e.getMessage().startsWith(tmp.resolve("bundle.json") + ":1:"), e.getMessage());
+        assertTrue(e.getMessage().endsWith(": not a valid bundle manifest: the document ends before the object opened at line 1,"
+                + " column 42 is closed"), e.getMessage());
     }
 
     @Test
@@ -102,17 +120,18 @@ class BundleSourceTest {
                                     "exitCode": "zero"}}}
                 """);
         BundleException e = assertThrows(BundleException.class, () -> BundleSource.open(tmp));
-        assertEquals(tmp.resolve("bundle.json") + ":4: not a valid bundle manifest: 'commands.rocminfo.txt.exitCode': "
+        // Line 4: "exitCode": "zero" with its value at column 33 (20 spaces of indent, 12 characters of name and colon).
+        assertEquals(tmp.resolve("bundle.json") + ":4:33: not a valid bundle manifest: 'commands.rocminfo.txt.exitCode': "
                 + "expected a whole number, found the string \"zero\"", e.getMessage());
 
         Files.writeString(tmp.resolve("bundle.json"), "null\n");
         e = assertThrows(BundleException.class, () -> BundleSource.open(tmp));
-        assertEquals(tmp.resolve("bundle.json") + ":1: not a valid bundle manifest: expected a JSON object, found null",
+        assertEquals(tmp.resolve("bundle.json") + ":1:1: not a valid bundle manifest: expected a JSON object, found null",
                 e.getMessage());
 
         Files.writeString(tmp.resolve("bundle.json"), "{\"host\": \"h\"}\n{}\n");
         e = assertThrows(BundleException.class, () -> BundleSource.open(tmp));
-        assertTrue(e.getMessage().startsWith(tmp.resolve("bundle.json") + ":2: not a valid bundle manifest: expected the end"),
+        assertTrue(e.getMessage().startsWith(tmp.resolve("bundle.json") + ":2:1: not a valid bundle manifest: expected the end"),
                 e.getMessage());
     }
 

@@ -57,13 +57,18 @@ public final class NvmlSnapshotJson {
     /** The snapshot in {@code json}; a document that is not one fails with the line and what was expected there. */
     public static NvmlSnapshot read(String json) throws JsonProcessingException {
         try (JsonParser p = new JsonFactory().createParser(json)) {
-            p.nextToken();
-            if (!object(p, null)) {
-                throw JsonMembers.wrong(p, null, "an NVML snapshot (a JSON object)");
+            try {
+                p.nextToken();
+                if (!object(p, null)) {
+                    throw JsonMembers.wrong(p, null, "an NVML snapshot (a JSON object)");
+                }
+                NvmlSnapshot snapshot = snapshot(p);
+                JsonMembers.end(p);
+                return snapshot;
+            } catch (JsonProcessingException e) {
+                // One line at a line of the file, a limit of jackson-core's (nesting) included.
+                throw JsonMembers.plain(p, e);
             }
-            NvmlSnapshot snapshot = snapshot(p);
-            JsonMembers.end(p);
-            return snapshot;
         } catch (JsonProcessingException e) {
             throw e;
         } catch (IOException e) {

@@ -185,15 +185,47 @@ class NvmlGpusTest {
     @Test
     void aBrokenSnapshotInABundleIsAFailureWithItsLine(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("nvml.json"), "{\n  \"format\": 1,\n  \"devices\": [ {\"index\": \"zero\"} ]\n}\n");
-        ProbeResult r = new NvmlProbe(() -> {
-            throw new AssertionError("a bundle is never read through the library");
-        }, Duration.ofSeconds(1)).probe(BundleSource.open(dir));
+        ProbeResult r = replayed(dir);
 
         assertEquals(ProbeResult.Outcome.FAILED, r.outcome());
         assertEquals(3, r.diagnostics().get(0).line());
         assertEquals("nvml.json", r.diagnostics().get(0).file());
         assertTrue(r.diagnostics().get(0).message().contains("'index': expected a whole number, found the string \"zero\""),
                 r.diagnostics().get(0).message());
+    }
+
+    @Test
+    void aSnapshotCutShortIsAFailureAtItsEndNamingTheObjectLeftOpen(@TempDir Path dir) throws Exception {
+        // Line 3 opens the first device at column 16 and the file ends on line 4, before it is closed.
+        Files.writeString(dir.resolve("nvml.json"), "{\n  \"format\": 1,\n  \"devices\": [ {\"index\": 0,\n");
+        ProbeResult r = replayed(dir);
+
+        assertEquals(ProbeResult.Outcome.FAILED, r.outcome());
+        Diagnostic d = r.diagnostics().get(0);
+        assertEquals("nvml.json", d.file());
+        assertEquals(4, d.line());
+        assertTrue(d.message().endsWith("the document ends before the object opened at line 3, column 16 is closed"),
+                d.message());
+        assertEquals(1, d.message().lines().count(), d.message());
+    }
+
+    @Test
+    void aSnapshotNestedPastTheParsersLimitIsAFailureAtItsLine(@TempDir Path dir) throws Exception {
+        // An unknown member is skipped, but jackson-core still counts its depth: 1000 levels at most.
+        Files.writeString(dir.resolve("nvml.json"), "{\"format\": 1,\n \"future\": " + "[".repeat(5000) + "]".repeat(5000) + "}\n");
+        ProbeResult r = replayed(dir);
+
+        assertEquals(ProbeResult.Outcome.FAILED, r.outcome());
+        Diagnostic d = r.diagnostics().get(0);
+        assertEquals("nvml.json", d.file());
+        assertEquals(2, d.line());
+        assertTrue(d.message().endsWith("Document nesting depth (1001) exceeds the maximum allowed (1000)"), d.message());
+    }
+
+    private static ProbeResult replayed(Path bundle) throws Exception {
+        return new NvmlProbe(() -> {
+            throw new AssertionError("a bundle is never read through the library");
+        }, Duration.ofSeconds(1)).probe(BundleSource.open(bundle));
     }
 
     @Test
