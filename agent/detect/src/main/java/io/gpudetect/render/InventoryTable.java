@@ -56,13 +56,21 @@ public final class InventoryTable {
     /** {@code 3 GPUs: 2 x nvidia rtx4090, 1 x intel uhd630} or a plain sentence when there are none. */
     public static String summary(Inventory inventory) {
         List<Gpu> real = inventory.realGpus();
-        String answered = inventory.probes().stream()
-                .filter(p -> p.outcome() != io.gpudetect.probe.ProbeResult.Outcome.ABSENT
-                        && p.outcome() != io.gpudetect.probe.ProbeResult.Outcome.SKIPPED)
-                .map(Inventory.ProbeSummary::name).reduce((a, b) -> a + ", " + b).orElse("none");
         if (inventory.failure() != null) {
             return "No verdict on " + inventory.source() + ": " + inventory.failure() + ".";
         }
+        // A source that failed did not answer: "no GPUs" from it would read as a verdict it never gave.
+        List<String> answeredBy = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        for (Inventory.ProbeSummary p : inventory.probes()) {
+            switch (p.outcome()) {
+                case OK, PARTIAL -> answeredBy.add(p.name());
+                case FAILED -> failed.add(p.name());
+                default -> { }
+            }
+        }
+        String answered = (answeredBy.isEmpty() ? "none" : String.join(", ", answeredBy))
+                + (failed.isEmpty() ? "" : "; failed: " + String.join(", ", failed));
         if (real.isEmpty()) {
             return "No GPUs found on " + inventory.source() + " (sources that answered: " + answered + ").";
         }
