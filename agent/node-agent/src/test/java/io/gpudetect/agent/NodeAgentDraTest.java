@@ -108,5 +108,18 @@ class NodeAgentDraTest {
                     .map(NodeHandout.GpuHandout::allocated).toList();
         }
         assertEquals(List.of(Boolean.FALSE, Boolean.FALSE), allocated, "no pod holds the claim any more");
+
+        // A slice added for the node (an Intel card's driver publishes one): a pass after steady ones counts it.
+        client.genericKubernetesResources(new DraApi("v1").slices()).resource(
+                Serialization.unmarshal(DraShapes.intelSliceV1(NODE), GenericKubernetesResource.class)).create();
+        List<String> drivers = List.of();
+        deadline = System.currentTimeMillis() + 10_000;
+        while (drivers.size() < 2 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+            agent.pass();
+            drivers = client.resources(GpuCapacity.class).withName(NODE).get().getSpec().handout().draTotals().stream()
+                    .map(NodeHandout.DraTotal::driver).sorted().toList();
+        }
+        assertEquals(List.of("gpu.intel.com", "gpu.nvidia.com"), drivers, "the new slice's driver is counted");
     }
 }

@@ -31,6 +31,9 @@ import io.gpudetect.k8s.AkashCoexistence;
 import io.gpudetect.k8s.OwnedLabels;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.model.Diagnostic;
+import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Health;
+import io.gpudetect.model.Partitioning;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.PassOutcome;
@@ -57,6 +60,7 @@ import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -285,6 +289,95 @@ class NodeAgentTest {
         inventory.set(rtx4090());
         assertEquals(2, agent.pass().apiWrites());
         assertEquals("rtx4090", labels().get("gpu-detect.io/gpu.model"));
+    }
+
+    /** {@code inventory} with its one GPU changed by {@code edit}: what the detector hands back when NVML's pulse moved. */
+    private static Inventory withGpu(Inventory inventory, UnaryOperator<Gpu.Builder> edit) {
+        List<Gpu> gpus = new ArrayList<>(inventory.gpus());
+        int t4 = gpus.indexOf(inventory.realGpus().get(0));
+        gpus.set(t4, edit.apply(gpus.get(t4).toBuilder("nvml")).build());
+        return new Inventory(inventory.source(), gpus, inventory.probes(), inventory.diagnostics(), inventory.machine(),
+                inventory.gaps(), inventory.failure());
+    }
+
+    /** A labelled and recorded node whose passes are now decided from unchanged inputs. */
+    private NodeAgent unchangedAgent(AtomicReference<Inventory> inventory) throws Exception {
+        startWithNode();
+        NodeAgent agent = agent(inventory);
+        assertNull(agent.pass().error());
+        untilUnchanged(agent);
+        return agent;
+    }
+
+    @Test
+    void aMigModeOrEccChangeTheDetectorSawIsWrittenAtTheVeryNextPass() throws Exception {
+        AtomicReference<Inventory> inventory = new AtomicReference<>(t4());
+        NodeAgent agent = unchangedAgent(inventory);
+
+        inventory.set(withGpu(inventory.get(), b -> b.partitioning(
+                new Partitioning("mig", true, null, List.of(), null, null, null))));
+        agent.pass();
+        assertTrue(writes().contains("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1"), "the spec moved");
+        assertEquals(Boolean.TRUE, client.resources(GpuCapacity.class).withName(NODE).get().getSpec().gpus().get(0)
+                .partitioned(), "MIG mode on");
+        untilUnchanged(agent);
+
+        inventory.set(withGpu(inventory.get(), b -> b.health(
+                new Health(Health.Status.DEGRADED, 2L, List.of("2 uncorrected ECC errors")))));
+        agent.pass();
+        assertTrue(writes().contains("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1"), "the spec moved");
+        assertEquals(Health.Status.DEGRADED, client.resources(GpuCapacity.class).withName(NODE).get().getSpec().gpus()
+                .get(0).health(), "uncorrected ECC errors");
+    }
+
+    @Test
+    void aGpuLostIsWrittenAtTheVeryNextPass() throws Exception {
+        AtomicReference<Inventory> inventory = new AtomicReference<>(t4());
+        NodeAgent agent = unchangedAgent(inventory);
+
+        Inventory seen = inventory.get();
+        inventory.set(new Inventory(seen.source(), seen.gpus().stream().filter(g -> !seen.realGpus().contains(g)).toList(),
+                seen.probes(), seen.diagnostics(), seen.machine(), seen.gaps(), seen.failure()));
+        PassReport report = agent.pass();
+        assertEquals(0, report.gpus());
+        assertTrue(report.labelChange().writes(), "the GPU's labels are withdrawn");
+        assertFalse(labels().containsKey("gpu-detect.io/gpu.model"), labels().toString());
+        var recorded = client.resources(GpuCapacity.class).withName(NODE).get().getSpec().gpus();
+        assertTrue(recorded == null || recorded.isEmpty(), String.valueOf(recorded));
+    }
+
+    @Test
+    void aRecordSomeoneDeletedIsCreatedAgainAtTheVeryNextPass() throws Exception {
+        NodeAgent agent = unchangedAgent(new AtomicReference<>(t4()));
+        java.util.concurrent.CountDownLatch deleted = new java.util.concurrent.CountDownLatch(1);
+        agent.onExternalChange(why -> deleted.countDown());
+        client.resources(GpuCapacity.class).withName(NODE).delete();
+        assertTrue(deleted.await(10, TimeUnit.SECONDS), "the record's informer saw the deletion");
+        writes();
+
+        agent.pass();
+        assertEquals(List.of("POST /apis/gpu-detect.io/v1alpha1/gpucapacities",
+                "PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes());
+        assertEquals("t4", client.resources(GpuCapacity.class).withName(NODE).get().getSpec().gpus().get(0).model());
+    }
+
+    @Test
+    void theHeartbeatIsWrittenAtThePassItFallsDueAndNotBefore() throws Exception {
+        NodeAgent agent = unchangedAgent(new AtomicReference<>(t4()));
+        // lastGoodPass is 00:00:00 (the first pass), the heartbeat 5 min: due at 00:05:00.
+        String lastGood = client.resources(GpuCapacity.class).withName(NODE).get().getStatus().lastGoodPass();
+        assertEquals("2026-01-01T00:00:00Z", lastGood);
+        clock.advance(Duration.between(clock.instant(), Instant.parse("2026-01-01T00:04:59Z")));
+        long before = unchangedPasses(agent);
+        agent.pass();
+        assertEquals(before + 1, unchangedPasses(agent), "a second before it falls due, the pass is still unchanged");
+        assertEquals(List.of(), writes());
+
+        clock.advance(Duration.ofSeconds(1));
+        agent.pass();
+        assertEquals(List.of("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes());
+        assertEquals("2026-01-01T00:05:00Z", client.resources(GpuCapacity.class).withName(NODE).get()
+                .getStatus().lastGoodPass());
     }
 
     /**
