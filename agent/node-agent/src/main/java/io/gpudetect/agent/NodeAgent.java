@@ -279,9 +279,8 @@ public final class NodeAgent implements AutoCloseable {
      * hands back the very inventory while the host is unchanged), the same Node facts (its uid, labels, annotations
      * and GPU resources: all the targets decide from; our labels edited or the Node recreated change them) and DRA
      * objects, the very record object the record sink holds (replaced by any write, forgotten when someone deletes the
-     * record) and a heartbeat not yet due. Such a pass skips building
-     * the desired state and the targets' decisions, most of a steady pass in the interpreter (docs/performance.md,
-     * "A steady pass that changes nothing").
+     * record) and a heartbeat not yet due. Such a pass skips building the desired state and the targets' decisions,
+     * most of a steady pass in the interpreter (docs/performance.md, "A steady pass that changes nothing").
      */
     private record Unchanged(Observation seen, Optional<NodeFacts> node, DraObjects dra, GpuCapacity record,
                              Instant statusSameUntil, Change labelChange) {
