@@ -15,6 +15,8 @@ import java.util.Optional;
  */
 public final class PciIds {
 
+    private static final int[] NONE = {-1, -1};
+
     private final String version;
     /**
      * The table. The shipped copy is held as its UTF-8 bytes, one char each (read as ISO-8859-1): ids and layout
@@ -26,6 +28,8 @@ public final class PciIds {
     /** Device entries by vendor and device id, parsed a vendor at a time for the scans by name. */
     private final Map<String, String> devices = new HashMap<>();
     private final java.util.Set<String> parsedVendors = new java.util.HashSet<>();
+    /** Where each vendor's section starts and ends in {@link #text}, found on first use; {@link #NONE} when absent. */
+    private final Map<String, int[]> sections = new HashMap<>();
 
     private PciIds(String version, String text, boolean utf8Bytes) {
         this.version = version;
@@ -83,10 +87,6 @@ public final class PciIds {
         }
         return "unknown";
     }
-
-    /** Where each vendor's section starts and ends in {@link #text}, found on first use; {@link #NONE} when absent. */
-    private final Map<String, int[]> sections = new HashMap<>();
-    private static final int[] NONE = {-1, -1};
 
     private int[] section(String vendor) {
         String key = vendor.toLowerCase(Locale.ROOT);

@@ -128,7 +128,7 @@ public final class DetectionOptions {
 
     /** One detection with the default probes under these options' settings; NVML is shut down after it. */
     public Inventory detect(Input input) {
-        return new Detector(Probes.defaults(probeSettings())).detect(input.source(), input.tables());
+        return detect(input, probeSettings());
     }
 
     /**
@@ -136,8 +136,11 @@ public final class DetectionOptions {
      * it ({@link JnaNvmlScope.Session#UNTIL_EXIT}).
      */
     public Inventory detectBeforeExit(Input input) {
-        return new Detector(Probes.defaults(probeSettings().withNvmlSession(JnaNvmlScope.Session.UNTIL_EXIT)))
-                .detect(input.source(), input.tables());
+        return detect(input, probeSettings().withNvmlSession(JnaNvmlScope.Session.UNTIL_EXIT));
+    }
+
+    private static Inventory detect(Input input, ProbeSettings settings) {
+        return new Detector(Probes.defaults(settings)).detect(input.source(), input.tables());
     }
 
     public LiveSource live() {

@@ -30,7 +30,7 @@ public record StatusUpdate(PassOutcome outcome, List<GpuCapacityStatus.Problem> 
      */
     public GpuCapacityStatus after(GpuCapacityStatus held) {
         String lastGood = held == null ? null : held.lastGoodPass();
-        if (outcome == PassOutcome.COMPLETE && isDue(lastGood)) {
+        if (outcome == PassOutcome.COMPLETE && !heartbeatDue(lastGood).isAfter(now)) {
             lastGood = now.truncatedTo(ChronoUnit.SECONDS).toString();
         }
         return new GpuCapacityStatus(outcome.id(), problems, lastGood, akashLabels);
@@ -44,21 +44,19 @@ public record StatusUpdate(PassOutcome outcome, List<GpuCapacityStatus.Problem> 
         if (outcome != PassOutcome.COMPLETE) {
             return Instant.MAX;
         }
-        String lastGood = held == null ? null : held.lastGoodPass();
-        if (lastGood == null || isDue(lastGood)) {
-            return now;
-        }
-        return Instant.parse(lastGood).plus(heartbeat);
+        Instant due = heartbeatDue(held == null ? null : held.lastGoodPass());
+        return due.isAfter(now) ? due : now;
     }
 
-    private boolean isDue(String lastGood) {
+    /** When a complete pass next moves {@code lastGoodPass}: a heartbeat after it; at once when it is absent or unreadable. */
+    private Instant heartbeatDue(String lastGood) {
         if (lastGood == null) {
-            return true;
+            return Instant.MIN;
         }
         try {
-            return !Instant.parse(lastGood).plus(heartbeat).isAfter(now);
+            return Instant.parse(lastGood).plus(heartbeat);
         } catch (DateTimeParseException e) {
-            return true;
+            return Instant.MIN;
         }
     }
 }
