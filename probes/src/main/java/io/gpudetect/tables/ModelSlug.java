@@ -57,6 +57,14 @@ public final class ModelSlug {
      */
     private static final Pattern DRIVER_DETAILS = Pattern.compile(
             "(?i)\\s*\\((?=[^)]*\\b(llvm|drm|radeonsi|r600|iris|crocus|zink|llvmpipe|gfx[0-9a-f]{3,4})\\b)[^)]*(\\)|$)");
+    /** The rules of {@link #readable} and {@link #fromName}, compiled once rather than at each call. */
+    private static final Pattern NOT_ALPHANUMERIC_RUN = Pattern.compile("[^a-z0-9]+");
+    private static final Pattern EDGE_HYPHENS = Pattern.compile("^-+|-+$");
+    private static final Pattern MAX_Q = Pattern.compile("\\bmax q\\b");
+    private static final Pattern RADEON_INSTINCT = Pattern.compile("\\bradeon\\s+instinct\\b");
+    private static final Pattern SUPER_OR_SFF = Pattern.compile("\\b(super|sff)\\b");
+    private static final Pattern LAPTOP_OR_MOBILE = Pattern.compile("\\b(laptop|mobile)\\b");
+    private static final Pattern NOT_ALPHANUMERIC = Pattern.compile("[^a-z0-9]");
     private static final Pattern GFX_TARGET = Pattern.compile("(?i)\\b(gfx[0-9a-f]{3,4})\\b");
 
     private ModelSlug() {
@@ -135,7 +143,7 @@ public final class ModelSlug {
         String n = CORE_REVISION.matcher(name.strip()).replaceAll("").toLowerCase(Locale.ROOT);
         n = TRADEMARKS.matcher(n).replaceAll(" ");
         n = MAKER_WORDS.matcher(n).replaceAll(" ");
-        String slug = n.replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
+        String slug = EDGE_HYPHENS.matcher(NOT_ALPHANUMERIC_RUN.matcher(n).replaceAll("-")).replaceAll("");
         return slug.isEmpty() ? null : slug;
     }
 
@@ -159,16 +167,14 @@ public final class ModelSlug {
         }
         n = n.replace("-", " ").replace("_", " ").replace("/", " ");
         // Max-Q is NVIDIA's name for a laptop part tuned for thin laptops: a laptop GPU like "Mobile" and "Laptop".
-        n = n.replaceAll("\\bmax q\\b", " mobile ");
+        n = MAX_Q.matcher(n).replaceAll(" mobile ");
         n = RADEON_BEFORE_LINE.matcher(n).replaceAll("");
-        n = n.replaceAll("\\bradeon\\s+instinct\\b", " ");
+        n = RADEON_INSTINCT.matcher(n).replaceAll(" ");
         n = BRAND_WORDS.matcher(n).replaceAll(" ");
         n = SIZE_AND_FORM.matcher(n).replaceAll(" ");
-        n = n.replaceAll("\\bsuper\\b", "s")
-                .replaceAll("\\bsff\\b", "s")
-                .replaceAll("\\blaptop\\b", "m")
-                .replaceAll("\\bmobile\\b", "m");
-        String slug = n.replaceAll("[^a-z0-9]", "");
+        n = SUPER_OR_SFF.matcher(n).replaceAll("s");
+        n = LAPTOP_OR_MOBILE.matcher(n).replaceAll("m");
+        String slug = NOT_ALPHANUMERIC.matcher(n).replaceAll("");
         return slug.isEmpty() ? null : slug;
     }
 }

@@ -22,6 +22,8 @@ public record ProductList(String chip, List<String> products) {
 
     /** A word that carries a model number: "6800", "MI250X", "RTX"? no: only words with a digit. */
     private static final Pattern HAS_DIGIT = Pattern.compile(".*\\d.*");
+    private static final Pattern GROUP_SEPARATOR = Pattern.compile("\\s+/\\s+");
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
     public ProductList {
         products = List.copyOf(products);
@@ -61,7 +63,7 @@ public record ProductList(String chip, List<String> products) {
      */
     static List<String> expand(String list) {
         List<String> items = new ArrayList<>();
-        for (String group : list.split("\\s+/\\s+")) {
+        for (String group : GROUP_SEPARATOR.split(list)) {
             for (String item : group.split("/")) {
                 if (!item.isBlank()) {
                     items.add(item.strip());
@@ -72,7 +74,7 @@ public record ProductList(String chip, List<String> products) {
             return items;
         }
         String first = items.get(0);
-        String[] firstWords = first.split("\\s+");
+        String[] firstWords = WHITESPACE.split(first);
         int modelWord = -1;
         for (int i = 0; i < firstWords.length; i++) {
             if (HAS_DIGIT.matcher(firstWords[i]).matches()) {
@@ -86,7 +88,7 @@ public record ProductList(String chip, List<String> products) {
         out.add(first);
         for (int i = 1; i < items.size(); i++) {
             String item = items.get(i);
-            String firstWord = item.split("\\s+")[0];
+            String firstWord = WHITESPACE.split(item)[0];
             if (!lineWords.isEmpty() && firstWord.equalsIgnoreCase(firstWords[0])) {
                 out.add(item);
             } else if (HAS_DIGIT.matcher(firstWord).matches()) {
