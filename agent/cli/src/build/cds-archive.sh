@@ -11,8 +11,10 @@
 # - TARGET/gpu-detect-agent.jsa, for `gpu-detect agent`: one dry-run agent pass (fabric8's client and model
 #   classes, the label profiles, the record), then some seconds of the agent against fabric8's mock API server
 #   from the test support (agent/testing; informers, watches, reading Nodes, pods and the record, creating and
-#   patching): what it loads there would otherwise be loaded from the jars into metaspace at every start (~900
-#   classes, ~2 MiB more resident memory). Without the test support on the test class path, the dry run only.
+#   patching), detecting live on a recorded host's sysfs with the stand-in NVML (JNA, NVML's calls, OSHI, the
+#   steady passes): what it loads there would otherwise be loaded from the jars into metaspace at every start
+#   (~1,100 classes, ~4 MiB more anonymous memory). Without the test support on the test class path, the dry run
+#   only.
 # Each archive is made with the flags and the class path its launcher mode uses (src/build/*-jvm.flags; the
 # class paths as ./gpu-detect builds them from TARGET/*.classpath): an archive only serves a JVM started the
 # same way. Run by Maven at package time; a failure only costs speed, except one: plain detection that fails
@@ -221,8 +223,13 @@ if [ -s "$test_classpath" ] && grep -q gpu-detect-test-support "$test_classpath"
     done
     if [ -s "$cluster/kubeconfig" ]; then
         export KUBECONFIG="$cluster/kubeconfig"
+        # Live, as a node's agent detects: a recorded host's sysfs with an NVIDIA card and the stand-in driver
+        # (JNA, NVML's calls, OSHI's host facts, the steady passes' pulse), which a replay never loads; without
+        # them here ~230 classes were read from the jars at every agent's start (docs/performance.md, row
+        # "agent archive trained live").
         train_for 5 gpu-detect-agent "$here/agent-jvm.flags" "$every_jar_cp" \
-            agent --node cds-training --replay "$live" --interval 200ms --startup-jitter 0 --port 0
+            agent --node cds-training --host-root "$cases/sysfs_intel-igpu-beside-nvidia" --timeout 2s \
+            --interval 200ms --startup-jitter 0 --port 0
     fi
     kill "$mock" 2>/dev/null
     wait "$mock" 2>/dev/null
