@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -36,10 +39,23 @@ public final class NvmlProbe implements Probe {
 
     private final NvmlScope live;
     private final Duration timeout;
+    /**
+     * The thread NVML is asked on: made at the first ask and kept. A native call cannot be interrupted, so one that
+     * does not come back keeps this thread; the asks after it wait in its queue, each given up at its own time limit
+     * and taken off the queue. A thread of its own for each ask left one more thread blocked behind a hung library
+     * at every pass, and cost ~90 us more CPU an ask in the agent's interpreter (docs/performance.md, "Start-up and
+     * footprint tricks", row "one thread for NVML's calls").
+     */
+    private final ExecutorService caller;
 
     public NvmlProbe(NvmlScope live, Duration timeout) {
         this.live = live;
         this.timeout = timeout;
+        this.caller = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), task -> {
+            Thread thread = new Thread(task, "nvml-probe");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     @Override
@@ -89,18 +105,16 @@ public final class NvmlProbe implements Probe {
         }
     }
 
-    /**
-     * A native call cannot be interrupted, so a hung NVML keeps its thread: a daemon thread, left behind,
-     * and the scope's lock makes the next pass time out too instead of piling up calls.
-     */
+    /** The answer to {@code read}, asked on {@link #caller}, or a timeout that leaves nothing queued behind it. */
     private <T> T withTimeout(Callable<T> read) throws TimeoutException, ExecutionException {
-        FutureTask<T> task = new FutureTask<>(read);
-        Thread thread = new Thread(task, "nvml-probe");
-        thread.setDaemon(true);
-        thread.start();
+        Future<T> answer = caller.submit(read);
         try {
-            return task.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(false);
+            throw e;
         } catch (InterruptedException e) {
+            answer.cancel(false);
             Thread.currentThread().interrupt();
             throw new TimeoutException("interrupted");
         }

@@ -10,6 +10,7 @@ import io.gpudetect.model.Health;
 import io.gpudetect.model.Partition;
 import io.gpudetect.nvml.NvmlCall;
 import io.gpudetect.nvml.NvmlReturn;
+import io.gpudetect.nvml.NvmlScope;
 import io.gpudetect.nvml.NvmlSnapshot;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.source.BundleSource;
@@ -261,6 +262,39 @@ class NvmlGpusTest {
         assertEquals(ProbeResult.Outcome.FAILED, r.outcome());
         assertTrue(r.diagnostics().get(0).message().startsWith("NVML did not answer within 200 ms"));
         assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() < 5_000);
+    }
+
+    @Test
+    void aHungLibraryHoldsOneThreadHoweverManyPassesAskIt() throws Exception {
+        java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        NvmlScope hung = new NvmlScope() {
+            @Override
+            public NvmlSnapshot snapshot() {
+                asked.incrementAndGet();
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return NvmlSnapshot.unavailable("released");
+            }
+        };
+        NvmlProbe probe = new NvmlProbe(hung, Duration.ofMillis(100));
+        io.gpudetect.source.LiveSource host = io.gpudetect.source.LiveSource.of(Duration.ofSeconds(1));
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+        try {
+            for (int pass = 0; pass < 5; pass++) {
+                assertTrue(probe.pulse(host).orElseThrow().problem().startsWith("no answer within 100 ms"));
+            }
+            long made = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("nvml-probe") && !before.contains(t)).count();
+
+            assertEquals(1, made, "the passes after the hung call wait for its thread instead of each making one");
+            assertEquals(1, asked.get(), "a pass that gave up is taken off the queue: the library is asked once");
+        } finally {
+            never.countDown();
+        }
     }
 
     @Test
