@@ -608,7 +608,15 @@ EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *current, 
     return NVML_SUCCESS;
 }
 
+/* How often this process asked for a GPU's max MIG device count: a test checks what a held session asks again. */
+static unsigned int max_mig_device_count_calls;
+
+EXPORT unsigned int fakeNvmlMaxMigDeviceCountCalls(void) {
+    return __atomic_load_n(&max_mig_device_count_calls, __ATOMIC_SEQ_CST);
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t d, unsigned int *n) {
+    __atomic_add_fetch(&max_mig_device_count_calls, 1, __ATOMIC_SEQ_CST);
     spend(COST_SLOW_CALL_US);
     nvmlReturn_t r = check(d, n);
     if (r) return r;

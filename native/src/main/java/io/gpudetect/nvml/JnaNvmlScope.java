@@ -2,7 +2,9 @@ package io.gpudetect.nvml;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -41,6 +43,8 @@ public final class JnaNvmlScope implements NvmlScope {
     private NvmlLibrary library;
     /** True while this scope holds an init of its own beyond the snapshots' own init and shutdown. */
     private boolean held;
+    /** Each GPU's most MIG devices as the held session answered it, by index ({@link NvmlPulse#read}). */
+    private final Map<Integer, NvmlCall<Integer>> maxMigDevices = new HashMap<>();
 
     public JnaNvmlScope(Optional<Path> driverRoot, Session session) {
         this.driverRoot = driverRoot;
@@ -66,6 +70,7 @@ public final class JnaNvmlScope implements NvmlScope {
         if (held && !answering(NvmlPulse.of(snapshot))) {
             library.shutdown();
             held = false;
+            maxMigDevices.clear();
         }
         return snapshot;
     }
@@ -80,10 +85,11 @@ public final class JnaNvmlScope implements NvmlScope {
         if (!held) {
             return NvmlPulse.of(snapshot());
         }
-        NvmlPulse pulse = NvmlPulse.read(library);
+        NvmlPulse pulse = NvmlPulse.read(library, maxMigDevices);
         if (!answering(pulse)) {
             library.shutdown();
             held = false;
+            maxMigDevices.clear();
         }
         return pulse;
     }

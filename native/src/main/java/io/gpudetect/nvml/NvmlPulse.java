@@ -2,6 +2,7 @@ package io.gpudetect.nvml;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What can change on an NVIDIA host while the agent runs, and nothing else: which devices answer and with which
@@ -44,8 +45,13 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
         return new NvmlPulse(null, answer(s.driverVersion()), devices);
     }
 
-    /** The pulse read from a library this process holds initialised: no init, no shutdown. */
-    static NvmlPulse read(NvmlLibrary lib) {
+    /**
+     * The pulse read from a library this process holds initialised: no init, no shutdown. {@code maxMigDevices} keeps,
+     * by device index, what the held session has answered for a GPU's most MIG devices: a property of the GPU, which
+     * the session asks once (each ask is one of NVML's slow calls, ~170 us on an H100) and the caller forgets with
+     * the session.
+     */
+    static NvmlPulse read(NvmlLibrary lib, Map<Integer, NvmlCall<Integer>> maxMigDevices) {
         NvmlCall<Integer> count = lib.deviceCount();
         if (!count.ok()) {
             return new NvmlPulse("count " + answer(count), null, List.of());
@@ -62,7 +68,13 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             NvmlCall<NvmlSnapshot.Modes> ecc = lib.eccMode(d);
             Integer migDevices = null;
             if (mig.ok() && mig.value().current()) {
-                NvmlCall<Integer> max = lib.maxMigDeviceCount(d);
+                NvmlCall<Integer> max = maxMigDevices.get(i);
+                if (max == null) {
+                    max = lib.maxMigDeviceCount(d);
+                    if (max.ok()) {
+                        maxMigDevices.put(i, max);
+                    }
+                }
                 int answering = 0;
                 for (int j = 0; max.ok() && j < max.value(); j++) {
                     if (lib.migDeviceHandle(d, j).returnCode() != NvmlReturn.ERROR_NOT_FOUND) {

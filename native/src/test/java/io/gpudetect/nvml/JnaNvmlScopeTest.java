@@ -262,6 +262,31 @@ class JnaNvmlScopeTest {
         assertEquals(snapshot.devices().size(), pulse.devices().size());
     }
 
+    private static int maxMigDeviceCountCalls(Path driverRoot) {
+        return com.sun.jna.NativeLibrary.getInstance(driverRoot.resolve("usr/lib64/libnvidia-ml.so.1").toString())
+                .getFunction("fakeNvmlMaxMigDeviceCountCalls").invokeInt(new Object[0]);
+    }
+
+    @Test
+    void aHeldSessionAsksAGpuItsMostMigDevicesOnceForAllItsPulses() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        NvmlSnapshot snapshot = scope.snapshot();
+        long migOn = snapshot.devices().stream().filter(d -> d.migMode().ok() && d.migMode().value().current()).count();
+        int before = maxMigDeviceCountCalls(root);
+
+        NvmlPulse first = scope.pulse();
+        int afterFirst = maxMigDeviceCountCalls(root);
+        for (int pass = 0; pass < 3; pass++) {
+            assertEquals(first, scope.pulse(), "later pulses see what the first saw");
+        }
+
+        assertTrue(migOn > 0, "the scenario has GPUs in MIG mode");
+        assertEquals(migOn, afterFirst - before, "the first pulse asks each GPU in MIG mode");
+        assertEquals(afterFirst, maxMigDeviceCountCalls(root), "and the pulses after it ask none again");
+        assertEquals(NvmlPulse.of(snapshot), first);
+    }
+
     @Test
     void aPulseWhereAGpuIsLostDiffersAndGivesTheSessionUp() throws Exception {
         Path lost = FakeNvml.driverRoot(dir, "current", "lost");
