@@ -68,9 +68,7 @@ public final class JnaNvmlScope implements NvmlScope {
         }
         NvmlSnapshot snapshot = take(library, session != Session.UNTIL_EXIT);
         if (held && !answering(NvmlPulse.of(snapshot))) {
-            library.shutdown();
-            held = false;
-            maxMigDevices.clear();
+            giveUpSession();
         }
         return snapshot;
     }
@@ -87,11 +85,16 @@ public final class JnaNvmlScope implements NvmlScope {
         }
         NvmlPulse pulse = NvmlPulse.read(library, maxMigDevices);
         if (!answering(pulse)) {
-            library.shutdown();
-            held = false;
-            maxMigDevices.clear();
+            giveUpSession();
         }
         return pulse;
+    }
+
+    /** NVML stopped answering: the next snapshot starts a session on the driver that is there then. */
+    private void giveUpSession() {
+        library.shutdown();
+        held = false;
+        maxMigDevices.clear();
     }
 
     /** NVML answered: it counted its devices, and each gave a handle and was not lost. */
