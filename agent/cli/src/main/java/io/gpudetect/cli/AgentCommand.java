@@ -34,8 +34,6 @@ import io.gpudetect.source.Source;
 import io.gpudetect.nvml.JnaNvmlScope;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Reader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -74,6 +72,9 @@ public final class AgentCommand implements Callable<Integer> {
 
     /** Where the client's settings come from: kubectl's search ({@link AgentClient#autoConfigure}); tests name theirs. */
     Supplier<Config> clientSettings = AgentClient::autoConfigure;
+
+    /** The environment the agent reads its GPU_DETECT_* settings from: the process's; tests give theirs. */
+    Map<String, String> environment = System.getenv();
 
     static final Duration DEFAULT_REFRESH = Duration.ofHours(1);
 
@@ -300,16 +301,10 @@ public final class AgentCommand implements Callable<Integer> {
         return GpuDetectCommand.EXIT_FAILED;
     }
 
+    /** The config file's settings (none without {@code --config}), after the environment's names are checked. */
     private Properties readConfig() {
-        Properties p = new Properties();
-        if (config != null) {
-            try (Reader r = Files.newBufferedReader(config)) {
-                p.load(r);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read config file " + config + ": " + e.getMessage());
-            }
-        }
-        return p;
+        AgentConfigFile.checkEnvironment(environment);
+        return config == null ? new Properties() : AgentConfigFile.read(config);
     }
 
     /** GFD's settings for the nvidia profile: flags, then the config file, then GFD's defaults. */
@@ -338,7 +333,7 @@ public final class AgentCommand implements Callable<Integer> {
     /** Flags, then the environment (profiles and akash-operator only), then the config file, then defaults. */
     AgentSettings settings(Properties file) {
         String selection = profiles != null ? profiles
-                : System.getenv(ENV_PROFILES) != null ? System.getenv(ENV_PROFILES)
+                : environment.get(ENV_PROFILES) != null ? environment.get(ENV_PROFILES)
                 : file.getProperty("profiles", LabelProfiles.DEFAULT_SELECTION);
         String ownPrefix = prefix != null ? prefix : file.getProperty("prefix", GpuDetectProfile.PREFIX);
         AgentSettings s = AgentSettings.defaults(node, LabelProfiles.parse(selection, ownPrefix, nvidiaSettings(file)),
@@ -352,7 +347,7 @@ public final class AgentCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--nfd-output: '" + mode + "' is not one of off, file, nodefeature");
         }
         String akash = akashOperator != null ? akashOperator
-                : System.getenv(ENV_AKASH_OPERATOR) != null ? System.getenv(ENV_AKASH_OPERATOR)
+                : environment.get(ENV_AKASH_OPERATOR) != null ? environment.get(ENV_AKASH_OPERATOR)
                 : file.getProperty("akash-operator", AkashCoexistence.OperatorSetting.AUTO.id());
         return new AgentSettings(node, s.profiles(), every, s.jitter(), beat, dryRun, output,
                 nfdFile != null ? nfdFile : AgentSettings.DEFAULT_NFD_FILE, namespace, s.agentVersion(),
