@@ -2,6 +2,7 @@ package io.gpudetect.cli;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.agent.AgentHttpServer;
 import io.gpudetect.agent.AgentLog;
 import io.gpudetect.agent.AgentLoop;
@@ -19,6 +20,7 @@ import io.gpudetect.inventory.SteadyStateDetector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.AkashCoexistence;
+import io.gpudetect.k8s.ClusterErrors;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
@@ -61,7 +63,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:with --once, the pass wrote what it needed (or, with --dry-run, printed it); without "
                 + "--once, stopped by SIGTERM", "1:with --once, the pass failed: detection failed, the API server "
                 + "could not be reached or refused (RBAC), the node does not exist; or the --replay bundle cannot be "
-                + "used", "2:usage: no node name, an unknown profile or option value, an unreadable --config file; "
+                + "used", "2:usage: no node name, an unknown profile or option value, an unreadable --config file or "
+                + "kubeconfig, an unknown --config key or GPU_DETECT_* variable; "
                 + "or an unexpected failure that ended the agent (one line names it)"})
 public final class AgentCommand implements Callable<Integer> {
 
@@ -215,7 +218,14 @@ public final class AgentCommand implements Callable<Integer> {
         Supplier<Observation> observe = () -> new Observation(detector.get(), DrmCards.read(source), host);
         AgentLog log = new AgentLog(err, Clock.systemUTC());
         RetryAfterHint retryAfter = new RetryAfterHint();
-        try (KubernetesClient client = newClient(retryAfter);
+        KubernetesClient kubernetes;
+        try {
+            kubernetes = newClient(retryAfter);
+        } catch (IllegalArgumentException e) {
+            err.println("gpu-detect agent: " + e.getMessage());
+            return GpuDetectCommand.EXIT_USAGE;
+        }
+        try (KubernetesClient client = kubernetes;
              NodeAgent agent = new NodeAgent(settings, observe, client, retryAfter, log, new AgentMetrics(), out,
                      Clock.systemUTC())) {
             if (once) {
@@ -233,9 +243,20 @@ public final class AgentCommand implements Callable<Integer> {
      * {@code retryAfter} sees every response, to honour a 429's {@code Retry-After} in the loop.
      */
     KubernetesClient newClient(RetryAfterHint retryAfter) {
-        Config config = clientSettings.get();
+        Config config;
+        try {
+            config = clientSettings.get();
+        } catch (RuntimeException e) {
+            // fabric8 reads the kubeconfig here: its YAML parser's exception, said as inventory --cluster says it.
+            throw new IllegalArgumentException("cannot read the kubeconfig: " + ClusterOption.kubeconfigProblem(e));
+        }
         config.setRequestRetryBackoffLimit(0);
-        return AgentClient.build(config, retryAfter);
+        try {
+            return AgentClient.build(config, retryAfter);
+        } catch (KubernetesClientException e) {
+            // A client certificate or CA file the kubeconfig names, read while the client is built.
+            throw new IllegalArgumentException(ClusterErrors.message(e, config.getMasterUrl()));
+        }
     }
 
     private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, Duration triggerInterval,
