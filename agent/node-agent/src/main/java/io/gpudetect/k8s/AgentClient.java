@@ -130,6 +130,9 @@ public final class AgentClient {
     /**
      * Like {@code Executors.newCachedThreadPool} (fabric8's default for both pools: no bound, so no task ever
      * waits for another to free a thread), with daemon threads that end after {@link #IDLE_SECONDS} idle.
+     * Unbounded, it refuses a task only once shut down: an informer's retry that a failing request starts while
+     * the client closes (the API server down at {@code agent --once}'s end). That task is dropped, not thrown
+     * on the pool's thread, where the JVM printed a RejectedExecutionException's stack trace after the last line.
      */
     static ExecutorService pool(String name) {
         AtomicInteger count = new AtomicInteger();
@@ -138,7 +141,7 @@ public final class AgentClient {
                     Thread t = new Thread(task, name + "-" + count.incrementAndGet());
                     t.setDaemon(true);
                     return t;
-                });
+                }, new ThreadPoolExecutor.DiscardPolicy());
     }
 
     /**
