@@ -195,7 +195,7 @@ public final class BundleSource implements Source {
                         : ":" + loc.getLineNr() + (loc.getColumnNr() < 1 ? "" : ":" + loc.getColumnNr()))
                         + ": not a valid bundle manifest: " + e.getOriginalMessage());
             } catch (IOException e) {
-                throw new BundleException("cannot read " + manifestFile + ": " + e.getMessage());
+                throw new BundleException("cannot read " + IoFailure.ofFile(e, manifestFile));
             }
         }
         return new BundleSource(dir, realDir, manifest);
@@ -254,7 +254,7 @@ public final class BundleSource implements Source {
             String stderr = run != null && run.stderr() != null ? run.stderr() : "";
             return new ToolResult.Completed(text, stderr, exit, truncated);
         } catch (IOException e) {
-            return new ToolResult.Failed("cannot read " + command.bundleFile() + " in the bundle: " + e.getMessage());
+            return new ToolResult.Failed("cannot read " + IoFailure.ofFile(e, file));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.gpudetect.tables;
 
+import io.gpudetect.source.IoFailure;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -134,8 +135,10 @@ public final class AkashTableReader {
         if (given != null && !isUrl(given)) {
             Path file = Path.of(given);
             try {
-                return new Text(Files.readString(file, StandardCharsets.UTF_8), file.toString());
-            } catch (IOException | RuntimeException e) {
+                return new Text(IoFailure.readText(file), file.toString());
+            } catch (IOException e) {
+                throw new TableException("cannot read the Akash GPU table " + IoFailure.ofFile(e, file));
+            } catch (RuntimeException e) {
                 throw new TableException("cannot read the Akash GPU table " + file + ": " + describe(e));
             }
         }
@@ -240,6 +243,10 @@ public final class AkashTableReader {
 
     private static String describe(Exception e) {
         String m = e.getMessage();
-        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m.replace('\n', ' ');
+        if (m == null || m.isBlank()) {
+            // The JDK's HTTP client refuses a connection with a ConnectException that says nothing.
+            return e instanceof java.net.ConnectException ? "connection refused" : IoFailure.inWords(e);
+        }
+        return m.replace('\n', ' ');
     }
 }

@@ -18,6 +18,7 @@ import io.gpudetect.testing.Profiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -251,7 +252,9 @@ class FakeHostProbePlanTest {
     @Test
     void aHostRootWithoutAPciBusFailsWithOneLineAndExitStatusOne() throws IOException {
         FakeHost host = nvidiaHost();
-        Path missing = dir.resolve("not-mounted");
+        // A folder without sys/ under it, as a host root where /sys was not mounted (a missing folder is refused
+        // before detection: GpuDetectCommandTest).
+        Path missing = Files.createDirectories(dir.resolve("not-mounted"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = GpuDetectCommand.run(new String[] {"--host-root", missing.toString()}, new PrintWriter(out),

@@ -2,6 +2,7 @@ package io.gpudetect.cli;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.agent.AgentHttpServer;
 import io.gpudetect.agent.AgentLog;
 import io.gpudetect.agent.AgentLoop;
@@ -19,6 +20,7 @@ import io.gpudetect.inventory.SteadyStateDetector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.AkashCoexistence;
+import io.gpudetect.k8s.ClusterErrors;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.labels.GpuDetectProfile;
 import io.gpudetect.labels.LabelProfiles;
@@ -34,8 +36,6 @@ import io.gpudetect.source.Source;
 import io.gpudetect.nvml.JnaNvmlScope;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Reader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,7 +63,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:with --once, the pass wrote what it needed (or, with --dry-run, printed it); without "
                 + "--once, stopped by SIGTERM", "1:with --once, the pass failed: detection failed, the API server "
                 + "could not be reached or refused (RBAC), the node does not exist; or the --replay bundle cannot be "
-                + "used", "2:usage: no node name, an unknown profile or option value, an unreadable --config file; "
+                + "used", "2:usage: no node name, an unknown profile or option value, an unreadable --config file or "
+                + "kubeconfig, an unknown --config key or GPU_DETECT_* variable; "
                 + "or an unexpected failure that ended the agent (one line names it)"})
 public final class AgentCommand implements Callable<Integer> {
 
@@ -74,6 +75,9 @@ public final class AgentCommand implements Callable<Integer> {
 
     /** Where the client's settings come from: kubectl's search ({@link AgentClient#autoConfigure}); tests name theirs. */
     Supplier<Config> clientSettings = AgentClient::autoConfigure;
+
+    /** The environment the agent reads its GPU_DETECT_* settings from: the process's; tests give theirs. */
+    Map<String, String> environment = System.getenv();
 
     static final Duration DEFAULT_REFRESH = Duration.ofHours(1);
 
@@ -214,7 +218,14 @@ public final class AgentCommand implements Callable<Integer> {
         Supplier<Observation> observe = () -> new Observation(detector.get(), DrmCards.read(source), host);
         AgentLog log = new AgentLog(err, Clock.systemUTC());
         RetryAfterHint retryAfter = new RetryAfterHint();
-        try (KubernetesClient client = newClient(retryAfter);
+        KubernetesClient kubernetes;
+        try {
+            kubernetes = newClient(retryAfter);
+        } catch (IllegalArgumentException e) {
+            err.println("gpu-detect agent: " + e.getMessage());
+            return GpuDetectCommand.EXIT_USAGE;
+        }
+        try (KubernetesClient client = kubernetes;
              NodeAgent agent = new NodeAgent(settings, observe, client, retryAfter, log, new AgentMetrics(), out,
                      Clock.systemUTC())) {
             if (once) {
@@ -232,9 +243,20 @@ public final class AgentCommand implements Callable<Integer> {
      * {@code retryAfter} sees every response, to honour a 429's {@code Retry-After} in the loop.
      */
     KubernetesClient newClient(RetryAfterHint retryAfter) {
-        Config config = clientSettings.get();
+        Config config;
+        try {
+            config = clientSettings.get();
+        } catch (RuntimeException e) {
+            // fabric8 reads the kubeconfig here: its YAML parser's exception, said as inventory --cluster says it.
+            throw new IllegalArgumentException("cannot read the kubeconfig: " + ClusterOption.kubeconfigProblem(e));
+        }
         config.setRequestRetryBackoffLimit(0);
-        return AgentClient.build(config, retryAfter);
+        try {
+            return AgentClient.build(config, retryAfter);
+        } catch (KubernetesClientException e) {
+            // A client certificate or CA file the kubeconfig names, read while the client is built.
+            throw new IllegalArgumentException(ClusterErrors.message(e, config.getMasterUrl()));
+        }
     }
 
     private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, Duration triggerInterval,
@@ -300,16 +322,10 @@ public final class AgentCommand implements Callable<Integer> {
         return GpuDetectCommand.EXIT_FAILED;
     }
 
+    /** The config file's settings (none without {@code --config}), after the environment's names are checked. */
     private Properties readConfig() {
-        Properties p = new Properties();
-        if (config != null) {
-            try (Reader r = Files.newBufferedReader(config)) {
-                p.load(r);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read config file " + config + ": " + e.getMessage());
-            }
-        }
-        return p;
+        AgentConfigFile.checkEnvironment(environment);
+        return config == null ? new Properties() : AgentConfigFile.read(config);
     }
 
     /** GFD's settings for the nvidia profile: flags, then the config file, then GFD's defaults. */
@@ -338,7 +354,7 @@ public final class AgentCommand implements Callable<Integer> {
     /** Flags, then the environment (profiles and akash-operator only), then the config file, then defaults. */
     AgentSettings settings(Properties file) {
         String selection = profiles != null ? profiles
-                : System.getenv(ENV_PROFILES) != null ? System.getenv(ENV_PROFILES)
+                : environment.get(ENV_PROFILES) != null ? environment.get(ENV_PROFILES)
                 : file.getProperty("profiles", LabelProfiles.DEFAULT_SELECTION);
         String ownPrefix = prefix != null ? prefix : file.getProperty("prefix", GpuDetectProfile.PREFIX);
         AgentSettings s = AgentSettings.defaults(node, LabelProfiles.parse(selection, ownPrefix, nvidiaSettings(file)),
@@ -352,7 +368,7 @@ public final class AgentCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--nfd-output: '" + mode + "' is not one of off, file, nodefeature");
         }
         String akash = akashOperator != null ? akashOperator
-                : System.getenv(ENV_AKASH_OPERATOR) != null ? System.getenv(ENV_AKASH_OPERATOR)
+                : environment.get(ENV_AKASH_OPERATOR) != null ? environment.get(ENV_AKASH_OPERATOR)
                 : file.getProperty("akash-operator", AkashCoexistence.OperatorSetting.AUTO.id());
         return new AgentSettings(node, s.profiles(), every, s.jitter(), beat, dryRun, output,
                 nfdFile != null ? nfdFile : AgentSettings.DEFAULT_NFD_FILE, namespace, s.agentVersion(),

@@ -1,5 +1,6 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.source.IoFailure;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -76,7 +77,7 @@ public final class ClusterOption {
      */
     static String kubeconfigProblem(RuntimeException e) {
         if (e.getMessage() == null) {
-            return e.getClass().getSimpleName();
+            return IoFailure.inWords(e);
         }
         List<String> said = new ArrayList<>();
         String where = null;

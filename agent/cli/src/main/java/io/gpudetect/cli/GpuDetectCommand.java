@@ -190,7 +190,10 @@ public final class GpuDetectCommand implements Callable<Integer> {
             case json -> out.print(InventoryDocument.json(inventory));
             case yaml -> out.print(InventoryDocument.yaml(inventory));
             default -> {
-                out.print(InventoryTable.render(inventory));
+                // A pass that could not see the host has no table: its one line on stderr below says why.
+                if (inventory.failure() == null) {
+                    out.print(InventoryTable.render(inventory));
+                }
                 printDiagnostics(inventory, err, verbose);
             }
         }

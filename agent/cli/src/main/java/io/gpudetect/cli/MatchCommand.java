@@ -1,5 +1,6 @@
 package io.gpudetect.cli;
 
+import io.gpudetect.source.IoFailure;
 import io.gpudetect.match.CapabilityRequest;
 import io.gpudetect.match.Demand;
 import io.gpudetect.match.InvalidInputException;
@@ -89,9 +90,9 @@ public final class MatchCommand implements Callable<Integer> {
         if (sdl != null) {
             String text;
             try {
-                text = Files.readString(sdl, StandardCharsets.UTF_8);
+                text = IoFailure.readText(sdl);
             } catch (IOException e) {
-                throw new InvalidInputException(sdl.toString(), null, null, "cannot read: " + e.getMessage());
+                throw new InvalidInputException(sdl.toString(), null, null, IoFailure.fileReason(e));
             }
             Demand fromFile = SdlReader.read(text, sdl.toString());
             placements.addAll(fromFile.placements());

@@ -43,7 +43,7 @@ class AgentCommandTest {
         assertEquals(0, exit, err.toString());
         assertTrue(out.toString().contains("\"akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090\":\"2\""), out.toString());
         assertTrue(out.toString().contains("would write GpuCapacity n1"), out.toString());
-        assertTrue(err.toString().contains("msg=\"pass done\" node=n1 outcome=complete gpus=3"), err.toString());
+        assertTrue(err.toString().contains("msg=\"pass done\" node=n1 outcome=complete detection=complete gpus=3"), err.toString());
     }
 
     @Test

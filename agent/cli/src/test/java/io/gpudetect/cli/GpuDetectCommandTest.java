@@ -208,7 +208,7 @@ class GpuDetectCommandTest {
     void recordIntoAPathItCannotWriteSaysWhy() throws Exception {
         Path file = Files.writeString(tmp.resolve("a-file"), "");
         assertEquals(1, run("record", "--host-root", tmp.toString(), file.resolve("bundle").toString()));
-        assertEquals("gpu-detect record: cannot write " + file.resolve("bundle") + ": not a directory",
+        assertEquals("gpu-detect record: cannot write " + file.resolve("bundle") + ": not a folder",
                 err.toString().strip());
     }
 

@@ -14,6 +14,7 @@ import io.gpudetect.tables.AkashGpus;
 import io.gpudetect.tables.AkashTableReader;
 import io.gpudetect.tables.TableException;
 import io.gpudetect.tables.Tables;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -106,12 +107,17 @@ public final class DetectionOptions {
     }
 
     /**
-     * The source to detect from; a bundle that cannot be opened, or a folder that holds no bundle file, is a
-     * one-line error for the user.
+     * The source to detect from; a bundle that cannot be opened, a folder that holds no bundle file, or a
+     * {@code --host-root} that is no folder, is a one-line error for the user.
      */
     public Source source() throws BundleException {
         if (replay != null) {
             return BundleSource.open(replay, Probes.bundleFiles(Probes.defaults(probeSettings())));
+        }
+        if (!Files.isDirectory(hostRoot)) {
+            // Said as what it is, before a pass that would find no PCI bus under it and blame a /sys not mounted.
+            throw new BundleException("--host-root " + hostRoot + ": "
+                    + (Files.exists(hostRoot) ? "not a folder" : "no such folder"));
         }
         return live();
     }

@@ -1,5 +1,6 @@
 package io.gpudetect.akash;
 
+import io.gpudetect.source.IoFailure;
 import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.match.YamlNode;
 import java.io.IOException;
@@ -41,9 +42,9 @@ public record InventoryOperatorConfig(String origin, List<String> excludeNodes, 
     public static InventoryOperatorConfig load(Path file) throws InvalidInputException {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = IoFailure.readText(file);
         } catch (IOException e) {
-            throw new InvalidInputException(file.toString(), null, null, "cannot read: " + e.getMessage());
+            throw new InvalidInputException(file.toString(), null, null, IoFailure.fileReason(e));
         }
         return parse(text, file.toString());
     }

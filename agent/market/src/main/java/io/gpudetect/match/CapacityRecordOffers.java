@@ -1,5 +1,6 @@
 package io.gpudetect.match;
 
+import io.gpudetect.source.IoFailure;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.k8s.ClusterErrors;
@@ -84,9 +85,9 @@ public final class CapacityRecordOffers implements OfferSource {
             public RecordSet records() throws InvalidInputException {
                 String text;
                 try {
-                    text = Files.readString(path, StandardCharsets.UTF_8);
+                    text = IoFailure.readText(path);
                 } catch (IOException e) {
-                    throw new InvalidInputException(path.toString(), null, null, "cannot read: " + e.getMessage());
+                    throw new InvalidInputException(path.toString(), null, null, IoFailure.fileReason(e));
                 }
                 return RecordSet.fromDocuments(YamlNode.parseAll(text, path.toString()), path.toString());
             }

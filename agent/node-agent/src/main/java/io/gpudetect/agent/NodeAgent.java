@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.CapacityRecordSink;
+import io.gpudetect.k8s.ClusterErrors;
 import io.gpudetect.k8s.NodeFeatureSink;
 import io.gpudetect.k8s.NodeLabelSink;
 import io.gpudetect.k8s.NodeView;
@@ -19,6 +20,7 @@ import io.gpudetect.sink.NfdFileSink;
 import io.gpudetect.sink.NodeFacts;
 import io.gpudetect.sink.Observation;
 import io.gpudetect.sink.Sink;
+import io.gpudetect.source.IoFailure;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -56,6 +58,8 @@ public final class NodeAgent implements AutoCloseable {
     private final PrintWriter out;
     private final Clock clock;
     private final RetryAfterHint retryAfter;
+    /** The API server's URL, which every failure to reach it names (as {@code inventory --cluster} does). */
+    private final String server;
     private volatile PassReport last;
     /** Asks the loop for a pass now; set by {@link AgentLoop}, a no-op for a lone {@link #pass()}. */
     private volatile Consumer<String> trigger = why -> { };
@@ -77,6 +81,7 @@ public final class NodeAgent implements AutoCloseable {
     public NodeAgent(AgentSettings settings, Supplier<Observation> observe, KubernetesClient client,
                      RetryAfterHint retryAfter, AgentLog log, AgentMetrics metrics, PrintWriter out, Clock clock) {
         this.retryAfter = retryAfter;
+        this.server = String.valueOf(client.getMasterUrl());
         this.settings = settings;
         this.observe = observe;
         this.view = new NodeView(client, settings.nodeName());
@@ -123,8 +128,7 @@ public final class NodeAgent implements AutoCloseable {
             trigger.accept("watch broken");
             return;
         }
-        log.warn("watch failed; the informer retries", "watch", what, "error",
-                error.getClass().getSimpleName() + ": " + firstLine(error.getMessage()));
+        log.warn("watch failed; the informer retries", "watch", what, "error", ClusterErrors.message(error, server));
     }
 
     /** The first {@link Error} among {@code t} and its causes; null when there is none. */
@@ -172,9 +176,12 @@ public final class NodeAgent implements AutoCloseable {
             report = new PassReport(PassOutcome.INCOMPLETE, 0, null, 0,
                     "internal: " + e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()), retryAfter.take());
         }
-        metrics.pass(report.failed() ? "error" : report.outcome().id(), clock.millis() - started);
+        metrics.pass(report.result(), clock.millis() - started);
         last = report;
-        log.info("pass done", "node", settings.nodeName(), "outcome", report.outcome().id(), "gpus", report.gpus(),
+        // outcome is the pass's (error when it could not write what it needed), detection the inventory's: a
+        // complete detection beside an API server that was down is not a complete pass.
+        log.info("pass done", "node", settings.nodeName(), "outcome", report.result(),
+                "detection", report.outcome().id(), "gpus", report.gpus(),
                 "labels", report.labelChange() == null ? "none" : report.labelChange().summary(),
                 "writes", report.apiWrites(),
                 "error", report.error() == null ? "none" : report.error(), "ms", clock.millis() - started);
@@ -247,10 +254,11 @@ public final class NodeAgent implements AutoCloseable {
         } catch (KubernetesClientException e) {
             retryAfter.fromException(e);
             metrics.error(errorKind(e));
-            return new PassReport(outcome, gpus, labelChange, writes, errorKind(e) + ": " + firstLine(e.getMessage()));
+            return new PassReport(outcome, gpus, labelChange, writes,
+                    errorKind(e) + ": " + ClusterErrors.message(e, server));
         } catch (IOException e) {
             metrics.error("io");
-            return new PassReport(outcome, gpus, labelChange, writes, "io: " + e.getMessage());
+            return new PassReport(outcome, gpus, labelChange, writes, "io: " + IoFailure.describe(e, settings.nfdFile()));
         }
     }
 
@@ -302,7 +310,7 @@ public final class NodeAgent implements AutoCloseable {
             lastDra = new DraObjects(dra.slices(), claims.allocations(), claims.unread());
         } catch (KubernetesClientException e) {
             log.warn("DRA objects not readable; the record keeps the last hand-out", "status", e.getCode(),
-                    "error", firstLine(e.getMessage()));
+                    "error", ClusterErrors.message(e, server));
         }
         return lastDra;
     }
@@ -356,7 +364,7 @@ public final class NodeAgent implements AutoCloseable {
         try {
             return view.readForPass(true);
         } catch (KubernetesClientException e) {
-            out.println("# cluster not reachable (" + firstLine(e.getMessage()) + "); showing every label as new");
+            out.println("# " + ClusterErrors.message(e, server) + "; showing every label as new");
             return Optional.empty();
         }
     }

@@ -23,6 +23,14 @@ public record PassReport(PassOutcome outcome, int gpus, Change labelChange, int 
         return error != null;
     }
 
+    /**
+     * The pass's own result, as the log and the metrics count it: {@code error} when it failed (the API server
+     * down, say), else its detection's outcome. A complete detection that could not be written is not a complete pass.
+     */
+    public String result() {
+        return failed() ? "error" : outcome.id();
+    }
+
     PassReport withRetryAfter(Duration value) {
         return new PassReport(outcome, gpus, labelChange, apiWrites, error, value);
     }

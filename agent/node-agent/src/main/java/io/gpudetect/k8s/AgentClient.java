@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -130,6 +131,10 @@ public final class AgentClient {
     /**
      * Like {@code Executors.newCachedThreadPool} (fabric8's default for both pools: no bound, so no task ever
      * waits for another to free a thread), with daemon threads that end after {@link #IDLE_SECONDS} idle.
+     * Unbounded, it refuses a task only once shut down: an informer's retry that a failing request starts on a
+     * pool thread while the client closes (the API server down at {@code agent --once}'s end). The refusal ends
+     * that thread as before, but is not printed: the JVM's default handler wrote its stack trace after the
+     * agent's last line. Anything else a pool thread lets escape is printed as before.
      */
     static ExecutorService pool(String name) {
         AtomicInteger count = new AtomicInteger();
@@ -137,6 +142,11 @@ public final class AgentClient {
                 task -> {
                     Thread t = new Thread(task, name + "-" + count.incrementAndGet());
                     t.setDaemon(true);
+                    t.setUncaughtExceptionHandler((thread, e) -> {
+                        if (!(e instanceof RejectedExecutionException)) {
+                            thread.getThreadGroup().uncaughtException(thread, e);
+                        }
+                    });
                     return t;
                 });
     }

@@ -3,6 +3,7 @@ package io.gpudetect.k8s;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.source.IoFailure;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -44,13 +45,18 @@ public final class ClusterErrors {
     private ClusterErrors() {
     }
 
-    /** One line for a request to the API server at {@code server} (a URL) that failed with {@code e}. */
-    public static String message(KubernetesClientException e, String server) {
+    /**
+     * One line for a request to the API server at {@code server} (a URL) that failed with {@code e}: fabric8's
+     * exception, or what an informer reports (a {@code CompletionException} around the JDK client's own), said
+     * the same way, so that {@code inventory --cluster} and the agent's log name a failure alike.
+     */
+    public static String message(Throwable e, String server) {
         String at = server.endsWith("/") ? server.substring(0, server.length() - 1) : server;
-        if (e.getCode() > 0) {
-            return answered(e, at);
-        }
         List<Throwable> chain = chain(e);
+        KubernetesClientException answer = find(chain, KubernetesClientException.class);
+        if (answer != null && answer.getCode() > 0) {
+            return answered(answer, at);
+        }
         if (find(chain, UnknownHostException.class) != null || find(chain, UnresolvedAddressException.class) != null) {
             String host = host(server);
             return unreachable(at, "unknown host " + host + (IN_CLUSTER_HOST.equals(host)
@@ -152,15 +158,19 @@ public final class ClusterErrors {
         return null;
     }
 
-    /** The innermost message: wrappers repeat it with a class name in front, or say nothing. */
+    /**
+     * The innermost message: wrappers repeat it with a class name in front, or say nothing; fabric8's own
+     * ("Operation: [get] for kind: [Node] ...", "An error has occurred.") name the request, not the cause. With no
+     * message at all, the innermost exception's name in words ({@code ClosedChannelException}: "closed channel").
+     */
     private static String deepestMessage(List<Throwable> chain) {
         for (int i = chain.size() - 1; i >= 0; i--) {
             String m = chain.get(i).getMessage();
-            if (m != null && !m.isBlank()) {
+            if (m != null && !m.isBlank() && !(chain.get(i) instanceof KubernetesClientException)) {
                 return oneLine(m);
             }
         }
-        return chain.get(chain.size() - 1).getClass().getSimpleName();
+        return IoFailure.inWords(chain.get(chain.size() - 1));
     }
 
     private static String oneLine(String s) {
