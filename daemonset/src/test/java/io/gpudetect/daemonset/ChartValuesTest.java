@@ -62,7 +62,7 @@ class ChartValuesTest {
               enabled: true
             supplementalGroups: [44, 110]
             extraEnv:
-              - {name: GPU_DETECT_LOG, value: debug}
+              - {name: TZ, value: UTC}
             admissionPolicy:
               requireApi: false
             """);
@@ -81,7 +81,7 @@ class ChartValuesTest {
         assertTrue(Pods.agent(CUSTOM).getArgs().contains("--release-nvml"), Pods.agent(CUSTOM).getArgs().toString());
         assertFalse(Pods.agent(Chart.render()).getArgs().contains("--release-nvml"),
                 "NVML is held by default");
-        assertEquals("debug", Pods.env(CUSTOM).get("GPU_DETECT_LOG").getValue());
+        assertEquals("UTC", Pods.env(CUSTOM).get("TZ").getValue());
         assertEquals("spec.nodeName", Pods.env(CUSTOM).get("NODE_NAME").getValueFrom().getFieldRef().getFieldPath());
     }
 
