@@ -13,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -156,7 +157,8 @@ public final class AkashTableReader {
         String failure = failedAt == null || Duration.between(failedAt, clock.instant()).compareTo(RETRY_AFTER) >= 0 ? null
                 : readOrNull(failed);
         if (failure != null) {
-            failure = failure.strip() + " (at " + failedAt + "; tried again an hour after)";
+            failure = failure.strip() + " (at " + failedAt.truncatedTo(ChronoUnit.SECONDS) + "; not tried again before "
+                    + failedAt.plus(RETRY_AFTER).truncatedTo(ChronoUnit.SECONDS) + ")";
         } else {
             try {
                 String json = fetch(url);
@@ -193,10 +195,10 @@ public final class AkashTableReader {
             }
             return response.body();
         } catch (IOException | RuntimeException e) {
-            throw new TableException("cannot fetch the Akash GPU table from " + url + ": " + describe(e));
+            throw new TableException("cannot fetch Akash's GPU table from " + url + ": " + networkFailure(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TableException("interrupted while fetching the Akash GPU table from " + url);
+            throw new TableException("interrupted while fetching Akash's GPU table from " + url);
         }
     }
 
@@ -239,6 +241,44 @@ public final class AkashTableReader {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Why a fetch failed, in words: the HTTP client's exceptions often carry no message ({@code ConnectException}
+     * alone said nothing to a user, and named a Java class).
+     */
+    String networkFailure(Exception e) {
+        String message = null;
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            String m = c.getMessage() == null ? "" : c.getMessage().replace('\n', ' ').strip();
+            if (c instanceof java.net.http.HttpConnectTimeoutException) {
+                return "no connection within " + timeoutWords();
+            }
+            if (c instanceof java.net.http.HttpTimeoutException) {
+                return "no answer within " + timeoutWords();
+            }
+            if (c instanceof java.net.ConnectException) {
+                return "connection refused";
+            }
+            if (c instanceof java.net.UnknownHostException) {
+                return "unknown host" + (m.isEmpty() ? "" : " " + m);
+            }
+            if (c instanceof javax.net.ssl.SSLException) {
+                return "TLS failure" + (m.isEmpty() ? "" : ": " + m);
+            }
+            if (c instanceof IllegalArgumentException) {
+                return "not a URL it can fetch" + (m.isEmpty() ? "" : " (" + m + ")");
+            }
+            if (message == null && !m.isEmpty()) {
+                message = m;
+            }
+        }
+        return message == null ? "the connection failed" : message;
+    }
+
+    private String timeoutWords() {
+        long ms = timeout.toMillis();
+        return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
     }
 
     private static String describe(Exception e) {

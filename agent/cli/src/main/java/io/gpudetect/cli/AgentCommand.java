@@ -131,7 +131,7 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Time between passes, plus up to 10%% jitter (default: 60s).")
     Duration interval;
 
-    @Option(names = "--refresh", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(names = "--refresh", paramLabel = "DURATION", converter = DurationConverter.ZeroTurnsOff.class,
             description = "On a live host, a pass whose host looks as it did (PCI bus, bound drivers, module versions, "
                     + "NVML's view) reuses the last complete detection and runs no tool; a full one runs at least this often "
                     + "(default: 1h; 0 detects in full every pass).")
@@ -141,7 +141,7 @@ public final class AgentCommand implements Callable<Integer> {
             description = "How often a complete pass refreshes the record's lastGoodPass (default: 5m).")
     Duration heartbeat;
 
-    @Option(names = "--startup-jitter", paramLabel = "DURATION", converter = StartupJitterConverter.class,
+    @Option(names = "--startup-jitter", paramLabel = "DURATION", converter = DurationConverter.ZeroTurnsOff.class,
             description = "Wait a random time up to this before the first pass, so a DaemonSet's pods do not all "
                     + "start at once (default: 30s; 0 turns it off; --once never waits).")
     Duration startupJitter;
@@ -167,8 +167,8 @@ public final class AgentCommand implements Callable<Integer> {
             description = "off (patch the Node, default), file (an NFD features.d file) or nodefeature (an NFD NodeFeature object).")
     String nfdOutput;
 
-    @Option(names = "--nfd-file", paramLabel = "FILE", description = "The features.d file for --nfd-output=file (default: "
-            + "/etc/kubernetes/node-feature-discovery/features.d/gpu-detect).")
+    @Option(names = "--nfd-file", paramLabel = "FILE", description = "The features.d file for --nfd-output=file (default: the file gpu-detect in "
+            + "/etc/kubernetes/node-feature-discovery/features.d, NFD's folder).")
     Path nfdFile;
 
     @Option(names = "--namespace", paramLabel = "NS", defaultValue = "${env:POD_NAMESPACE:-gpu-detect}",
@@ -392,7 +392,7 @@ public final class AgentCommand implements Callable<Integer> {
 
     /** How often a live host is detected in full though it looks unchanged: the flag, else the config file, else 1 h. */
     Duration refresh(Properties file) {
-        return refresh != null ? refresh : duration(file, "refresh", DEFAULT_REFRESH);
+        return refresh != null ? refresh : duration(file, "refresh", DEFAULT_REFRESH, true);
     }
 
     /** The most the first pass waits: the flag, else the config file, else {@link #DEFAULT_STARTUP_JITTER}. */
@@ -400,8 +400,7 @@ public final class AgentCommand implements Callable<Integer> {
         if (startupJitter != null) {
             return startupJitter;
         }
-        String v = file.getProperty("startup-jitter");
-        return v == null ? DEFAULT_STARTUP_JITTER : StartupJitterConverter.parse("config startup-jitter", v);
+        return duration(file, "startup-jitter", DEFAULT_STARTUP_JITTER, true);
     }
 
     /** The least time between two passes that triggers start: the flag, else the config file, else 10 s. */
@@ -410,30 +409,12 @@ public final class AgentCommand implements Callable<Integer> {
                 : duration(file, "min-trigger-interval", DEFAULT_MIN_TRIGGER_INTERVAL);
     }
 
-    /** A duration, or {@code 0} for no start-up delay (a test cluster, a single node). */
-    static final class StartupJitterConverter implements CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            try {
-                return parse("--startup-jitter", value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
-
-        static Duration parse(String what, String value) {
-            if (value.strip().equals("0")) {
-                return Duration.ZERO;
-            }
-            Duration d = Durations.parse(value);
-            if (d == null) {
-                throw new IllegalArgumentException(what + ": '" + value + "' is not a duration (expected e.g. 30s, 2m, or 0)");
-            }
-            return d;
-        }
+    private static Duration duration(Properties file, String key, Duration fallback) {
+        return duration(file, key, fallback, false);
     }
 
-    private static Duration duration(Properties file, String key, Duration fallback) {
+    /** A config file's duration, under the flags' rule for zero ({@link DurationConverter}). */
+    private static Duration duration(Properties file, String key, Duration fallback, boolean zeroTurnsOff) {
         String v = file.getProperty(key);
         if (v == null) {
             return fallback;
@@ -441,6 +422,9 @@ public final class AgentCommand implements Callable<Integer> {
         Duration d = Durations.parse(v);
         if (d == null) {
             throw new IllegalArgumentException("config " + key + "=" + v + " is not a duration (expected e.g. 60s, 5m)");
+        }
+        if (d.isZero() && !zeroTurnsOff) {
+            throw new IllegalArgumentException("config " + key + "=" + v + " is no time; give more than 0 (e.g. 60s, 5m)");
         }
         return d;
     }

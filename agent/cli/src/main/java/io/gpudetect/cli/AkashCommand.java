@@ -75,7 +75,7 @@ public final class AkashCommand implements Callable<Integer> {
             AkashGpuTable table = AkashGpuTable.parse(text.json(), text.origin());
             int given = (records != null ? 1 : 0) + (cluster.chosen() ? 1 : 0) + (detection.replay != null ? 1 : 0);
             if (given > 1) {
-                throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
+                throw new InvalidInputException(null, null, null, OfferOptions.ONLY_ONE_INPUT);
             }
             InventoryOperatorConfig config = inventoryConfig == null ? null : InventoryOperatorConfig.load(inventoryConfig);
             try (RecordInput input = RecordInput.open(records, cluster)) {

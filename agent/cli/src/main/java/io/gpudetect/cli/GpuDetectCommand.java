@@ -8,6 +8,7 @@ import io.gpudetect.render.OutputFormat;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.tables.TableException;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -126,9 +127,18 @@ public final class GpuDetectCommand implements Callable<Integer> {
      */
     public static CommandLine newCommandLine() {
         CommandLine cli = new CommandLine(new GpuDetectCommand());
+        CopyableHelp.install(cli);
         // picocli hands only Exceptions to the execution exception handler and lets Errors out of execute(),
         // where the JVM would print their stack trace: they are wrapped here to take the same way.
         cli.setExecutionStrategy(parseResult -> {
+            String misplaced = optionsBeforeCommand(parseResult);
+            if (misplaced != null) {
+                CommandLine sub = parseResult.subcommand().commandSpec().commandLine();
+                sub.getErr().println(misplaced);
+                sub.getErr().println("Try '" + sub.getCommandSpec().qualifiedName() + " --help' for more information.");
+                sub.getErr().flush();
+                return EXIT_USAGE;
+            }
             try {
                 return new CommandLine.RunLast().execute(parseResult);
             } catch (Error e) {
@@ -142,8 +152,10 @@ public final class GpuDetectCommand implements Callable<Integer> {
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setParameterExceptionHandler((e, args) -> {
             CommandLine failed = e.getCommandLine();
-            failed.getErr().println(failed.getCommandName().equals("gpu-detect") ? "gpu-detect: " + e.getMessage()
-                    : "gpu-detect " + failed.getCommandName() + ": " + e.getMessage());
+            String command = failed.getCommandName().equals("gpu-detect") ? "gpu-detect"
+                    : "gpu-detect " + failed.getCommandName();
+            String mistyped = mistypedCommand(e);
+            failed.getErr().println(command + ": " + (mistyped != null ? mistyped : e.getMessage()));
             failed.getErr().println("Try '" + failed.getCommandSpec().qualifiedName() + " --help' for more information.");
             return EXIT_USAGE;
         });
@@ -154,6 +166,46 @@ public final class GpuDetectCommand implements Callable<Integer> {
             return EXIT_FAILED;
         });
         return cli;
+    }
+
+    /**
+     * {@code 'recrod' is not a command; did you mean 'record'?}: the first unmatched word of the top-level command
+     * that is no option, with picocli's suggestions; null for any other usage error.
+     */
+    static String mistypedCommand(CommandLine.ParameterException e) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched)
+                || e.getCommandLine().getCommandSpec().subcommands().isEmpty()
+                || unmatched.getUnmatched().isEmpty() || unmatched.getUnmatched().get(0).startsWith("-")) {
+            return null;
+        }
+        String word = unmatched.getUnmatched().get(0);
+        List<String> commands = unmatched.getSuggestions().stream()
+                .filter(e.getCommandLine().getCommandSpec().subcommands()::containsKey).toList();
+        return "'" + word + "' is not a command" + (commands.isEmpty()
+                ? " (commands: " + String.join(", ", e.getCommandLine().getCommandSpec().subcommands().keySet()) + ")"
+                : "; did you mean " + String.join(" or ", commands.stream().map(c -> "'" + c + "'").toList()) + "?");
+    }
+
+    /**
+     * Plain detection's options given before a command ({@code gpu-detect -o json record DIR}) would be read and
+     * then ignored, as picocli runs only the command: they are refused, naming where they belong. Null when there
+     * is no command or no such option; {@code --help} and {@code --version} are picocli's own, and answered.
+     */
+    static String optionsBeforeCommand(CommandLine.ParseResult parsed) {
+        if (parsed.subcommand() == null || parsed.isUsageHelpRequested() || parsed.isVersionHelpRequested()) {
+            return null;
+        }
+        List<String> given = parsed.matchedOptions().stream().map(o -> o.longestName()).distinct().toList();
+        if (given.isEmpty()) {
+            return null;
+        }
+        CommandLine.Model.CommandSpec sub = parsed.subcommand().commandSpec();
+        List<String> own = given.stream().filter(o -> sub.findOption(o) != null).toList();
+        boolean one = given.size() == 1;
+        return "gpu-detect: " + String.join(", ", given) + " before '" + sub.name() + "' "
+                + (one ? "is an option" : "are options") + " of plain gpu-detect, not of '" + sub.name() + "'"
+                + (own.isEmpty() ? "" : "; give " + (one ? "it" : String.join(", ", own)) + " after the command: gpu-detect "
+                + sub.name() + " " + own.get(0) + " ...");
     }
 
     /**

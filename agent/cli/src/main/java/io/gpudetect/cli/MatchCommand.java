@@ -50,10 +50,11 @@ public final class MatchCommand implements Callable<Integer> {
     Path sdl;
 
     @Option(names = "--gpu", paramLabel = "REQUEST",
-            description = "A request instead of (or besides) an SDL, e.g. "
-                    + "vendor=nvidia,model=h100|a100,vram>=24Gi,count=2,interface=sxm,mig=1g.10gb,replicas=1; "
-                    + "driver>=550.54, cuda>=12.8 (rocm>=6.2 for amd), pcie>=gen4x16 and link=full (no GPU on fewer "
-                    + "lanes than it has) ask that of each GPU. Repeatable.")
+            description = "A request instead of (or besides) an SDL, keys joined by commas, e.g. "
+                    + "'vendor=nvidia,vram>=24Gi,count=2', 'vendor=nvidia,model=h100|a100,interface=sxm' or "
+                    + "'vendor=amd,replicas=2'. Each GPU can also be asked for its driver stack and PCIe link: "
+                    + "driver>=550.54, cuda>=12.8 (rocm>=6.2 for amd), pcie>=gen4x16, link=full (no GPU on fewer lanes "
+                    + "than it has). Repeatable.")
     List<String> gpus = new ArrayList<>();
 
     @Mixin

@@ -43,13 +43,16 @@ public final class OfferOptions implements AutoCloseable {
                     + "nodes its exclude.nodes rules leave out take no replica.")
     Path inventoryConfig;
 
+    /** Said by every command that reads one of records, the cluster or a bundle when given more than one. */
+    static final String ONLY_ONE_INPUT = "give only one of --records, --cluster and --replay";
+
     private RecordInput recordInput;
 
     /** Where to read offers from; a usage problem (both --records and --replay) is invalid input. */
     OfferSource source() throws InvalidInputException {
         int given = (records != null ? 1 : 0) + (cluster.chosen() ? 1 : 0) + (detection.replay != null ? 1 : 0);
         if (given > 1) {
-            throw new InvalidInputException(null, null, null, "give one of --records, --cluster and --replay");
+            throw new InvalidInputException(null, null, null, ONLY_ONE_INPUT);
         }
         Function<String, String> exclusionRules = node -> null;
         if (inventoryConfig != null) {

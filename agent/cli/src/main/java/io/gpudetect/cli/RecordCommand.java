@@ -36,8 +36,9 @@ public final class RecordCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** This host's options only: record reads this host, so it has no {@code --replay} to refuse. */
     @Mixin
-    DetectionOptions detection;
+    HostOptions host;
 
     @Option(names = "--every-source",
             description = "Consult every source, needed or not (by default only what the probe plan needs, as a live pass).")
@@ -50,10 +51,6 @@ public final class RecordCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (detection.replay != null) {
-            err.println("gpu-detect record: --replay makes no sense here: record reads this host");
-            return GpuDetectCommand.EXIT_USAGE;
-        }
         if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmpty(dir))) {
             err.println("gpu-detect record: " + dir + " exists and is not an empty folder; choose a new folder");
             return GpuDetectCommand.EXIT_USAGE;
@@ -72,17 +69,17 @@ public final class RecordCommand implements Callable<Integer> {
             err.println("gpu-detect record: cannot write " + dir + ": " + IoFailure.reason(e));
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
-        RecordingSource recording = new RecordingSource(detection.live(), dir, everySource);
+        RecordingSource recording = new RecordingSource(host.live(), dir, everySource);
         Tables tables;
         try {
             // The host's id tables are read around the recording, not through it: a bundle holds what the host's
             // tools and sysfs said, not copies of pci.ids or amdgpu.ids (a replay uses the jar's tables anyway).
-            tables = detection.tables(detection.live());
+            tables = host.tables(host.live());
         } catch (TableException e) {
             err.println("gpu-detect record: " + e.getMessage());
             return GpuDetectCommand.EXIT_UNUSABLE_INPUT;
         }
-        Inventory inventory = detection.detect(new DetectionOptions.Input(recording, tables));
+        Inventory inventory = host.detect(new DetectionOptions.Input(recording, tables));
         // What Akash's operator starts from: recorded so that gpu-detect akash --replay can judge DRM nodes.
         DrmCards.read(recording);
         List<String> problems;

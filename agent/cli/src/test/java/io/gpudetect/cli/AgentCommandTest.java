@@ -104,7 +104,7 @@ class AgentCommandTest {
         assertEquals(Duration.ofMinutes(1), parse("--node", "n1").minTriggerInterval(file));
         assertEquals(Duration.ofMillis(500), parse("--node", "n1", "--min-trigger-interval", "500ms").minTriggerInterval(file));
         assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--min-trigger-interval", "0"));
-        assertTrue(err.toString().contains("'0' is not a duration"), err.toString());
+        assertTrue(err.toString().contains("'0' is no time; give more than 0"), err.toString());
         file.setProperty("min-trigger-interval", "often");
         var bad = assertThrows(IllegalArgumentException.class,
                 () -> parse("--node", "n1").minTriggerInterval(file));

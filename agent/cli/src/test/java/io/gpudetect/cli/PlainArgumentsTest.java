@@ -118,9 +118,9 @@ class PlainArgumentsTest {
         assertFalse(parsed.hasSubcommand() || parsed.isUsageHelpRequested() || parsed.isVersionHelpRequested(), line);
         GpuDetectCommand command = cli.getCommand();
         assertEquals(command.detection.replay, read.replay(), line);
-        assertEquals(command.detection.timeout, read.timeout(), line);
-        assertEquals(command.detection.hostRoot, read.hostRoot(), line);
-        assertEquals(command.detection.driverRoot, read.driverRoot(), line);
+        assertEquals(command.detection.host.timeout, read.timeout(), line);
+        assertEquals(command.detection.host.hostRoot, read.hostRoot(), line);
+        assertEquals(command.detection.host.driverRoot, read.driverRoot(), line);
         assertEquals(command.detection.akashTable(), read.detectionOptions().akashTable(), line);
         assertEquals(command.output.format(), read.format(), line);
         assertEquals(command.verbose, read.verbose(), line);

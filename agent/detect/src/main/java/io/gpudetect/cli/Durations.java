@@ -7,13 +7,14 @@ import java.time.Duration;
  * Apart from {@link DurationConverter} so that plain {@code gpu-detect} ({@link PlainArguments}) reads a
  * duration without loading picocli.
  */
-final class Durations {
+public final class Durations {
 
     private Durations() {
     }
 
     /**
-     * The duration, or null when {@code value} is not one (or is zero, negative or too large). Digits and a unit
+     * The duration, or null when {@code value} is not one (or is negative or too large); zero however written
+     * ({@code 0}, {@code 0s}, {@code PT0S}) is {@link Duration#ZERO}, for the converter to accept or refuse. Digits and a unit
      * are split by hand: every plain run reads its timeout here, and a regular expression's {@code \\d} spun
      * method handles at each start (docs/performance.md, "Start-up and footprint tricks", row "durations
      * without a regex").
@@ -25,6 +26,9 @@ final class Durations {
             digits++;
         }
         String unit = v.substring(digits);
+        if (digits > 0 && unit.isEmpty() && v.chars().allMatch(c -> c == '0')) {
+            return Duration.ZERO;
+        }
         if (digits > 0 && (unit.equals("ms") || unit.equals("s") || unit.equals("m") || unit.equals("h"))) {
             try {
                 long n = Long.parseLong(v.substring(0, digits));
@@ -34,16 +38,29 @@ final class Durations {
                     case "m" -> Duration.ofMinutes(n);
                     default -> Duration.ofHours(n);
                 };
-                return d.isZero() ? null : d;
+                return d;
             } catch (ArithmeticException | NumberFormatException e) {
                 return null;
             }
         }
         try {
             Duration d = Duration.parse(value.strip());
-            return d.isNegative() || d.isZero() ? null : d;
+            return d.isNegative() ? null : d;
         } catch (java.time.format.DateTimeParseException e) {
             return null;
         }
+    }
+
+    /**
+     * {@code 10m}, {@code 90s}, {@code 500ms}: a duration as the flags take it, in the largest unit that holds it
+     * whole (never {@code PT10M}, which a person has to decode).
+     */
+    public static String format(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 1000 != 0) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        return s != 0 && s % 3600 == 0 ? s / 3600 + "h" : s != 0 && s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
 }

@@ -68,22 +68,22 @@ record PlainArguments(Path replay, Duration timeout, Path hostRoot, Path driverR
             }
         }
         if (driverRoot == null) {
-            driverRoot = env.get(DetectionOptions.DRIVER_ROOT_VARIABLE);
+            driverRoot = env.get(HostOptions.DRIVER_ROOT_VARIABLE);
             if (driverRoot != null && driverRoot.isBlank()) {
                 return Optional.empty();
             }
         }
         if (akashTable == null) {
-            akashTable = env.get(DetectionOptions.AKASH_TABLE_VARIABLE);
+            akashTable = env.get(HostOptions.AKASH_TABLE_VARIABLE);
         }
         OutputFormat format = output == null ? OutputFormat.table : outputFormat(output);
-        Duration limit = Durations.parse(timeout == null ? DetectionOptions.DEFAULT_TIMEOUT : timeout);
-        if (format == null || limit == null) {
+        Duration limit = Durations.parse(timeout == null ? HostOptions.DEFAULT_TIMEOUT : timeout);
+        if (format == null || limit == null || limit.isZero()) {
             return Optional.empty();
         }
         try {
             return Optional.of(new PlainArguments(replay == null ? null : Path.of(replay), limit,
-                    Path.of(hostRoot == null ? DetectionOptions.DEFAULT_HOST_ROOT : hostRoot), driverRoot == null ? null : Path.of(driverRoot),
+                    Path.of(hostRoot == null ? HostOptions.DEFAULT_HOST_ROOT : hostRoot), driverRoot == null ? null : Path.of(driverRoot),
                     akashTable, format, verbose, env.get("PATH")));
         } catch (InvalidPathException e) {
             return Optional.empty();

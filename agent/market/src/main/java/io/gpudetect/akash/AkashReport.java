@@ -22,7 +22,7 @@ public final class AkashReport {
 
     public static String table(AkashForecast forecast) {
         StringBuilder out = new StringBuilder();
-        out.append("What Akash's inventory operator sees, from ").append(forecast.input()).append(", with the ")
+        out.append("What Akash's inventory operator sees, from ").append(forecast.input()).append(", with Akash's GPU table from ")
                 .append(forecast.table()).append("\n");
         int dropped = 0;
         for (NodeForecast n : forecast.nodes()) {

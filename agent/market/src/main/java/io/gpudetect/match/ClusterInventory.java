@@ -2,6 +2,7 @@ package io.gpudetect.match;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.gpudetect.cli.Durations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -174,7 +175,7 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
         Duration age = Duration.between(n.lastGoodPass(), now);
         if (age.compareTo(staleAfter) > 0) {
             return new NodeRow(n.node(), n.gpus().size(), allocatable, inUse, last, "stale",
-                    "last good pass " + words(age) + " ago, more than " + words(staleAfter));
+                    "last good pass " + words(age) + " ago, more than " + Durations.format(staleAfter));
         }
         if (n.unavailable() != null) {
             return new NodeRow(n.node(), n.gpus().size(), allocatable, inUse, last, UNAVAILABLE, n.unavailable());

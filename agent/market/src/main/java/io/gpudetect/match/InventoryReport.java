@@ -2,6 +2,7 @@ package io.gpudetect.match;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpudetect.cli.Durations;
 import io.gpudetect.render.InventoryDocument;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ public final class InventoryReport {
         ObjectNode doc = mapper.createObjectNode();
         doc.put("records", inventory.records());
         doc.put("now", inventory.now().toString());
-        doc.put("staleAfter", inventory.staleAfter().toString());
+        doc.put("staleAfter", Durations.format(inventory.staleAfter()));
         doc.set("models", mapper.valueToTree(inventory.models()));
         doc.set("units", mapper.valueToTree(inventory.vendors()));
         doc.set("nodes", mapper.valueToTree(inventory.nodes()));
@@ -79,7 +80,7 @@ public final class InventoryReport {
         long flagged = inventory.flaggedNodes();
         out.append('\n').append(inventory.nodes().size()).append(inventory.nodes().size() == 1 ? " node" : " nodes")
                 .append(flagged == 0 ? ", none flagged" : ", " + flagged + " flagged (stale, missing or without a good "
-                        + "pass; stale after " + ClusterInventory.words(inventory.staleAfter()) + ")")
+                        + "pass; stale after " + Durations.format(inventory.staleAfter()) + ")")
                 .append(".\n");
         return out.toString();
     }
