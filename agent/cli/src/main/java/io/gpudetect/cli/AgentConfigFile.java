@@ -35,7 +35,7 @@ final class AgentConfigFile {
      * of them is no typo where the agent runs.
      */
     static final Set<String> VARIABLES = Set.of(AgentCommand.ENV_PROFILES, AgentCommand.ENV_AKASH_OPERATOR,
-            DetectionOptions.DRIVER_ROOT_VARIABLE, DetectionOptions.AKASH_TABLE_VARIABLE, "GPU_DETECT_JAVA_OPTS",
+            HostOptions.DRIVER_ROOT_VARIABLE, HostOptions.AKASH_TABLE_VARIABLE, "GPU_DETECT_JAVA_OPTS",
             "GPU_DETECT_RUNTIME_JMODS", "GPU_DETECT_SHARED");
 
     private AgentConfigFile() {

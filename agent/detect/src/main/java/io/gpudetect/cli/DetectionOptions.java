@@ -62,6 +62,7 @@ public final class DetectionOptions {
         if (replay != null) {
             return BundleSource.open(replay, Probes.bundleFiles(Probes.defaults(probeSettings())));
         }
+        Path hostRoot = host.hostRoot;
         if (!Files.isDirectory(hostRoot)) {
             // Said as what it is, before a pass that would find no PCI bus under it and blame a /sys not mounted.
             throw new BundleException("--host-root " + hostRoot + ": "
