@@ -180,7 +180,7 @@ public final class Detector {
         }
         // A bundle that holds nothing a probe reads (a manifest alone, saying no tool was there) was read in full:
         // its "no GPUs, sources that answered: none" is what it shows.
-        return reasons.isEmpty() ? null : "nothing in the bundle could be read (" + String.join("; ", reasons) + ")";
+        return reasons.isEmpty() ? null : "no source in the bundle answered (" + String.join("; ", reasons) + ")";
     }
 
     /** Why a live pass consulted every source: it had no bus to plan from. */

@@ -261,7 +261,7 @@ public final class BundleSource implements Source {
      * Why the bundle holds no output of {@code command}, as the recording shows it, never as this machine sees it:
      * a tool the recorded host lacked ({@code record} wrote what it found when it looked), a file the bundle does
      * not hold; null (nothing to say) for a format {@code record} never writes (a pasted {@code nvidia-smi} table),
-     * which a recorded bundle lacks by design.
+     * which its manifest lists as absent with no command: a recorded bundle lacks it by design.
      */
     private String absentWhy(ToolCommand command, BundleManifest.Run run) {
         String host = manifest.host() == null || manifest.host().isBlank() ? "the recorded host" : "host " + manifest.host();
@@ -273,8 +273,8 @@ public final class BundleSource implements Source {
                     ? run.detail().substring(tool.length() + 4) : run.detail();
             return host + " had no " + tool + " when it was recorded" + (detail.isEmpty() ? "" : " (" + detail + ")");
         }
-        if (run != null && "absent".equals(run.status()) || run == null && !command.runsOnLiveHost()
-                && Files.exists(dir.resolve(BundleManifest.FILE_NAME))) {
+        if (run != null && "absent".equals(run.status()) && run.command() == null) {
+            // What 'record' writes for a format it never runs ("nvidia-smi.txt is only read from a recorded bundle").
             return null;
         }
         return "the bundle has no " + command.bundleFile();

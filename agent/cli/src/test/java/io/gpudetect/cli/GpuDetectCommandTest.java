@@ -123,7 +123,7 @@ class GpuDetectCommandTest {
             var doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
             assertFalse(doc.path("complete").asBoolean(true), file + ": " + out);
             assertEquals(0, doc.path("gpus").size(), file);
-            assertTrue(doc.path("failure").asText().startsWith("nothing in the bundle could be read ("), file + ": " + out);
+            assertTrue(doc.path("failure").asText().startsWith("no source in the bundle answered ("), file + ": " + out);
             assertTrue(doc.path("failure").asText().contains(file), file + ": " + out);
         }
     }

@@ -122,7 +122,7 @@ class ReplayTellsTheRecordingTest {
         write(garb.resolve("nvidia-smi.xml"), "garbage <<<\n");
         assertEquals(GpuDetectCommand.EXIT_UNUSABLE_INPUT, run("--replay", garb.toString()));
         assertFalse(out.toString().contains("No GPUs found"), out.toString());
-        assertTrue(err.toString().contains("gpu-detect: nothing in the bundle could be read (nvidia-smi-xml: "
+        assertTrue(err.toString().contains("gpu-detect: no source in the bundle answered (nvidia-smi-xml: "
                 + "nvidia-smi.xml:1: Content is not allowed in prolog.)"), err.toString());
     }
 
