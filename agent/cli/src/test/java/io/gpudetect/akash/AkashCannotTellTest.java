@@ -9,9 +9,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpudetect.testing.CommandRun;
 import io.gpudetect.testing.Fixtures;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code gpu-detect akash} says only what it knows (issue 35, item 1): a card whose PCI ids the input lacks is
@@ -19,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * it cannot be told, and why; a reason every card of a node shares is printed once, for the node.
  */
 class AkashCannotTellTest {
+
+    @TempDir
+    Path dir;
 
     /** A bundle made from a pasted plain nvidia-smi table: two RTX 4090, names and bus ids but no PCI ids. */
     private static final String PASTED_TABLE = "2x-geforce-rtx-4090_580.126.09_table";
@@ -85,5 +91,38 @@ class AkashCannotTellTest {
         assertFalse(r.out().contains("Every card is bid on"), r.out());
         assertTrue(r.out().endsWith("\n" + unknown + " cards cannot be told (no PCI ids in the input): run `gpu-detect "
                 + "akash` on the node itself\n"), r.out());
+    }
+
+    @Test
+    void aCardNotBidOnOutweighsOneThatCannotBeToldAndTheClosingLineSaysBoth() throws IOException {
+        // gpus.json has no 10de:26b9 (L40S): that card is dropped; the H100 record names no PCI ids: unknown.
+        Path file = dir.resolve("records.yaml");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: List
+                items:
+                - kind: GpuCapacity
+                  metadata: {name: l40s-node}
+                  spec:
+                    gpus:
+                    - {vendor: nvidia, model: l40s, memoryGi: 48, interface: pcie, pciAddress: "0000:01:00.0", pciVendorId: 10de, pciDeviceId: "26b9"}
+                    allocatable: {nvidia.com/gpu: 1}
+                - kind: GpuCapacity
+                  metadata: {name: h100-node}
+                  spec:
+                    gpus:
+                    - {vendor: nvidia, model: h100, memoryGi: 80, interface: sxm, pciAddress: "0000:17:00.0"}
+                    allocatable: {nvidia.com/gpu: 1}
+                """);
+        String table = AkashCommandTest.akashTable().toString();
+        CommandRun r = run("akash", "--records", file.toString(), "--akash-table", table);
+        assertEquals(1, r.exit(), r.err() + r.out());
+        assertTrue(r.out().endsWith("\nSome cards will not be bid on (1 card dropped); 1 card cannot be told (no PCI ids "
+                + "in the input): run `gpu-detect akash` on the node itself\n"), r.out());
+        JsonNode doc = new ObjectMapper().readTree(run("akash", "--records", file.toString(), "--akash-table", table,
+                "-o", "json").out());
+        assertEquals("some-card-not-bid-on", doc.get("verdict").asText(), doc.toString());
+        assertEquals("1 card cannot be told (no PCI ids in the input): run `gpu-detect akash` on the node itself",
+                doc.get("cannotTell").asText(), doc.toString());
     }
 }
