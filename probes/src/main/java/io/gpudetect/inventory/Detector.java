@@ -86,8 +86,17 @@ public final class Detector {
                 diagnostics.add(note ? asNote(d) : d);
             }
         }
-        List<String> gaps = plan == null ? Inventory.probeGaps(summaries) : plan.gaps(results, busProbe, diagnostics);
-        String failure = plan == null && !source.isRecorded() ? blind(busProbe, results.get(busProbe)) : null;
+        Map<String, String> unreadable = source.isRecorded() ? unreadable(source, inOrder) : Map.of();
+        List<String> gaps = new ArrayList<>(unreadable.values());
+        for (String gap : plan == null ? Inventory.probeGaps(summaries) : plan.gaps(results, busProbe, diagnostics)) {
+            // "nvml failed (see its diagnostics)" says less than the unreadable file's gap, already there.
+            if (!gap.endsWith(" failed (see its diagnostics)")
+                    || !unreadable.containsKey(gap.substring(0, gap.length() - " failed (see its diagnostics)".length()))) {
+                gaps.add(gap);
+            }
+        }
+        String failure = plan == null && !source.isRecorded() ? blind(busProbe, results.get(busProbe))
+                : source.isRecorded() ? unusable(inOrder) : null;
         Normaliser normaliser = new Normaliser(tables);
         List<Gpu> gpus = new ArrayList<>();
         for (Gpu merged : Merger.merge(inOrder, withoutDomain)) {
@@ -122,6 +131,56 @@ public final class Detector {
                 break;
             }
         }
+    }
+
+    /**
+     * A replay's gap, by probe, for each file the bundle holds and that could not be read (permission denied, a folder where a
+     * file belongs, a link out of the bundle): whatever the other sources said, the recording is damaged where that
+     * source's facts were, so the replay is not the host's whole answer. A tool the recorded host ran and that
+     * failed there is judged as on the live host, by the plan.
+     */
+    private static Map<String, String> unreadable(Source source, List<ProbeResult> results) {
+        Map<String, String> gaps = new LinkedHashMap<>();
+        Set<String> seen = new HashSet<>();
+        for (ProbeResult r : results) {
+            if (r.outcome() != ProbeResult.Outcome.FAILED) {
+                continue;
+            }
+            for (Diagnostic d : r.diagnostics()) {
+                if (d.severity() == Diagnostic.Severity.ERROR && d.file() != null && seen.add(d.file())) {
+                    source.unreadable(d.file()).ifPresent(why -> gaps.merge(r.probe(), why + " (" + r.probe()
+                            + " could not read it)", (a, b) -> a + "; " + b));
+                }
+            }
+        }
+        return gaps;
+    }
+
+    /**
+     * Why a replay gives no verdict: no source answered and some failed. A bundle nothing of which could be read
+     * (garbage in its only file, an unreadable {@code sys/}) is unusable input, never "no GPUs"; each failed source's
+     * first error is named, with its file and line. Null when some source answered (with or without GPUs).
+     */
+    private static String unusable(List<ProbeResult> results) {
+        List<String> reasons = new ArrayList<>();
+        for (ProbeResult r : results) {
+            if (r.outcome() == ProbeResult.Outcome.OK || r.outcome() == ProbeResult.Outcome.PARTIAL) {
+                return null;
+            }
+            if (r.outcome() == ProbeResult.Outcome.FAILED) {
+                for (Diagnostic d : r.diagnostics()) {
+                    if (d.severity() == Diagnostic.Severity.ERROR) {
+                        reasons.add(r.probe() + ": " + (d.file() == null ? "" : d.file().startsWith("/")
+                                ? d.file().substring(1) + ": " : d.file() + (d.line() == null ? "" : ":" + d.line()) + ": ")
+                                + d.message());
+                        break;
+                    }
+                }
+            }
+        }
+        // A bundle that holds nothing a probe reads (a manifest alone, saying no tool was there) was read in full:
+        // its "no GPUs, sources that answered: none" is what it shows.
+        return reasons.isEmpty() ? null : "no source in the bundle answered (" + String.join("; ", reasons) + ")";
     }
 
     /** Why a live pass consulted every source: it had no bus to plan from. */

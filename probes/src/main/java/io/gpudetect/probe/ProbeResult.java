@@ -33,8 +33,9 @@ public record ProbeResult(String probe, Outcome outcome, List<Gpu> gpus, List<Di
         diagnostics = List.copyOf(diagnostics);
     }
 
+    /** @param why what to tell a person; null when there is nothing to say (a format a recording never holds) */
     public static ProbeResult absent(String probe, Diagnostic why) {
-        return new ProbeResult(probe, Outcome.ABSENT, List.of(), List.of(why));
+        return new ProbeResult(probe, Outcome.ABSENT, List.of(), why == null ? List.of() : List.of(why));
     }
 
     public static ProbeResult skipped(String probe) {

@@ -47,7 +47,8 @@ public record ToolProbe(String name, ToolCommand command, ToolOutputParser parse
         String file = command.bundleFile();
         ToolResult result = source.run(command);
         if (result instanceof ToolResult.Absent absent) {
-            return ProbeResult.absent(name, Diagnostic.info(name, file, absent.reason()));
+            return ProbeResult.absent(name, absent.reason() == null ? null
+                    : Diagnostic.info(name, file, absent.reason()));
         }
         if (result instanceof ToolResult.TimedOut timedOut) {
             return ProbeResult.failed(name, Diagnostic.error(name, file, null,

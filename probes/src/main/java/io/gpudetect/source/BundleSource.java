@@ -234,8 +234,7 @@ public final class BundleSource implements Source {
         }
         Path file = dir.resolve(command.bundleFile());
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            String why = run != null && run.detail() != null ? run.detail() : "the bundle has no " + command.bundleFile();
-            return new ToolResult.Absent(why);
+            return new ToolResult.Absent(absentWhy(command, run));
         }
         try {
             Path real = inside(file);
@@ -256,6 +255,106 @@ public final class BundleSource implements Source {
         } catch (IOException e) {
             return new ToolResult.Failed("cannot read " + IoFailure.ofFile(e, file));
         }
+    }
+
+    /**
+     * Why the bundle holds no output of {@code command}, as the recording shows it, never as this machine sees it:
+     * a tool the recorded host lacked ({@code record} wrote what it found when it looked), a file the bundle does
+     * not hold; null (nothing to say) for a format {@code record} never writes (a pasted {@code nvidia-smi} table),
+     * which its manifest lists as absent with no command: a recorded bundle lacks it by design.
+     */
+    private String absentWhy(ToolCommand command, BundleManifest.Run run) {
+        String host = manifest.host() == null || manifest.host().isBlank() ? "the recorded host" : "host " + manifest.host();
+        if (run != null && "absent".equals(run.status()) && run.command() != null) {
+            // The detail is what the recording machine said at the time ("amd-smi is not installed or not on PATH"):
+            // said again in the past, of the recorded host, as 'record' found it.
+            String tool = run.command().split(" ", 2)[0];
+            String detail = run.detail() == null ? "" : run.detail().startsWith(tool + " is ")
+                    ? run.detail().substring(tool.length() + 4) : run.detail();
+            return host + " had no " + tool + " when it was recorded" + (detail.isEmpty() ? "" : " (" + detail + ")");
+        }
+        if (run != null && "absent".equals(run.status()) && run.command() == null) {
+            // What 'record' writes for a format it never runs ("nvidia-smi.txt is only read from a recorded bundle").
+            return null;
+        }
+        return "the bundle has no " + command.bundleFile();
+    }
+
+    /**
+     * Why a file or folder the bundle holds cannot be read (permission denied, not a regular file, a link out of
+     * the bundle, a folder on the way that cannot be entered); empty when it can be, or is simply not there.
+     * {@code path} is a bundle file name ({@code nvml.json}) or a host path ({@code /sys/bus/pci/devices}).
+     */
+    @Override
+    public Optional<String> unreadable(String path) {
+        Path p = map(path);
+        try {
+            if (attributes(p).isEmpty()) {
+                return Optional.empty();
+            }
+            Path real = inside(p);
+            if (Files.isDirectory(real)) {
+                try (Stream<Path> s = Files.list(real)) {
+                    s.findFirst();
+                }
+                return path.startsWith("/") ? Optional.empty()
+                        : Optional.of(dir.relativize(p) + " in the bundle is a folder, not a file");
+            }
+            if (!Files.isRegularFile(real)) {
+                return Optional.of(dir.relativize(p) + " in the bundle is not a regular file");
+            }
+            try (InputStream in = Files.newInputStream(real)) {
+                in.read();
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            String why = describe(e);
+            return Optional.of(why.contains(" in the bundle ") ? why : entry(p) + " in the bundle cannot be read: " + why);
+        }
+    }
+
+    /**
+     * The entry's attributes; empty when it, or a folder above it inside the bundle, does not exist. A folder above
+     * it that cannot be entered (permission denied) or is a file is the failure of that folder, named: an unreadable
+     * {@code sys/} is never read as a host without a PCI bus.
+     */
+    private Optional<BasicFileAttributes> attributes(Path p) throws IOException {
+        try {
+            return Optional.of(Files.readAttributes(p, BasicFileAttributes.class));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            // Which folder on the way stops it, from the bundle's own folder down.
+            Path at = dir;
+            for (Path part : dir.relativize(p)) {
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(at, BasicFileAttributes.class);
+                } catch (NoSuchFileException missing) {
+                    return Optional.empty();
+                } catch (IOException failed) {
+                    throw new IOException(entry(at) + " in the bundle cannot be read: " + IoFailure.reason(failed));
+                }
+                if (!a.isDirectory()) {
+                    throw new IOException(entry(at) + " in the bundle is not a folder");
+                }
+                if (!Files.isReadable(at) || !Files.isExecutable(at)) {
+                    throw new IOException(entry(at) + " in the bundle cannot be read: permission denied");
+                }
+                at = at.resolve(part);
+            }
+            throw new IOException(entry(p) + " in the bundle cannot be read: " + IoFailure.reason(e));
+        }
+    }
+
+    /** A bundle entry as a person names it: {@code sys/bus}; the bundle's own folder by its path. */
+    private String entry(Path p) {
+        return p.equals(dir) ? dir.toString() : dir.relativize(p).toString();
+    }
+
+    /** An I/O failure's reason; one this class worded (it names the bundle entry) as it is. */
+    private static String describe(IOException e) {
+        return e.getMessage() != null && e.getMessage().contains(" in the bundle ") ? e.getMessage() : IoFailure.reason(e);
     }
 
     private String readQuietly(String name) {
@@ -309,7 +408,8 @@ public final class BundleSource implements Source {
     @Override
     public List<String> list(String directory) throws IOException {
         Path p = map(directory);
-        if (!Files.isDirectory(p)) {
+        Optional<BasicFileAttributes> a = attributes(p);
+        if (a.isEmpty() || !Files.isDirectory(p)) {
             return List.of();
         }
         inside(p);

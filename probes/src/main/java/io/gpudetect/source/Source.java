@@ -35,6 +35,14 @@ public interface Source {
     /** True when the path exists as a file, directory or link. */
     boolean exists(String path);
 
+    /**
+     * Why a file or folder the recording holds cannot be read (a bundle: permission denied, not a regular file, a
+     * link out of the bundle); empty when it can be read or is not there. A live host is no recording: always empty.
+     */
+    default Optional<String> unreadable(String path) {
+        return Optional.empty();
+    }
+
     /** Words for messages: {@code this host} or {@code bundle /tmp/x}. */
     String describe();
 

@@ -9,7 +9,10 @@ public sealed interface ToolResult {
     record Completed(String stdout, String stderr, int exitCode, boolean truncated) implements ToolResult {
     }
 
-    /** The tool is not installed on this host, or the bundle does not hold its output. */
+    /**
+     * The tool is not installed on this host, or the bundle does not hold its output. {@code reason} is null when
+     * there is nothing to say: a recorded bundle lacks, by design, the formats {@code record} never writes.
+     */
     record Absent(String reason) implements ToolResult {
     }
 

@@ -31,15 +31,25 @@ import picocli.CommandLine.Spec;
 /**
  * {@code gpu-detect akash}: the labels Akash's inventory operator will write on this host, a bundle's host or every
  * node of a cluster, and each card it will not bid with, with the reason. Exit status 0 every card is bid on, 1
- * some card is not, 2 invalid input.
+ * some card is not, 2 invalid input, 3 some card cannot be told from the input (and none is known not to be bid on).
  */
 @Command(name = "akash", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
         description = "Predicts the labels Akash's inventory operator writes and lists every card the provider will "
                 + "not bid with, and why (docs/akash.md).",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every card is bid on (checks the input cannot support are listed, not counted)",
-                "1:some card will not be bid on", "2:invalid input (bundle, records, Akash GPU table)"})
+                "1:some card will not be bid on", "2:invalid input (bundle, records, Akash GPU table)",
+                "3:some card cannot be told from the input (no PCI ids), and none is known not to be bid on"})
 public final class AkashCommand implements Callable<Integer> {
+
+    /**
+     * Some card cannot be told from the input (no PCI ids: a pasted nvidia-smi table, a record without them) and no
+     * card is known not to be bid on: neither "every card is bid on" (0) nor "some card is not" (1).
+     */
+    public static final int EXIT_CANNOT_TELL = 3;
+
+    /** What gives the facts a card that cannot be told lacks, for input read away from the node. */
+    static final String ON_THE_NODE = "run `gpu-detect akash` on the node itself";
 
     @Spec
     CommandSpec spec;
@@ -80,7 +90,8 @@ public final class AkashCommand implements Callable<Integer> {
             InventoryOperatorConfig config = inventoryConfig == null ? null : InventoryOperatorConfig.load(inventoryConfig);
             try (RecordInput input = RecordInput.open(records, cluster)) {
                 forecast = input != null
-                        ? AkashForecast.of(input.store().describe(), table, RecordNodes.read(input.store()), config)
+                        ? AkashForecast.of(input.store().describe(), table, RecordNodes.read(input.store()), config,
+                        ON_THE_NODE)
                         : fromHost(table, AkashGpus.parse(text.json(), text.origin()), config);
             }
         } catch (InvalidInputException | TableException e) {
@@ -89,7 +100,11 @@ public final class AkashCommand implements Callable<Integer> {
             return MatchCommand.EXIT_INVALID_INPUT;
         }
         output.print(out, () -> AkashReport.json(forecast), () -> AkashReport.table(forecast));
-        return forecast.everyCardBidOn() ? MatchCommand.EXIT_FITS : MatchCommand.EXIT_DOES_NOT_FIT;
+        return switch (forecast.verdict()) {
+            case EVERY_CARD_BID_ON -> MatchCommand.EXIT_FITS;
+            case SOME_CARD_NOT_BID_ON -> MatchCommand.EXIT_DOES_NOT_FIT;
+            case CANNOT_TELL -> EXIT_CANNOT_TELL;
+        };
     }
 
     /**
@@ -121,6 +136,11 @@ public final class AkashCommand implements Callable<Integer> {
         }
         Inventory inventory = new Detector(Probes.defaults(detection.probeSettings()))
                 .detect(source, Tables.forSource(source, () -> akash));
+        if (inventory.failure() != null) {
+            // Nothing was seen (a bundle nothing of which could be read, a host whose PCI bus cannot be read): no
+            // card at all would read as "every card is bid on".
+            throw new InvalidInputException(null, detection.replay == null ? null : "--replay", null, inventory.failure());
+        }
         DrmCards drm = DrmCards.read(source);
         String node = OfferOptions.nodeName(source, detection.replay);
         NodeInput input = new NodeInput(node, inventory.realGpus(), drm, null,
@@ -128,6 +148,7 @@ public final class AkashCommand implements Callable<Integer> {
                         + "use --records or --cluster", null,
                 "a host on its own does not know its Node's Ready condition or cordon; use --records or --cluster",
                 source.describe(), null);
-        return AkashForecast.of(inventory.source(), table, List.of(input), config);
+        return AkashForecast.of(inventory.source(), table, List.of(input), config,
+                detection.replay == null ? null : ON_THE_NODE);
     }
 }

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
                 AkashCommand.class,
                 NfdDirCommand.class},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (no bundle in the folder, unreadable bundle, an output folder that cannot be written, a host whose PCI bus cannot be read)",
+        exitCodeList = {"0:detection ran (with or without GPUs)", "1:the input could not be used (no bundle in the folder, unreadable bundle, a bundle no source of which answered, an output folder that cannot be written, a host whose PCI bus cannot be read)",
                 "2:usage error, or an unexpected failure (one line names it)"})
 public final class GpuDetectCommand implements Callable<Integer> {
 

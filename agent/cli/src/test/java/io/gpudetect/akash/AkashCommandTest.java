@@ -80,7 +80,7 @@ class AkashCommandTest {
             assertEquals("bid", card.get("verdict").asText());
             assertEquals("10de:2231", card.get("pciId").asText());
         }
-        assertTrue(r.out().contains("\"everyCardBidOn\" : true"));
+        assertTrue(r.out().contains("\"verdict\" : \"every-card-bid-on\""), r.out());
     }
 
     @Test
@@ -153,9 +153,9 @@ class AkashCommandTest {
     }
 
     @Test
-    void aRecordingWithoutPciIdsCannotTellAndDoesNotFail() throws IOException {
+    void aRecordingWithoutPciIdsCannotTell() throws IOException {
         CommandRun r = run("akash", "--replay", Fixtures.host("geforce-rtx-3090_525.147.05_v12").toString(), "-o", "json");
-        assertEquals(0, r.exit(), "what the input cannot show is not judged");
+        assertEquals(3, r.exit(), "neither bid on (0) nor not bid on (1): cannot tell");
         JsonNode card = json(r).get("nodes").get(0).get("cards").get(0);
         assertEquals("unknown", card.get("verdict").asText());
         assertEquals(List.of("PCI vendor or device id not known from bundle " + Fixtures.host("geforce-rtx-3090_525.147.05_v12")
@@ -403,7 +403,7 @@ class AkashCommandTest {
     void everyRealHostGetsAVerdictForEachCard() throws IOException {
         for (Path h : Fixtures.hosts()) {
             CommandRun r = run("akash", "--replay", h.toString(), "-o", "json");
-            assertTrue(r.exit() == 0 || r.exit() == 1, h + ": " + r.err());
+            assertTrue(r.exit() == 0 || r.exit() == 1 || r.exit() == 3, h + ": " + r.err());
             JsonNode node = json(r).get("nodes").get(0);
             assertEquals(Fixtures.detect(h).realGpus().size(), node.get("cards").size(), h.toString());
             assertEquals("true", labels(node).get("akash.network"), h.toString());

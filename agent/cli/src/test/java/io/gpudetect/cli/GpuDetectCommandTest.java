@@ -108,17 +108,23 @@ class GpuDetectCommandTest {
         assertEquals("", out.toString());
     }
 
-    /** Any one unusable file is a failed probe: the pass is not complete, whichever file it is. */
+    /**
+     * Any one unusable file is a failed probe; when it is the bundle's only file nothing answered, and that is no
+     * verdict (exit 1, the file named), never "no GPUs", whichever file it is.
+     */
     @Test
-    void aBundleWhoseOnlyFileIsGarbageIsIncomplete() throws Exception {
+    void aBundleWhoseOnlyFileIsGarbageIsUnusable() throws Exception {
         for (String file : Probes.bundleFiles(Probes.defaults())) {
             Path bundle = Files.createDirectories(tmp.resolve("garbage-" + file));
             Files.writeString(bundle.resolve(file), "Hello,\nthis is a note, not tool output: 42 %\n");
             out.getBuffer().setLength(0);
-            assertEquals(0, run("--output", "json", "--replay", bundle.toString()), file);
+            err.getBuffer().setLength(0);
+            assertEquals(1, run("--output", "json", "--replay", bundle.toString()), file + ": " + err);
             var doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
             assertFalse(doc.path("complete").asBoolean(true), file + ": " + out);
             assertEquals(0, doc.path("gpus").size(), file);
+            assertTrue(doc.path("failure").asText().startsWith("no source in the bundle answered ("), file + ": " + out);
+            assertTrue(doc.path("failure").asText().contains(file), file + ": " + out);
         }
     }
 

@@ -36,6 +36,11 @@ public final class AkashReport {
             for (Map.Entry<String, String> l : n.labels().entrySet()) {
                 out.append("    ").append(l.getKey()).append('=').append(l.getValue()).append('\n');
             }
+            // A reason every card of the node has is said once, for the node (eight identical lines tell no more);
+            // the reason the whole node is left out is said above, under "left out".
+            List<String> shared = n.cards().size() < 2 ? List.of() : shared(n.cards());
+            List<String> everyCard = shared.stream().filter(r -> !r.equals(n.excluded())).toList();
+            list(out, "  every card:", everyCard);
             for (CardVerdict c : n.cards()) {
                 if (c.verdict() == CardVerdict.Verdict.dropped) {
                     dropped++;
@@ -45,7 +50,9 @@ public final class AkashReport {
                         .append("  ").append(c.name() == null ? "(unnamed)" : c.name())
                         .append(": ").append(words(c.verdict())).append('\n');
                 for (String r : c.reasons()) {
-                    out.append("    - ").append(r).append('\n');
+                    if (!shared.contains(r)) {
+                        out.append("    - ").append(r).append('\n');
+                    }
                 }
                 if (c.tableEntry() != null) {
                     out.append("    gpus.json entry to add: ").append(c.tableEntry()).append('\n');
@@ -54,11 +61,28 @@ public final class AkashReport {
             list(out, "  problems:", n.problems());
             list(out, "  not checked:", n.notChecked());
         }
-        out.append('\n').append(forecast.everyCardBidOn() ? "Every card is bid on"
-                : "Some cards will not be bid on (" + dropped + " card" + (dropped == 1 ? "" : "s") + " dropped"
-                + (forecast.nodes().stream().anyMatch(n -> !n.problems().isEmpty()) ? ", and node problems above" : "") + ")")
-                .append('\n');
+        out.append('\n').append(closing(forecast, dropped)).append('\n');
         return out.toString();
+    }
+
+    /**
+     * The last line: only what is known. A card that cannot be told is neither bid on nor not bid on, so "every
+     * card is bid on" is said only when every card was judged.
+     */
+    private static String closing(AkashForecast forecast, int dropped) {
+        String notBid = "Some cards will not be bid on (" + dropped + " card" + (dropped == 1 ? "" : "s") + " dropped"
+                + (forecast.nodes().stream().anyMatch(n -> !n.problems().isEmpty()) ? ", and node problems above" : "") + ")";
+        return switch (forecast.verdict()) {
+            case EVERY_CARD_BID_ON -> "Every card is bid on";
+            case CANNOT_TELL -> forecast.cannotTell();
+            case SOME_CARD_NOT_BID_ON -> forecast.cannotTell() == null ? notBid : notBid + "; " + forecast.cannotTell();
+        };
+    }
+
+    /** The reasons every one of {@code cards} gives, in the first card's order. */
+    private static List<String> shared(List<CardVerdict> cards) {
+        return cards.get(0).reasons().stream().distinct()
+                .filter(r -> cards.stream().allMatch(c -> c.reasons().contains(r))).toList();
     }
 
     private static void list(StringBuilder out, String title, List<String> lines) {

@@ -27,8 +27,11 @@ public record NodeForecast(String node, SortedMap<String, String> labels, List<C
         notChecked = List.copyOf(notChecked);
     }
 
-    /** True when every card is bid on (mislabelled ones included) and the node has no problem; unknowns do not count. */
-    public boolean everyCardBidOn() {
+    /**
+     * True when no card is known not to be bid on and the node has no problem. A card that cannot be told is not
+     * counted either way: {@link AkashForecast#verdict()} says so apart.
+     */
+    boolean noCardKnownNotBidOn() {
         return problems.isEmpty() && cards.stream().noneMatch(c -> c.verdict() == CardVerdict.Verdict.dropped);
     }
 }

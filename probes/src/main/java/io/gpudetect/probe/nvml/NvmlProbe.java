@@ -123,7 +123,8 @@ public final class NvmlProbe implements Probe {
     private static ProbeResult replay(Source source, String file) {
         ToolResult result = source.run(SNAPSHOT);
         if (result instanceof ToolResult.Absent absent) {
-            return ProbeResult.absent(PROBE, Diagnostic.info(PROBE, file, absent.reason()));
+            return ProbeResult.absent(PROBE, absent.reason() == null ? null
+                    : Diagnostic.info(PROBE, file, absent.reason()));
         }
         if (!(result instanceof ToolResult.Completed done)) {
             String why = result instanceof ToolResult.Failed f ? f.reason() : "recorded as timed out";

@@ -67,8 +67,9 @@ public final class SysfsPciProbe implements Probe {
             return ProbeResult.failed(NAME, Diagnostic.error(NAME, PCI_DEVICES, null, "cannot list: " + e.getMessage()));
         }
         if (functions.isEmpty()) {
-            return ProbeResult.absent(NAME, Diagnostic.info(NAME, PCI_DEVICES,
-                    "no PCI devices listed (not Linux, sysfs not mounted, or not in the bundle)"));
+            // A replay speaks of the recording, not of the machine replaying it.
+            return ProbeResult.absent(NAME, Diagnostic.info(NAME, PCI_DEVICES, source.isRecorded()
+                    ? "the bundle has no sys/bus/pci/devices" : "no PCI devices listed (not Linux, or sysfs not mounted)"));
         }
         Map<PciAddress, Gpu.Builder> gpus = new LinkedHashMap<>();
         List<Gpu.Builder> amdgpuCards = new ArrayList<>();
