@@ -183,6 +183,7 @@ detect --timeout 2s --host-root "$cases/sysfs_intel-igpu-beside-nvidia"
 detect --replay "$hosts/h100-80gb-hbm3_590.48.01_text-formats"
 detect --replay "$hosts/a100-sxm4-40gb_mig-enabled_510.47.03_v11" --output json
 detect --replay "$cases/amd-rx6700xt_one-card-seen-by-four-probes" --output json
+detect --replay "$hosts/rocminfo_8x-vega20-gfx906_4-numa-epyc-7551p"
 # An AMD id that names several products and no revision: VRAM, then the chip family, decide the model.
 detect --replay "$hosts/rocm-smi_radeon-rx-6700-xt_rocm-5.7.1_no-revision" --output json
 detect --replay "$hosts/lspci_2x-geforce-rtx-4090_lspci-vv" --output yaml
