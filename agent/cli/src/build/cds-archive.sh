@@ -140,13 +140,18 @@ else
 fi
 export GPU_DETECT_DRIVER_ROOT="$driver"
 
-# Akash's table as a command reads it on most starts: a file (the day's cached copy), parsed. A small table written
-# here, so that training neither waits on the network nor depends on ../shared; the classes are the same.
-cat >"$target/cds-training-akash-gpus.json" <<'TABLE'
+# Akash's table as a command reads it on most starts: by default (no --akash-table), the day's cached copy in the
+# cache folder, parsed. A small table written here as that copy, so that training neither waits on the network nor
+# depends on ../shared; the classes are the same. Not --akash-table FILE: that path leaves out the default's reader
+# (AkashTableReader's refreshing supplier), which every start then loaded from the probes jar, opening it (issue 37).
+cache="$target/cds-training-cache"
+rm -rf "$cache" && mkdir -p "$cache/gpu-detect"
+cat >"$cache/gpu-detect/akash-gpus.json" <<'TABLE'
 {"10de": {"name": "nvidia", "devices": {"2330": {"name": "h100", "interface": "SXM5", "memory_size": "80Gi"}}},
  "1002": {"name": "amd", "devices": {"73df": {"name": "rx6700xt", "interface": "PCIe", "memory_size": "12Gi"}}}}
 TABLE
-export GPU_DETECT_AKASH_TABLE="$target/cds-training-akash-gpus.json"
+export XDG_CACHE_HOME="$cache"
+unset GPU_DETECT_AKASH_TABLE
 
 command_flags="$here/command-jvm.flags"
 start gpu-detect
@@ -183,6 +188,8 @@ detect --timeout 2s --host-root "$cases/sysfs_intel-igpu-beside-nvidia"
 detect --replay "$hosts/h100-80gb-hbm3_590.48.01_text-formats"
 detect --replay "$hosts/a100-sxm4-40gb_mig-enabled_510.47.03_v11" --output json
 detect --replay "$cases/amd-rx6700xt_one-card-seen-by-four-probes" --output json
+# rocminfo: the RX 6700 XT case above no longer holds its rocminfo.txt (it names it in shared-files.txt, which only
+# the tests assemble), so a host of ../shared trains it: eight MI50s told from MI60s by their compute units.
 detect --replay "$hosts/rocminfo_8x-vega20-gfx906_4-numa-epyc-7551p"
 # An AMD id that names several products and no revision: VRAM, then the chip family, decide the model.
 detect --replay "$hosts/rocm-smi_radeon-rx-6700-xt_rocm-5.7.1_no-revision" --output json

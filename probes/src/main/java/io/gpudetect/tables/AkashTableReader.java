@@ -37,7 +37,7 @@ public final class AkashTableReader {
     static final Duration MAX_AGE = Duration.ofDays(1);
     /**
      * How long after a failed fetch the next command tries again: a host without a network would otherwise wait on
-     * it at every start. The failure is kept beside the cache ({@code <cache>.failed}, its reason inside).
+     * it at every start. The failure is kept beside the cache ({@code <cache>.failed}, its reason and time inside).
      */
     static final Duration RETRY_AFTER = Duration.ofHours(1);
 
@@ -153,7 +153,7 @@ public final class AkashTableReader {
         String failure = failedAt == null || Duration.between(failedAt, clock.instant()).compareTo(RETRY_AFTER) >= 0 ? null
                 : readOrNull(failed);
         if (failure != null) {
-            failure = failure.strip() + " (at " + failedAt + "; tried again an hour after)";
+            failure = failureLine(failure, failedAt) + "; tried again an hour after)";
         } else {
             try {
                 String json = fetch(url);
@@ -163,7 +163,9 @@ public final class AkashTableReader {
                 return new Text(json, url);
             } catch (TableException e) {
                 failure = e.getMessage();
-                store(failed, failure + "\n");
+                // The time written with the reason, so that the starts of the next hour, which read this note, need
+                // not format the file's time (java.time's formatters: ~5 ms of an offline host's every start).
+                store(failed, failure + "\n" + clock.instant() + "\n");
             }
         }
         String stale = fetchedAt == null ? null : readOrNull(cached);
@@ -171,6 +173,19 @@ public final class AkashTableReader {
             return new Text(stale, url + " (cached " + cached + " of " + fetchedAt + "; refreshing failed: " + failure + ")");
         }
         return new Text(null, failure + (cached == null ? "" : "; no copy cached in " + cached));
+    }
+
+    /**
+     * {@code <reason> (at <time>} from a failure note: its first line, and the time its second line holds, else (a
+     * note an older gpu-detect wrote) the file's own time.
+     */
+    private static String failureLine(String note, Instant failedAt) {
+        String text = note.strip();
+        int end = text.indexOf('\n');
+        if (end < 0) {
+            return text + " (at " + failedAt;
+        }
+        return text.substring(0, end).strip() + " (at " + text.substring(end + 1).strip();
     }
 
     /** The default address keeps the plain name; any other gets its own file, told apart by a hash of the URL. */
