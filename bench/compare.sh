@@ -186,13 +186,13 @@ print(f"\nstart-up, working tree against {short}, {time.strftime('%Y-%m-%dT%H:%M
       f"rounds, {os.cpu_count()} CPUs, load {load_start} at the start and {load_end} at the end, Akash's table {akash}")
 print("ratios: median of the per-round ratios [25th-75th percentile]")
 for label, data in (("wall", wall), ("CPU (user + system)", cpu)):
-    print(f"\n{label}, ms{'':<22} {'base':>7} {'tree':>7}  {'tree/base':<18} {'base/hello':<18} {'tree/hello':<18}")
+    print(f"\n{label + ', ms':<30} {'base':>7} {'tree':>7}  {'tree/base':<18} {'base/hello':<18} {'tree/hello'}")
     hello = data[0]
     print(f"{'java Hello':<30} {med(hello):7.1f}")
     for name, _ in figures:
         b = next(i for i, c in enumerate(commands) if c[0] == name and c[1] == "base")
         t = b + 1
         print(f"{name:<30} {med(data[b]):7.1f} {med(data[t]):7.1f}  {ratio(data[t], data[b]):<18} "
-              f"{ratio(data[b], hello):<18} {ratio(data[t], hello):<18}")
+              f"{ratio(data[b], hello):<18} {ratio(data[t], hello)}")
 print(f"\nraw figures: {tsv}")
 PYTHON

@@ -191,6 +191,8 @@ detect --replay "$cases/amd-rx6700xt_one-card-seen-by-four-probes" --output json
 # rocminfo: the RX 6700 XT case above no longer holds its rocminfo.txt (it names it in shared-files.txt, which only
 # the tests assemble), so a host of ../shared trains it: eight MI50s told from MI60s by their compute units.
 detect --replay "$hosts/rocminfo_8x-vega20-gfx906_4-numa-epyc-7551p"
+# rocm-smi's table form, which no other training run reads.
+detect --replay "$hosts/rocm-smi-concise_4x-instinct-mi300x"
 # An AMD id that names several products and no revision: VRAM, then the chip family, decide the model.
 detect --replay "$hosts/rocm-smi_radeon-rx-6700-xt_rocm-5.7.1_no-revision" --output json
 detect --replay "$hosts/lspci_2x-geforce-rtx-4090_lspci-vv" --output yaml
