@@ -57,13 +57,18 @@ train() {
     return $status
 }
 
-# add_classes NAME: appends TARGET/NAME.part to the class list, each line once. JDK 17's static dump crashed
+# add_classes NAME: appends TARGET/NAME.part to the class list, each class once. JDK 17's static dump crashed
 # (SIGSEGV in SystemDictionaryShared::adjust_lambda_proxy_class_dictionary) on a list with the lines of two
-# training runs appended whole, and dumped the same lines deduplicated.
+# training runs appended whole, and dumped the same lines deduplicated. An @lambda-proxy line is kept as often as
+# one run wrote it, at most: a run writes one line per call site, and the archive keeps one proxy class per line,
+# handed to one call site each; with the lines made unique, every further call site of the same lambda (a method
+# reference used in several places) spun its class at every start (issue 37: 9 of an H100 replay's 22).
 add_classes() {
     if [ -s "$target/$1.part" ]; then
         touch "$target/$1.classlist"
-        awk '!seen[$0]++' "$target/$1.classlist" "$target/$1.part" >"$target/$1.new"
+        awk 'FNR == NR { if (/^@lambda-proxy /) kept[$0]++; else seen[$0] = 1; print; next }
+             /^@lambda-proxy / { if (++run[$0] > kept[$0]) { kept[$0]++; print }; next }
+             !seen[$0]++' "$target/$1.classlist" "$target/$1.part" >"$target/$1.new"
         mv "$target/$1.new" "$target/$1.classlist"
     fi
     rm -f "$target/$1.part"
@@ -198,6 +203,9 @@ detect --replay "$hosts/rocm-smi_radeon-rx-6700-xt_rocm-5.7.1_no-revision" --out
 detect --replay "$hosts/lspci_2x-geforce-rtx-4090_lspci-vv" --output yaml
 detect --replay "$cases/sysfs_intel-igpu-beside-nvidia" --output table
 detect --replay "$cases/nvml-8xa100-mig" --output json
+# Our H100 bundle, which README's first command replays (bundle.json, nvml.json, nvidia-smi.xml and a vGPU host's
+# sysfs): only the agent's archive had trained on it, and the command read its vGPU check from the probes jar.
+detect --replay "$live"
 train gpu-detect "$command_flags" "$every_jar_cp" --help
 dump gpu-detect "$command_flags" "$detection_cp"
 
