@@ -73,6 +73,12 @@ build() {
     fi
 }
 
+# The build trains its class-data archive on recordings of ../shared beside the checkout: the worktree gets the
+# same ones (a link beside it), or its archive would lack them and BASE would look slower than it is.
+if [ -d "$shared" ] && [ ! -e "$(dirname "$dir")/shared" ]; then
+    mkdir -p "$(dirname "$dir")"
+    ln -s "$(cd "$shared" && pwd)" "$(dirname "$dir")/shared"
+fi
 if [ ! -f "$dir/.compare-built" ]; then
     if [ ! -d "$dir" ]; then
         mkdir -p "$(dirname "$dir")"
