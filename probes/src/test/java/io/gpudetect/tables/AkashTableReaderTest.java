@@ -144,6 +144,31 @@ class AkashTableReaderTest {
         assertEquals("t4", later.lookup("10de", "1eb8").orElseThrow().model());
     }
 
+    /**
+     * The failure note holds the time of the failed fetch, which the next starts print as read (not the file's time
+     * formatted at each start: java.time's formatters, issue 37); a note an older gpu-detect wrote, the reason alone,
+     * still reads, with the file's time.
+     */
+    @Test
+    void aFailureNoteSaysWhenTheFetchFailedAndAnOlderNoteStillReads() throws Exception {
+        String url = serve();
+        Instant failedAt = Instant.parse("2026-11-28T21:31:00.5Z");
+        status = 503;
+        reader(failedAt).read(url);
+        Path note = tmp.resolve("cache").resolve(AkashTableReader.cacheName(AkashTableReader.tableUrl(url)) + ".failed");
+        assertEquals(List.of(url + "/devices/gpus answered HTTP 503; expected 200 with the GPU table", failedAt.toString()),
+                Files.readAllLines(note));
+        AkashGpus soon = reader(Instant.now()).read(url);
+        assertTrue(soon.origin().startsWith(url + "/devices/gpus answered HTTP 503; expected 200 with the GPU table (at "
+                + failedAt + "; tried again an hour after)"), soon.origin());
+
+        Files.writeString(note, "cannot fetch the Akash GPU table from " + url + ": ConnectException\n");
+        Instant written = Files.getLastModifiedTime(note).toInstant();
+        AkashGpus older = reader(Instant.now()).read(url);
+        assertTrue(older.origin().startsWith("cannot fetch the Akash GPU table from " + url + ": ConnectException (at "
+                + written + "; tried again an hour after)"), older.origin());
+    }
+
     @Test
     void aLongRunningProcessKeepsItsCopyADayThenReadsAgain() throws Exception {
         String url = serve();
