@@ -90,8 +90,8 @@ public final class Normaliser {
     /**
      * The keys of the judgements above: one kind of card, as the judgement reads it. Each writes its own equals and
      * hashCode: a record's generated ones are bootstrapped through java.lang.runtime.ObjectMethods at their first
-     * call, which spins some thirty method-handle classes that no class-data archive keeps, ~10 ms of every replay
-     * of an AMD card on a small machine (docs/performance.md, "Issue 37: the start-up regression").
+     * call, which spins some thirty method-handle classes that no class-data archive keeps, at every start that
+     * names an AMD card (docs/performance.md, row "normaliser's keys without ObjectMethods").
      */
     private record CutNameKind(String name, Long memoryMiB) {
         @Override
