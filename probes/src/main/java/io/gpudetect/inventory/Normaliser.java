@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -86,23 +87,84 @@ public final class Normaliser {
     /** Board names judged against their device id in this pass (see {@link #idProductOverBoardName}). */
     private final Map<BoardNameKind, Optional<String>> boardNameModels = new java.util.HashMap<>();
 
-    /** The keys of the judgements above: one kind of card, as the judgement reads it. */
+    /**
+     * The keys of the judgements above: one kind of card, as the judgement reads it. Each writes its own equals and
+     * hashCode: a record's generated ones are bootstrapped through java.lang.runtime.ObjectMethods at their first
+     * call, which spins some thirty method-handle classes that no class-data archive keeps, at every start that
+     * names an AMD card (docs/performance.md, row "normaliser's keys without ObjectMethods").
+     */
     private record CutNameKind(String name, Long memoryMiB) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CutNameKind k && Objects.equals(name, k.name) && Objects.equals(memoryMiB, k.memoryMiB);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hashCode(name) * 31 + Objects.hashCode(memoryMiB);
+        }
     }
 
     private record ListKind(String name, Integer memoryGi, Integer computeUnits) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ListKind k && Objects.equals(name, k.name) && Objects.equals(memoryGi, k.memoryGi)
+                    && Objects.equals(computeUnits, k.computeUnits);
+        }
+
+        @Override
+        public int hashCode() {
+            return (Objects.hashCode(name) * 31 + Objects.hashCode(memoryGi)) * 31 + Objects.hashCode(computeUnits);
+        }
     }
 
     private record GenericKind(String architecture, String pciDeviceId) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof GenericKind k && Objects.equals(architecture, k.architecture)
+                    && Objects.equals(pciDeviceId, k.pciDeviceId);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hashCode(architecture) * 31 + Objects.hashCode(pciDeviceId);
+        }
     }
 
     private record BoardNameKind(String pciDeviceId, String pciRevision, String nameModel) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BoardNameKind k && Objects.equals(pciDeviceId, k.pciDeviceId)
+                    && Objects.equals(pciRevision, k.pciRevision) && Objects.equals(nameModel, k.nameModel);
+        }
+
+        @Override
+        public int hashCode() {
+            return (Objects.hashCode(pciDeviceId) * 31 + Objects.hashCode(pciRevision)) * 31 + Objects.hashCode(nameModel);
+        }
     }
 
     private record AmdKind(String deviceId, String pciRevision, Integer memoryGi, String architecture,
                            Integer computeUnits, List<String> named) {
         AmdKind {
             named = List.copyOf(named);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof AmdKind k && Objects.equals(deviceId, k.deviceId) && Objects.equals(pciRevision, k.pciRevision)
+                    && Objects.equals(memoryGi, k.memoryGi) && Objects.equals(architecture, k.architecture)
+                    && Objects.equals(computeUnits, k.computeUnits) && named.equals(k.named);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = Objects.hashCode(deviceId);
+            h = h * 31 + Objects.hashCode(pciRevision);
+            h = h * 31 + Objects.hashCode(memoryGi);
+            h = h * 31 + Objects.hashCode(architecture);
+            h = h * 31 + Objects.hashCode(computeUnits);
+            return h * 31 + named.hashCode();
         }
     }
 

@@ -26,8 +26,13 @@ public final class AkashGpus {
     public record Entry(String vendor, String model, GpuInterface interfaceType, Integer memoryGi) {
     }
 
-    /** Field names as the table writes them; a reader of it at every start wants no databind. */
-    private static final JsonFactory JSON = new JsonFactory();
+    /**
+     * Made at the first parse, not with this class: an absent table (no network, {@code --akash-table none}) then
+     * costs no jackson-core set-up (~5 ms of a start). A reader of the table at every start wants no databind.
+     */
+    private static final class Json {
+        static final JsonFactory FACTORY = new JsonFactory();
+    }
 
     private final Map<String, Entry> byVendorAndDevice;
     private final String origin;
@@ -63,7 +68,7 @@ public final class AkashGpus {
      */
     public static AkashGpus parse(String json, String origin) throws TableException {
         Map<String, Entry> entries = new HashMap<>();
-        try (JsonParser p = JSON.createParser(json)) {
+        try (JsonParser p = Json.FACTORY.createParser(json)) {
             expect(p, p.nextToken() == JsonToken.START_OBJECT, "expected an object of vendor ids", origin);
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String vendorId = p.currentName().toLowerCase(Locale.ROOT);

@@ -39,7 +39,7 @@ public final class AkashTableReader {
     static final Duration MAX_AGE = Duration.ofDays(1);
     /**
      * How long after a failed fetch the next command tries again: a host without a network would otherwise wait on
-     * it at every start. The failure is kept beside the cache ({@code <cache>.failed}, its reason inside).
+     * it at every start. The failure is kept beside the cache ({@code <cache>.failed}, its reason and time inside).
      */
     static final Duration RETRY_AFTER = Duration.ofHours(1);
 
@@ -157,8 +157,7 @@ public final class AkashTableReader {
         String failure = failedAt == null || Duration.between(failedAt, clock.instant()).compareTo(RETRY_AFTER) >= 0 ? null
                 : readOrNull(failed);
         if (failure != null) {
-            failure = failure.strip() + " (at " + failedAt.truncatedTo(ChronoUnit.SECONDS) + "; not tried again before "
-                    + failedAt.plus(RETRY_AFTER).truncatedTo(ChronoUnit.SECONDS) + ")";
+            failure = failureLine(failure, failedAt);
         } else {
             try {
                 String json = fetch(url);
@@ -168,7 +167,10 @@ public final class AkashTableReader {
                 return new Text(json, url);
             } catch (TableException e) {
                 failure = e.getMessage();
-                store(failed, failure + "\n");
+                // The times written with the reason, so that the starts of the next hour, which read this note, need
+                // not format them (java.time's formatters: ~5 ms of an offline host's every start).
+                Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+                store(failed, failure + "\n" + at + "\n" + at.plus(RETRY_AFTER) + "\n");
             }
         }
         String stale = fetchedAt == null ? null : readOrNull(cached);
@@ -176,6 +178,19 @@ public final class AkashTableReader {
             return new Text(stale, url + " (cached " + cached + " of " + fetchedAt + "; refreshing failed: " + failure + ")");
         }
         return new Text(null, failure + (cached == null ? "" : "; no copy cached in " + cached));
+    }
+
+    /**
+     * {@code <reason> (at <time>; not tried again before <time>)} from a failure note: its first line, and the times
+     * its next two lines hold, else (a note an older gpu-detect wrote) the file's own time.
+     */
+    private static String failureLine(String note, Instant failedAt) {
+        String[] lines = note.strip().split("\n");
+        if (lines.length < 3) {
+            return lines[0].strip() + " (at " + failedAt.truncatedTo(ChronoUnit.SECONDS) + "; not tried again before "
+                    + failedAt.plus(RETRY_AFTER).truncatedTo(ChronoUnit.SECONDS) + ")";
+        }
+        return lines[0].strip() + " (at " + lines[1].strip() + "; not tried again before " + lines[2].strip() + ")";
     }
 
     /** The default address keeps the plain name; any other gets its own file, told apart by a hash of the URL. */

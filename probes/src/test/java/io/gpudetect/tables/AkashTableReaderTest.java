@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,6 +147,32 @@ class AkashTableReaderTest {
         AkashGpus later = reader(now.plus(Duration.ofMinutes(61))).read(url);
         assertEquals(2, asked.size());
         assertEquals("t4", later.lookup("10de", "1eb8").orElseThrow().model());
+    }
+
+    /**
+     * The failure note holds the time of the failed fetch, which the next starts print as read (not the file's time
+     * formatted at each start: java.time's formatters, issue 37); a note an older gpu-detect wrote, the reason alone,
+     * still reads, with the file's time.
+     */
+    @Test
+    void aFailureNoteSaysWhenTheFetchFailedAndAnOlderNoteStillReads() throws Exception {
+        String url = serve();
+        Instant failedAt = Instant.parse("2026-11-28T21:31:00.5Z");
+        status = 503;
+        reader(failedAt).read(url);
+        Path note = tmp.resolve("cache").resolve(AkashTableReader.cacheName(AkashTableReader.tableUrl(url)) + ".failed");
+        assertEquals(List.of(url + "/devices/gpus answered HTTP 503; expected 200 with the GPU table",
+                "2026-11-28T21:31:00Z", "2026-11-28T22:31:00Z"), Files.readAllLines(note));
+        AkashGpus soon = reader(Instant.now()).read(url);
+        assertTrue(soon.origin().startsWith(url + "/devices/gpus answered HTTP 503; expected 200 with the GPU table (at "
+                + "2026-11-28T21:31:00Z; not tried again before 2026-11-28T22:31:00Z)"), soon.origin());
+
+        Files.writeString(note, "cannot fetch the Akash GPU table from " + url + ": ConnectException\n");
+        Instant written = Files.getLastModifiedTime(note).toInstant();
+        AkashGpus older = reader(Instant.now()).read(url);
+        assertTrue(older.origin().startsWith("cannot fetch the Akash GPU table from " + url + ": ConnectException (at "
+                + written.truncatedTo(ChronoUnit.SECONDS) + "; not tried again before "
+                + written.plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS) + ")"), older.origin());
     }
 
     @Test

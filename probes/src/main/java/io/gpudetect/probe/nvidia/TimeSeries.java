@@ -22,7 +22,13 @@ import java.util.Objects;
  */
 final class TimeSeries {
 
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss[.SSS][.SS][.S]");
+    /**
+     * nvidia-smi's timestamp, made when a sample's timestamps are first read, not with this class: the CSV of one
+     * plain run has them too, and building a formatter sets up java.time's (~5 ms of a replay's start; issue 37).
+     */
+    private static final class Stamp {
+        static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss[.SSS][.SS][.S]");
+    }
     /** The longest gap between two rows of one sample: nvidia-smi queries the GPUs one after another. */
     private static final long SAME_SAMPLE_MS = 100;
 
@@ -122,7 +128,7 @@ final class TimeSeries {
                 return -1;
             }
             try {
-                ms[i] = LocalDateTime.parse(v.get(stampColumn).strip(), STAMP).toInstant(ZoneOffset.UTC).toEpochMilli();
+                ms[i] = LocalDateTime.parse(v.get(stampColumn).strip(), Stamp.FORMAT).toInstant(ZoneOffset.UTC).toEpochMilli();
             } catch (DateTimeParseException e) {
                 return -1;
             }
