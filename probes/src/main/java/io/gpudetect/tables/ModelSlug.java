@@ -91,9 +91,17 @@ public final class ModelSlug {
      * Where Akash's table spells one product against its own rule for the product's line, the slug our rules give
      * and Akash's spelling: the RTX A5000 is {@code a5000} where the RTX A2000 and A6000 are {@code rtxa2000} and
      * {@code rtxa6000}. Providers' nodes are labelled with Akash's spelling, so a host without the table must give the
-     * same; any other card of the line keeps the rule. One product a line, never the table's entries.
+     * same; any other card of the line keeps the rule. Each entry is one product whose spelling a rule cannot give,
+     * never a copy of the table's entries (OfflineSlugTest checks the rules against the whole table).
      */
-    private static final java.util.Map<String, String> AKASH_IRREGULAR = java.util.Map.of("rtxa5000", "a5000");
+    private static final java.util.Map<String, String> AKASH_IRREGULAR = java.util.Map.of("rtxa5000", "a5000",
+            // The RTX 2000 and 2000E Ada share one device id (28b0), which Akash names after the 2000E.
+            "rtx2000ada", "rtx2000eada");
+    /**
+     * A vGPU profile's name ("GRID P4-1Q", "GRID T4-16C", "NVIDIA A100-4C"): the card it runs on, then the
+     * framebuffer in GB and the profile's type letter (A, B, C, Q). The model is the card's.
+     */
+    private static final Pattern VGPU_PROFILE = Pattern.compile("^(?:nvidia\\s+)?(?:grid\\s+)?(.+?)-\\d{1,3}[abcq]$");
     private static final Pattern GFX_TARGET = Pattern.compile("(?i)\\b(gfx[0-9a-f]{3,4})\\b");
 
     private ModelSlug() {
@@ -198,7 +206,11 @@ public final class ModelSlug {
         if (name == null || name.isBlank()) {
             return null;
         }
-        String n = name.toLowerCase(Locale.ROOT);
+        String n = name.toLowerCase(Locale.ROOT).strip();
+        java.util.regex.Matcher vgpu = VGPU_PROFILE.matcher(n);
+        if (vgpu.matches()) {
+            n = vgpu.group(1);
+        }
         n = TRADEMARKS.matcher(n).replaceAll(" ");
         java.util.regex.Matcher mi = INSTINCT_MODEL.matcher(n);
         if (mi.find()) {

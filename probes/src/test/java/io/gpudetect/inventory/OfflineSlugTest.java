@@ -40,8 +40,6 @@ class OfflineSlugTest {
             Map.entry("10de:f297", "not a PCI device id in pci.ids (no NVIDIA id starts with f); the ids name nothing"),
             Map.entry("10de:147f", "not in the shipped pci.ids; the ids name nothing"),
             Map.entry("10de:1df0", "pci.ids names it by its board number, 'Tesla PG500-216'; that it is a V100 is in no name"),
-            Map.entry("10de:28b0", "pci.ids lists 'RTX 2000 / 2000E Ada Generation', both sold with 16 GB: the id alone"
-                    + " cannot tell the 2000 from the 2000E (the model is left unknown with a warning)"),
             Map.entry("1002:66a1", "one id for the Radeon Instinct MI50 (16 and 32 GB), MI60 and Radeon Pro VII, told apart by"
                     + " revision; Akash keys the id alone as 'mi60', pci.ids names 'Radeon Pro VII/Radeon Instinct MI50 32GB'"));
 
@@ -102,6 +100,17 @@ class OfflineSlugTest {
                 + EXCEPTIONS.size() + " listed exceptions");
         assertEquals(List.of(), wrong, "offline slugs that differ from Akash's table");
         assertEquals(List.of(), stale, "exceptions our rules now agree with");
+    }
+
+    /** Names that are not pci.ids', as tools print them on real hosts: a vGPU profile, the RTX 2000 Ada. */
+    @Test
+    void aVgpuProfileIsItsCardAndTheRtx2000AdaIsAkashsSpelling() {
+        for (String[] c : new String[][] {{"GRID P4-1Q", "p4"}, {"GRID T4-16C", "t4"}, {"NVIDIA A100-4C", "a100"},
+                {"GRID V100-8Q", "v100"}, {"NVIDIA RTX 2000 Ada Generation", "rtx2000eada"},
+                {"NVIDIA RTX A6000", "rtxa6000"}, {"NVIDIA RTX A5000", "a5000"}, {"NVIDIA GeForce RTX 3060 Laptop GPU", "rtx3060m"}}) {
+            assertEquals(c[1], offline().normalise(Gpu.builder("nvidia-smi").vendor(Vendor.NVIDIA).name(c[0]).build(),
+                    new ArrayList<>()).model(), c[0]);
+        }
     }
 
     /** The two cards the issue named, by the name NVIDIA's driver prints, which is what a host without lspci sees. */
