@@ -225,10 +225,16 @@ public final class Normaliser {
             }
             resolvedAmdModel = product.model();
         }
+        // The name a slug is made from where it differs from the name shown (a laptop part named from pci.ids).
+        String slugName = null;
         if (name == null || PLACEHOLDER_NAME.matcher(name.strip()).matches() || isTruncated(name)) {
             Optional<String> named = tableName(vendor, vendorId, gpu.pciDeviceId(), gpu.pciRevision());
             if (named.isPresent()) {
                 name = named.get();
+                if (vendor == Vendor.NVIDIA) {
+                    slugName = tables.pciIds().device(vendorId, gpu.pciDeviceId())
+                            .map(entry -> nameBeforeLaptopGpu(entry, named.get())).orElse(null);
+                }
                 b.as(vendor == Vendor.AMD && tables.amdGpuIds().name(gpu.pciDeviceId(), gpu.pciRevision()).isPresent()
                         ? "amdgpu.ids" : "pci.ids").name(name).as("derived");
             }
@@ -277,7 +283,7 @@ public final class Normaliser {
         } else if (model == null && !isTruncated(name) && !(name != null && PLACEHOLDER_NAME.matcher(name.strip()).matches())) {
             // "Graphics Device" that no table could name: a slug from it ("device") would be a wrong model.
             Integer gi = gpu.memoryGi() != null ? gpu.memoryGi() : gpu.memoryMiB() == null ? null : MemorySize.gi(gpu.memoryMiB(), null);
-            ProductList list = ProductList.parse(name);
+            ProductList list = ProductList.parse(slugName != null ? slugName : name);
             if ((vendor == Vendor.NVIDIA || vendor == Vendor.AMD) && list.isList()) {
                 // "Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]": a chip and a list, never one slug run together.
                 ListKind kind = new ListKind(name, gi, gpu.computeUnits());
@@ -292,7 +298,7 @@ public final class Normaliser {
                 // Still generic after the tables had their say (they may have named the product from the ids).
                 model = genericAmdModel(name, architecture, gpu, diagnostics);
             } else {
-                model = ModelSlug.forProduct(vendor, name);
+                model = ModelSlug.forProduct(vendor, slugName != null ? slugName : name);
                 if (vendor == Vendor.AMD && gpu.pciDeviceId() != null && model != null) {
                     model = idProductOverBoardName(name, model, gpu, diagnostics);
                 }
@@ -387,6 +393,28 @@ public final class Normaliser {
         if (model != null && vendor == Vendor.AMD && OAM_MODELS.matcher(model).matches()) {
             b.interfaceType(GpuInterface.OAM);
         }
+    }
+
+    /** The laptop words pci.ids puts after a product: "Mobile", "Max-Q", "Mobile / Max-Q", "Max-Q / Mobile". */
+    private static final Pattern LAPTOP_WORDS = Pattern.compile("(?i)\\s+(?:mobile|max-q)(?:\\s*/\\s*(?:mobile|max-q))?$");
+
+    /**
+     * The product name NVIDIA's driver gives a laptop part of a chip older than Ampere, or null where it is the
+     * pci.ids name: until Ampere the driver printed a laptop GPU under its desktop name ("Quadro P2000", at most
+     * "with Max-Q Design"), never "Laptop GPU", and Akash's table names those ids so (GP107GLM [Quadro P2000
+     * Mobile] is p2000, TU117M [GeForce GTX 1650 Ti Mobile] gtx1650ti), where an Ampere or later laptop part is
+     * its own model (GA106M [GeForce RTX 3060 Mobile / Max-Q] is rtx3060m).
+     */
+    static String nameBeforeLaptopGpu(String pciIdsEntry, String product) {
+        java.util.regex.Matcher chip = NVIDIA_CHIP.matcher(pciIdsEntry);
+        if (!chip.find() || !LAPTOP_WORDS.matcher(product).find()) {
+            return null;
+        }
+        NvidiaArchitecture arch = NvidiaArchitecture.ofChipPrefix(chip.group(1)).orElse(null);
+        if (arch == null || arch.compareTo(NvidiaArchitecture.AMPERE) >= 0) {
+            return null;
+        }
+        return LAPTOP_WORDS.matcher(product).replaceFirst("");
     }
 
     /**

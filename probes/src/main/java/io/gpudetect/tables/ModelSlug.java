@@ -65,9 +65,64 @@ public final class ModelSlug {
     private static final Pattern SUPER_OR_SFF = Pattern.compile("\\b(super|sff)\\b");
     private static final Pattern LAPTOP_OR_MOBILE = Pattern.compile("\\b(laptop|mobile)\\b");
     private static final Pattern NOT_ALPHANUMERIC = Pattern.compile("[^a-z0-9]");
+    /**
+     * Words on a name that tell a batch or a board revision of one product, never another product: "OEM", "Rev. 2",
+     * "Rev. A", "Lite Hash Rate" (LHR, the Ampere boards with the mining limiter). Akash's table names each such id as the
+     * product ("GeForce GTX 960 OEM" is gtx960, "GeForce RTX 3060 Lite Hash Rate" rtx3060).
+     */
+    private static final Pattern BATCH_WORDS = Pattern.compile("\\b(oem|rev\\.?\\s*[0-9a-z]|lite hash rate|lhr)\\b");
+    /**
+     * "with Max-Q Design": how NVIDIA's driver named a Max-Q laptop part before "Laptop GPU" (Turing and older,
+     * "Quadro RTX 5000 with Max-Q Design"); those drivers gave a laptop part its desktop name otherwise, and Akash's
+     * table names the ids so (Quadro RTX 5000 Mobile / Max-Q is rtx5000).
+     */
+    private static final Pattern WITH_MAX_Q_DESIGN = Pattern.compile("\\bwith max q design\\b");
+    /**
+     * NVIDIA's RTX PRO line (Blackwell on): the product is "pro" and its number, the architecture word left out,
+     * then the edition by its initials as Akash writes them: Max-Q Workstation Edition {@code mq}, Workstation
+     * Edition {@code we}, Server Edition {@code se}, a laptop {@code m} ("RTX PRO 6000 Blackwell Max-Q Workstation
+     * Edition" is pro6000mq).
+     */
+    private static final Pattern RTX_PRO = Pattern.compile("\\brtx pro (\\d{3,4})\\b(.*)$");
+    private static final Pattern ARCHITECTURE_WORDS = Pattern.compile("\\b(blackwell|rubin|generation)\\b");
+    /** Two laptop words ("Mobile / Max-Q" in pci.ids) are one laptop part. */
+    private static final Pattern REPEATED_M = Pattern.compile("\\bm(\\s+m)+\\b");
+    /**
+     * Where Akash's table spells one product against its own rule for the product's line, the slug our rules give
+     * and Akash's spelling: the RTX A5000 is {@code a5000} where the RTX A2000 and A6000 are {@code rtxa2000} and
+     * {@code rtxa6000}. Providers' nodes are labelled with Akash's spelling, so a host without the table must give the
+     * same; any other card of the line keeps the rule. Each entry is one product whose spelling a rule cannot give,
+     * never a copy of the table's entries (OfflineSlugTest checks the rules against the whole table).
+     */
+    private static final java.util.Map<String, String> AKASH_IRREGULAR = java.util.Map.of("rtxa5000", "a5000",
+            // The RTX 2000 and 2000E Ada share one device id (28b0), which Akash names after the 2000E.
+            "rtx2000ada", "rtx2000eada");
+    /**
+     * A vGPU profile's name ("GRID P4-1Q", "GRID T4-16C", "NVIDIA A100-4C"): the card it runs on, then the
+     * framebuffer in GB and the profile's type letter (A, B, C, Q). The model is the card's.
+     */
+    private static final Pattern VGPU_PROFILE = Pattern.compile("^(?:nvidia\\s+)?(?:grid\\s+)?(.+?)-\\d{1,3}[abcq]$");
     private static final Pattern GFX_TARGET = Pattern.compile("(?i)\\b(gfx[0-9a-f]{3,4})\\b");
 
     private ModelSlug() {
+    }
+
+    /** The edition of an RTX PRO card by its initials ({@link #RTX_PRO}); empty for the plain card. */
+    private static String rtxProEdition(String rest) {
+        String words = " " + ARCHITECTURE_WORDS.matcher(rest).replaceAll(" ") + " ";
+        if (MAX_Q.matcher(words).find()) {
+            return "mq";
+        }
+        if (LAPTOP_OR_MOBILE.matcher(words).find()) {
+            return "m";
+        }
+        if (words.contains(" workstation edition ")) {
+            return "we";
+        }
+        if (words.contains(" server edition ")) {
+            return "se";
+        }
+        return "";
     }
 
     /** The name without an OpenCL driver's details ({@link #DRIVER_DETAILS}); the name itself when it has none. */
@@ -151,7 +206,11 @@ public final class ModelSlug {
         if (name == null || name.isBlank()) {
             return null;
         }
-        String n = name.toLowerCase(Locale.ROOT);
+        String n = name.toLowerCase(Locale.ROOT).strip();
+        java.util.regex.Matcher vgpu = VGPU_PROFILE.matcher(n);
+        if (vgpu.matches()) {
+            n = vgpu.group(1);
+        }
         n = TRADEMARKS.matcher(n).replaceAll(" ");
         java.util.regex.Matcher mi = INSTINCT_MODEL.matcher(n);
         if (mi.find()) {
@@ -166,6 +225,12 @@ public final class ModelSlug {
             }
         }
         n = n.replace("-", " ").replace("_", " ").replace("/", " ");
+        n = BATCH_WORDS.matcher(n).replaceAll(" ");
+        n = WITH_MAX_Q_DESIGN.matcher(n).replaceAll(" ");
+        java.util.regex.Matcher pro = RTX_PRO.matcher(n);
+        if (pro.find()) {
+            return "pro" + pro.group(1) + rtxProEdition(pro.group(2));
+        }
         // Max-Q is NVIDIA's name for a laptop part tuned for thin laptops: a laptop GPU like "Mobile" and "Laptop".
         n = MAX_Q.matcher(n).replaceAll(" mobile ");
         n = RADEON_BEFORE_LINE.matcher(n).replaceAll("");
@@ -174,7 +239,8 @@ public final class ModelSlug {
         n = SIZE_AND_FORM.matcher(n).replaceAll(" ");
         n = SUPER_OR_SFF.matcher(n).replaceAll("s");
         n = LAPTOP_OR_MOBILE.matcher(n).replaceAll("m");
+        n = REPEATED_M.matcher(n).replaceAll("m");
         String slug = NOT_ALPHANUMERIC.matcher(n).replaceAll("");
-        return slug.isEmpty() ? null : slug;
+        return slug.isEmpty() ? null : AKASH_IRREGULAR.getOrDefault(slug, slug);
     }
 }

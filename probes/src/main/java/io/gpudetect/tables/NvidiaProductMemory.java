@@ -6,8 +6,8 @@ import java.util.Set;
 /**
  * The memory sizes (GB) NVIDIA sells a product with, by model slug, from NVIDIA's product specifications, for
  * products Akash's table does not list (GeForce cards, laptop GPUs, Ada laptop parts). Used only where a name was
- * cut ({@code NVIDIA GeForce RTX 4070 ...}) and the card's VRAM is what tells the products that start so apart:
- * 16 GB leaves the RTX 4070 Ti SUPER of the four. A product not listed here is never ruled out by its size.
+ * cut ({@code NVIDIA GeForce RTX 4070 ...}) or lists products ({@code Quadro RTX 6000/8000}) and the card's VRAM is
+ * what tells the products apart: 16 GB leaves the RTX 4070 Ti SUPER of the four. A product not listed here is never ruled out by its size.
  */
 public final class NvidiaProductMemory {
 
@@ -34,6 +34,9 @@ public final class NvidiaProductMemory {
             // GeForce RTX 50.
             Map.entry("rtx5060", Set.of(8)), Map.entry("rtx5060ti", Set.of(8, 16)), Map.entry("rtx5070", Set.of(12)),
             Map.entry("rtx5070ti", Set.of(16)), Map.entry("rtx5080", Set.of(16)), Map.entry("rtx5090", Set.of(32)),
+            // Quadro RTX (Turing), whose 6000 and 8000 are one pci.ids entry each listing both ("Quadro RTX 6000/8000").
+            Map.entry("rtx4000", Set.of(8)), Map.entry("rtx5000", Set.of(16)), Map.entry("rtx6000", Set.of(24)),
+            Map.entry("rtx8000", Set.of(48)),
             // Ada Generation laptop parts, which start as the desktop cards do ("RTX 4000 Ada Gene...").
             Map.entry("rtx2000adam", Set.of(8)), Map.entry("rtx2000adaembedded", Set.of(8)), Map.entry("rtx3500adam", Set.of(12)),
             Map.entry("rtx4000adam", Set.of(12)), Map.entry("rtx5000adam", Set.of(16)));

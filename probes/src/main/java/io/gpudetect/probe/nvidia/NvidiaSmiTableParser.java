@@ -77,7 +77,8 @@ public final class NvidiaSmiTableParser {
             if (t.startsWith("| MIG devices:")) {
                 section = Section.MIG_HEADER;
             } else if (t.startsWith("| Processes:")) {
-                section = Section.NONE;
+                // Its own rule of '=' follows: never the GPU table's, where the paste left that out.
+                section = Section.PROCESSES;
             } else if (t.startsWith("|==") || t.startsWith("+==")) {
                 if (section == Section.NONE && !gpuTableSeen) {
                     section = Section.GPUS;
@@ -112,6 +113,9 @@ public final class NvidiaSmiTableParser {
             }
             gpus.add(b.build());
         }
+        if (byIndex.isEmpty() && !migDevices.isEmpty()) {
+            gpus.addAll(gpusOfMigDevicesAlone(migDevices, driver, cuda, file, notes));
+        }
         gpus.addAll(lost);
         if (gpus.isEmpty()) {
             if (text.contains("No devices were found")) {
@@ -127,7 +131,7 @@ public final class NvidiaSmiTableParser {
         return new ParsedOutput(gpus, notes);
     }
 
-    private enum Section { NONE, GPUS, MIG_HEADER, MIG }
+    private enum Section { NONE, GPUS, MIG_HEADER, MIG, PROCESSES }
 
     private record Row(int line, List<String> cells) {
         String cell(int i) {
@@ -232,6 +236,39 @@ public final class NvidiaSmiTableParser {
         migDevices.computeIfAbsent(Integer.parseInt(ids.group(1)), k -> new ArrayList<>()).add(new Partition(null,
                 Integer.parseInt(ids.group(2)), Integer.parseInt(ids.group(3)), total,
                 multiprocessors, null));
+    }
+
+    /**
+     * The table cut down to its "MIG devices" (and "Processes") sections, as people paste it when asked about MIG: no
+     * GPU rows, so no name, bus id or total memory. Each GPU index the instances name is one GPU with MIG on; its memory
+     * is at least what its instances hold (the memory outside them, and any instance not listed, is not in the paste),
+     * and a warning says what is unknown.
+     */
+    private static List<Gpu> gpusOfMigDevicesAlone(Map<Integer, List<Partition>> migDevices, String driver, String cuda,
+                                                   String file, List<Diagnostic> notes) {
+        List<Gpu> gpus = new ArrayList<>();
+        for (Map.Entry<Integer, List<Partition>> e : migDevices.entrySet()) {
+            long sum = 0;
+            boolean everySize = true;
+            for (Partition p : e.getValue()) {
+                if (p.memoryMiB() == null) {
+                    everySize = false;
+                } else {
+                    sum += p.memoryMiB();
+                }
+            }
+            Gpu.Builder b = Gpu.builder(PROBE).vendor(Vendor.NVIDIA).driverVersion(driver).runtimeVersion(cuda)
+                    .partitioning(new Partitioning("mig", true, null, e.getValue()));
+            if (sum > 0) {
+                b.memoryMiB(sum);
+            }
+            notes.add(Diagnostic.warning(PROBE, file, null, "GPU " + e.getKey() + " is known only by its " + e.getValue().size()
+                    + " MIG device" + (e.getValue().size() == 1 ? "" : "s") + " (no GPU row: the table was cut to its MIG devices)"
+                    + ": its name, bus id and total memory are unknown"
+                    + (sum > 0 ? "; its memory is at least the " + sum + " MiB its " + (everySize ? "" : "sized ") + "instances hold" : "")));
+            gpus.add(b.build());
+        }
+        return gpus;
     }
 
     /** The table prints {@code ERR!} where NVML failed to read a value from the card: a GPU in trouble. */

@@ -36,6 +36,13 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
     static final String UNIFIED_MEMORY = "Unified memory for Host and Device";
 
     private static final Pattern LEADING_NUMBER = Pattern.compile("^(\\d{1,18})(?!\\d)");
+    /**
+     * AMD's OpenCL runtimes print the version with the runtime that answered: "1598.5 (VM)", "2841.4 (PAL,HSAIL)",
+     * "3188.4 (PAL,LC)". The driver version is the number; the parenthesised kind names the runtime (PAL or the
+     * older VM back end, HSAIL or the LC compiler), which no label or record reads, so it is left out rather than
+     * making two hosts with the same driver differ.
+     */
+    private static final Pattern RUNTIME_SUFFIX = Pattern.compile("^(\\d+(?:\\.\\d+)+)\\s*\\(\\s*[A-Za-z][A-Za-z0-9 .,+_-]*\\)$");
     private static final Pattern PCI_E = Pattern.compile("(?i)PCI-?E,\\s*(\\S+)");
 
     /** What tells this card from others of the host: its PCI address, else its name without driver details. */
@@ -100,7 +107,7 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
             // NVIDIA's OpenCL UUID is the driver's GPU UUID, which lets this card merge with nvidia-smi's view.
             b.uuid("GPU-" + fields.get(UUID).toLowerCase(Locale.ROOT));
         }
-        b.driverVersion(blankToNull(fields.get(DRIVER)));
+        b.driverVersion(driverNumber(fields.get(DRIVER)));
         b.computeUnits(HexId.leadingInt(fields.get(COMPUTE_UNITS)));
         String memory = fields.get(GLOBAL_MEMORY);
         if (memory != null) {
@@ -145,6 +152,16 @@ record OpenClDevice(String platform, Map<String, String> fields, int line) {
             }
         }
         return Optional.empty();
+    }
+
+    /** The driver version without an OpenCL runtime's kind in parentheses; as printed otherwise. */
+    static String driverNumber(String printed) {
+        String v = blankToNull(printed);
+        if (v == null) {
+            return null;
+        }
+        Matcher m = RUNTIME_SUFFIX.matcher(v);
+        return m.matches() ? m.group(1) : v;
     }
 
     private static String blankToNull(String s) {

@@ -30,6 +30,20 @@ public final class LspciParser {
 
     private static final Pattern DEVICE_LINE = Pattern.compile(
             "^((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7])\\s+(.+?)(?:\\s+\\[([0-9a-fA-F]{4})])?:\\s+(.*)$");
+    /**
+     * {@code lspci -m}/{@code -mm} (machine-readable, one line a function, what scripts pipe through grep and awk):
+     * the slot, then quoted fields, {@code 01:00.0 "VGA compatible controller" "NVIDIA Corporation" "Device 2684"
+     * -ra1 -p00 "Gigabyte Technology Co., Ltd" "Device 40bf"}, each with its {@code [id]} under {@code -nn}.
+     */
+    private static final Pattern MACHINE_LINE = Pattern.compile(
+            "^((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7])\\s+(\"[^\"]*\"(?:\\s.*)?)$");
+    private static final Pattern MACHINE_TOKEN = Pattern.compile("\"([^\"]*)\"|-r([0-9a-fA-F]{2})\\b|(\\S+)");
+    /**
+     * A function line whose slot a pipeline cut off ({@code lspci | cut -d' ' -f2-}): the class, a colon, the
+     * description. Only display classes, which a pipeline that looks for GPUs keeps; such a card has no address.
+     */
+    private static final Pattern SLOTLESS_LINE = Pattern.compile(
+            "(?i)^((?:VGA compatible|3D|Display) controller)(?:\\s+\\[([0-9a-fA-F]{4})])?:\\s+(.*)$");
     private static final Pattern IDS = Pattern.compile("\\[([0-9a-fA-F]{4}):([0-9a-fA-F]{4})]");
     private static final Pattern REV = Pattern.compile("\\(rev ([0-9a-fA-F]{2})\\)");
     private static final Pattern TRAILER = Pattern.compile("\\s*\\((rev [0-9a-fA-F]{2}|prog-if [^)]*\\]?)\\)");
@@ -81,25 +95,39 @@ public final class LspciParser {
 
     private static void readListing(String[] lines, List<Function> functions) {
         Function current = null;
-        boolean indentedListing = everyFunctionLineIndented(lines);
+        String currentIndent = "";
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
-            if (indentedListing) {
-                // Pasted with every line indented ("lspci | grep VGA" quoted in a post with a tab before each line):
-                // one level comes off, so function lines start the line again and -v details keep their tab.
-                line = outdentOnce(line);
+            // A function line may be indented: pasted under the command that made it ("$ lspci | grep VGA", then each
+            // line with a tab before it) or quoted in a post. lspci itself never indents one, and no detail line starts
+            // with a slot, so a line that does is a function whatever its indentation; its -v details are one tab deeper.
+            String text = line.stripLeading();
+            String indent = line.substring(0, line.length() - text.length());
+            text = withoutStrayQuotes(text.stripTrailing());
+            Function machine = machineReadable(text, i + 1);
+            if (machine != null) {
+                functions.add(machine);
+                current = null;
+                continue;
             }
-            Matcher m = DEVICE_LINE.matcher(line);
-            if (m.matches()) {
-                Optional<PciAddress> address = PciAddress.parse(m.group(1));
-                if (address.isEmpty()) {
-                    current = null;
-                    continue;
+            Matcher m = DEVICE_LINE.matcher(text);
+            Matcher slotless = m.matches() ? null : SLOTLESS_LINE.matcher(text);
+            if (m.matches() || slotless.matches()) {
+                PciAddress address = null;
+                if (m.matches()) {
+                    Optional<PciAddress> parsed = PciAddress.parse(m.group(1));
+                    if (parsed.isEmpty()) {
+                        current = null;
+                        continue;
+                    }
+                    address = parsed.get();
                 }
-                current = new Function(address.get(), i + 1);
-                current.className = m.group(2).strip();
-                current.classCode = m.group(3) == null ? null : m.group(3).toLowerCase(Locale.ROOT);
-                String rest = m.group(4);
+                current = new Function(address, i + 1);
+                currentIndent = indent;
+                current.className = (m.matches() ? m.group(2) : slotless.group(1)).strip();
+                String code = m.matches() ? m.group(3) : slotless.group(2);
+                current.classCode = code == null ? null : code.toLowerCase(Locale.ROOT);
+                String rest = m.matches() ? m.group(4) : slotless.group(3);
                 Matcher rev = REV.matcher(rest);
                 if (rev.find()) {
                     current.revision = rev.group(1).toLowerCase(Locale.ROOT);
@@ -119,7 +147,7 @@ public final class LspciParser {
                 }
                 current.description = rest;
                 functions.add(current);
-            } else if (current != null && line.startsWith("\t") && !line.startsWith("\t\t")) {
+            } else if (current != null && isDetail(line, currentIndent)) {
                 String detail = line.strip();
                 if (detail.startsWith("Subsystem:")) {
                     Matcher ids = IDS.matcher(detail);
@@ -141,31 +169,72 @@ public final class LspciParser {
     }
 
     /**
-     * Whether the listing was pasted indented: at least one line is an indented function line
-     * ({@code \t01:00.0 VGA ...}) and no function line starts at the margin. lspci itself never indents one.
+     * A {@code -v} detail of the function above: one tab deeper than the function line, or (a listing pasted with
+     * its function lines indented by spaces) one tab from the margin.
      */
-    private static boolean everyFunctionLineIndented(String[] lines) {
-        boolean indented = false;
-        for (String line : lines) {
-            if (line.isBlank()) {
-                continue;
-            }
-            boolean function = DEVICE_LINE.matcher(line.stripLeading()).matches();
-            if (function && !Character.isWhitespace(line.charAt(0))) {
-                return false;
-            }
-            indented |= function;
-        }
-        return indented;
+    private static boolean isDetail(String line, String functionIndent) {
+        return (line.startsWith(functionIndent + "\t") && !line.startsWith(functionIndent + "\t\t"))
+                || (line.startsWith("\t") && !line.startsWith("\t\t"));
     }
 
-    /** One tab, or the spaces before the text, off an indented function line; one tab off a detail line. */
-    private static String outdentOnce(String line) {
-        if (line.startsWith("\t")) {
-            return line.substring(1);
+    /**
+     * The line without quotes a pipeline put around it or its fields ({@code awk '{print "\""$0"\""}'}, a listing
+     * pasted as a quoted string): quote marks are never part of a slot, class or pci.ids name. Left alone where it is
+     * {@code -m}'s quoted fields, which {@link #machineReadable} reads.
+     */
+    private static String withoutStrayQuotes(String text) {
+        if (text.indexOf('"') < 0 && text.indexOf('\'') < 0) {
+            return text;
         }
-        String stripped = line.stripLeading();
-        return DEVICE_LINE.matcher(stripped).matches() ? stripped : line;
+        String t = text;
+        if (t.length() > 1 && (t.charAt(0) == '"' || t.charAt(0) == '\'')) {
+            t = t.substring(1).strip();
+        }
+        if (MACHINE_LINE.matcher(t).matches()) {
+            return t;
+        }
+        return t.replace("\"", " ").replace("'", " ").replaceAll("\\s{2,}", " ").strip();
+    }
+
+    /** One {@code lspci -m} line as a function, or null where the line is not one. */
+    private static Function machineReadable(String text, int line) {
+        Matcher m = MACHINE_LINE.matcher(text);
+        if (!m.matches()) {
+            return null;
+        }
+        Optional<PciAddress> address = PciAddress.parse(m.group(1));
+        if (address.isEmpty()) {
+            return null;
+        }
+        List<String> quoted = new ArrayList<>();
+        String revision = null;
+        Matcher t = MACHINE_TOKEN.matcher(m.group(2));
+        while (t.find()) {
+            if (t.group(1) != null) {
+                quoted.add(t.group(1).strip());
+            } else if (t.group(2) != null) {
+                revision = t.group(2).toLowerCase(Locale.ROOT);
+            }
+        }
+        if (quoted.size() < 3) {
+            return null;
+        }
+        Function f = new Function(address.get(), line);
+        String[] cls = splitId(quoted.get(0));
+        f.className = cls[0];
+        f.classCode = cls[1];
+        String[] vendor = splitId(quoted.get(1));
+        f.vendorName = vendor[0];
+        f.vendorId = vendor[1];
+        String[] device = splitId(quoted.get(2));
+        f.description = device[0];
+        f.deviceId = device[1];
+        if (quoted.size() >= 5) {
+            f.subsystemVendorId = splitId(quoted.get(3))[1];
+            f.subsystemDeviceId = splitId(quoted.get(4))[1];
+        }
+        f.revision = revision;
+        return f;
     }
 
     private static void readVmm(String[] lines, List<Function> functions) {
@@ -241,8 +310,12 @@ public final class LspciParser {
         // A host whose pci.ids predates the card (an L40S on an older cloud image) prints "Device [10de:26b9]":
         // leaving the name out lets the normaliser name it from the ids, where "Device" would become the model.
         b.name(product != null && UNNAMED.matcher(product.strip()).matches() ? null : PciClass.productName(product));
+        if (f.address == null) {
+            // A slot a pipeline cut off: nothing tells an integrated GPU by its place on the bus.
+            return b.build();
+        }
         List<String> siblingVendors = all.stream()
-                .filter(o -> o != f && o.address.domain() == f.address.domain() && o.address.bus() == f.address.bus()
+                .filter(o -> o != f && o.address != null && o.address.domain() == f.address.domain() && o.address.bus() == f.address.bus()
                         && o.address.device() == f.address.device())
                 .map(o -> o.vendorId != null ? o.vendorId : PciClass.vendorIdFromName(o.vendorName != null ? o.vendorName : o.description))
                 .toList();

@@ -210,4 +210,53 @@ class NvidiaTextParsersTest {
         assertTrue(out.diagnostics().stream().anyMatch(d -> d.message().startsWith("2 GPU sections repeat")), out.diagnostics().toString());
         assertTrue(out.diagnostics().stream().noneMatch(d -> d.message().contains("Attached GPUs says")), out.diagnostics().toString());
     }
+
+    /**
+     * Issue 39, class 3: the table cut down to its MIG devices (and processes), with the banner: each GPU index the
+     * instances name is one GPU with at least their memory, and a warning says the rest is unknown. The processes'
+     * rule of '=' is never read as the GPU table's.
+     */
+    @Test
+    void aTableCutToItsMigDevicesGivesOneGpuPerIndexWithItsInstancesMemory() {
+        String table = String.join("\n",
+                "| NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |",
+                "+---------------------------------------------------------------------------------------+",
+                "| MIG devices:                                                                          |",
+                "+------------------+--------------------------------+-----------+-----------------------+",
+                "| GPU  GI  CI  MIG |                   Memory-Usage |        Vol|      Shared           |",
+                "|      ID  ID  Dev |                     BAR1-Usage | SM     Unc| CE ENC DEC OFA JPG    |",
+                "|                  |                                |        ECC|                       |",
+                "|==================+================================+===========+=======================|",
+                "|  0    3   0   0  |              13MiB / 19968MiB  | 42      0 |  2   0    2    0    2 |",
+                "|                  |               0MiB / 32767MiB  |           |                       |",
+                "+------------------+--------------------------------+-----------+-----------------------+",
+                "|  0    4   0   1  |              13MiB / 19968MiB  | 42      0 |  2   0    2    0    2 |",
+                "|                  |               0MiB / 32767MiB  |           |                       |",
+                "+------------------+--------------------------------+-----------+-----------------------+",
+                "|  3    1   0   0  |              13MiB /  9728MiB  | 14      0 |  1   0    0    0    0 |",
+                "|                  |               0MiB / 16383MiB  |           |                       |",
+                "+------------------+--------------------------------+-----------+-----------------------+",
+                "",
+                "+---------------------------------------------------------------------------------------+",
+                "| Processes:                                                                            |",
+                "|  GPU   GI   CI        PID   Type   Process name                            GPU Memory |",
+                "|        ID   ID                                                             Usage      |",
+                "|=======================================================================================|",
+                "|    0    3    0       4242      C   python                                     5000MiB |",
+                "+---------------------------------------------------------------------------------------+",
+                "");
+        ParsedOutput out = NvidiaSmiTableParser.parse(table, "nvidia-smi.txt");
+        assertEquals(2, out.gpus().size(), out.toString());
+        Gpu first = out.gpus().get(0);
+        assertEquals(39936L, first.memoryMiB(), "at least its two instances' 19968 MiB");
+        assertEquals("535.104.05", first.driverVersion());
+        assertEquals(Boolean.TRUE, first.partitioning().enabled());
+        assertEquals(2, first.partitioning().instances().size());
+        assertEquals(9728L, out.gpus().get(1).memoryMiB());
+        assertNull(first.name());
+        List<Diagnostic> warnings = out.diagnostics().stream().filter(d -> d.severity() == Diagnostic.Severity.WARNING).toList();
+        assertEquals(2, warnings.size(), out.diagnostics().toString());
+        assertTrue(warnings.get(0).message().contains("GPU 0") && warnings.get(0).message().contains("unknown")
+                && warnings.get(0).message().contains("at least the 39936 MiB"), warnings.get(0).message());
+    }
 }

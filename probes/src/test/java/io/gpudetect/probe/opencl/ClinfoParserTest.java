@@ -69,6 +69,38 @@ class ClinfoParserTest {
         assertTrue(warnings.get(0).contains("clinfo.txt:4") && warnings.get(0).contains("'plenty'"), warnings.get(0));
         assertTrue(warnings.get(1).contains("clinfo.txt:7") && warnings.get(1).contains("no Device Type"), warnings.get(1));
     }
+    /**
+     * AMD's OpenCL runtimes print which runtime answered after the version ("1598.5 (VM)" from the old VM back end,
+     * "2841.4 (PAL,HSAIL)", "3188.4 (PAL,LC)" from PAL with the HSAIL or LC compiler): the driver version is the number,
+     * in both clinfo forms. A version without a runtime in parentheses stays as printed ("1.2 1.0", Apple's).
+     */
+    @Test
+    void aRuntimeKindInParenthesesIsNotPartOfTheDriverVersion() {
+        String[][] printed = {{"1598.5 (VM)", "1598.5"}, {"2841.4 (PAL,HSAIL)", "2841.4"}, {"3188.4 (PAL,LC)", "3188.4"},
+                {"3188.4 (PAL, LC)", "3188.4"}, {"3614.0 (HSA1.1,LC)", "3614.0"}, {"1.2 1.0", "1.2 1.0"}, {"23.2.1", "23.2.1"}};
+        for (String[] p : printed) {
+            String human = String.join("\n",
+                    "Number of platforms                               1",
+                    "  Platform Name                                   AMD Accelerated Parallel Processing",
+                    "  Platform Vendor                                 Advanced Micro Devices, Inc.",
+                    "Number of devices                                 1",
+                    "  Device Name                                     gfx906",
+                    "  Device Vendor                                   Advanced Micro Devices, Inc.",
+                    "  Device Vendor ID                                0x1002",
+                    "  Driver Version                                  " + p[0],
+                    "  Device Type                                     GPU");
+            assertEquals(p[1], ClinfoParser.parse(human, "clinfo.txt").gpus().get(0).driverVersion(), "long form: " + p[0]);
+            String raw = String.join("\n",
+                    "Number of platforms                               1",
+                    "[AMD/*]   CL_PLATFORM_NAME                          AMD Accelerated Parallel Processing",
+                    "[AMD/0]   CL_DEVICE_NAME                            gfx906",
+                    "[AMD/0]   CL_DEVICE_VENDOR_ID                       0x1002",
+                    "[AMD/0]   CL_DRIVER_VERSION                         " + p[0],
+                    "[AMD/0]   CL_DEVICE_TYPE                            CL_DEVICE_TYPE_GPU");
+            assertEquals(p[1], ClinfoRawParser.parse(raw, "clinfo-raw.txt").gpus().get(0).driverVersion(), "raw form: " + p[0]);
+        }
+    }
+
     /** AMD's clinfo prints "Key:" then tabs (ROCm/clr opencl/tools/clinfo/clinfo.cpp); the values here are made up. */
     @Test
     void amdsOwnClinfoGivesBoardNameSlotAndDriverPerPlatform() {
@@ -110,7 +142,7 @@ class ClinfoParserTest {
         assertEquals("gfx1030", amd.architecture());
         assertEquals("0000:0c:00.0", amd.pciAddress().toString(), "B#12 is decimal");
         assertEquals(16368L, amd.memoryMiB());
-        assertEquals("3516.0 (PAL,LC)", amd.driverVersion());
+        assertEquals("3516.0", amd.driverVersion(), "the number; '(PAL,LC)' names the runtime that answered");
         assertNull(amd.sharedMemory());
         Gpu nvidia = out.gpus().get(1);
         assertEquals(Vendor.NVIDIA, nvidia.vendor());

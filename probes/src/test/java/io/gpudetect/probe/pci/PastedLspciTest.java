@@ -111,4 +111,73 @@ class PastedLspciTest {
                 ""), "lspci.txt").gpus();
         assertEquals(2, gpus.size(), "an NVSwitch is a bridge, whatever its name");
     }
+
+    // Issue 39, class 2: lspci passed through a pipeline. Inputs written here in the shapes of those pastes.
+
+    private static Gpu named(Gpu parsed) {
+        return new Normaliser(io.gpudetect.tables.Tables.shipped(
+                () -> io.gpudetect.tables.AkashGpus.absent("not in this test"))).normalise(parsed, new ArrayList<>());
+    }
+
+    @Test
+    void machineReadableFieldsInQuotesAreOneFunctionEach() {
+        List<Gpu> gpus = parsePasted(String.join("\n",
+                "$ lspci -mm | grep -E 'VGA|3D'",
+                "03:00.0 \"VGA compatible controller\" \"ASPEED Technology, Inc.\" \"ASPEED Graphics Family\" -r41 \"ASRock Rack\" \"Device 1b36\"",
+                "41:00.0 \"3D controller\" \"NVIDIA Corporation\" \"Device 1eb8\" -ra1 \"NVIDIA Corporation\" \"Device 12a2\"",
+                "c1:00.0 \"VGA compatible controller [0300]\" \"NVIDIA Corporation [10de]\" \"GA102 [GeForce RTX 3090] [2204]\" -ra1 -p00 "
+                        + "\"Gigabyte Technology Co., Ltd [1458]\" \"Device [403b]\"",
+                ""));
+        assertEquals(3, gpus.size(), gpus.toString());
+        Gpu t4 = gpus.get(1);
+        assertEquals("0000:41:00.0", t4.pciAddress().toString());
+        assertEquals("10de", t4.pciVendorId());
+        assertEquals("1eb8", t4.pciDeviceId(), "'Device 1eb8': the only id is in the name");
+        assertEquals("a1", t4.pciRevision());
+        assertEquals("t4", named(t4).model());
+        assertEquals("Tesla T4", named(t4).name());
+        Gpu rtx = gpus.get(2);
+        assertEquals("2204", rtx.pciDeviceId());
+        assertEquals("0300", rtx.pciClass());
+        assertEquals("1458", rtx.pciSubsystemVendorId());
+        assertEquals("403b", rtx.pciSubsystemDeviceId());
+        assertEquals("GeForce RTX 3090", rtx.name());
+    }
+
+    @Test
+    void tabIndentedLinesUnderTheCommandThatMadeThemBesideLinesAtTheMargin() {
+        List<Gpu> gpus = parsePasted(String.join("\n",
+                "root@gpu-node:~# lspci | grep -i vga",
+                "00:02.0 VGA compatible controller: Intel Corporation Device 4680 (rev 0c)",
+                "root@gpu-node:~# lspci | grep -i nvidia",
+                "\t01:00.0 3D controller: NVIDIA Corporation Device 1eb8 (rev a1)",
+                "\t\tSubsystem: NVIDIA Corporation Device 12a2",
+                "\t\tKernel driver in use: nvidia",
+                "\t02:00.0 3D controller: NVIDIA Corporation Device 1eb8 (rev a1)",
+                ""));
+        assertEquals(3, gpus.size(), gpus.toString());
+        assertEquals("0000:01:00.0", gpus.get(1).pciAddress().toString());
+        assertEquals("nvidia", gpus.get(1).kernelDriver());
+        assertEquals("0000:02:00.0", gpus.get(2).pciAddress().toString());
+        assertEquals("t4", named(gpus.get(2)).model());
+    }
+
+    @Test
+    void strayQuotesAroundAPipelinesFieldsAndASlotCutOff() {
+        List<Gpu> gpus = parsePasted(String.join("\n",
+                "\"01:00.0 VGA compatible controller: NVIDIA Corporation Device 2684 (rev a1)\"",
+                "'02:00.0' '3D controller: NVIDIA Corporation Device 20b5 (rev a1)'",
+                ""));
+        assertEquals(2, gpus.size(), gpus.toString());
+        assertEquals("2684", gpus.get(0).pciDeviceId());
+        assertEquals("rtx4090", named(gpus.get(0)).model());
+        assertEquals("0000:02:00.0", gpus.get(1).pciAddress().toString());
+        assertEquals("a100", named(gpus.get(1)).model());
+
+        List<Gpu> cut = parsePasted("3D controller: NVIDIA Corporation Device 1eb8 (rev a1)\n"
+                + "VGA compatible controller: ASPEED Technology, Inc. ASPEED Graphics Family (rev 41)\n");
+        assertEquals(2, cut.size(), "'lspci | cut -d\" \" -f2-': the class and description are still there");
+        assertNull(cut.get(0).pciAddress());
+        assertEquals("t4", named(cut.get(0)).model());
+    }
 }
