@@ -36,7 +36,8 @@ import picocli.CommandLine;
  * serve NODES KUBECONFIG            start a mock API server holding NODES records and Nodes, write a kubeconfig for
  *                                   it, print "ready" and serve until killed
  * run ARGS...                       run the gpu-detect command line ARGS in process; print its wall time (ms, JVM
- *                                   start-up left out), its exit status and the JVM's peak RSS (VmHWM, KiB)
+ *                                   start-up left out), the CPU time the JVM spent meanwhile (all threads), its exit
+ *                                   status and the JVM's peak RSS (VmHWM, KiB)
  * </pre>
  * The mock server holds the records and Nodes only: the commands list nothing else (a record already carries its
  * node's pod requests and DRA hand-out, which the agent reads); {@link ClusterObjects#pods} and
@@ -96,11 +97,15 @@ public final class ClusterScaleBench {
         PrintWriter sink = new PrintWriter(Writer.nullWriter());
         cli.setOut(sink);
         cli.setErr(new PrintWriter(System.err, true));
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+        long cpu0 = os.getProcessCpuTime();
         long start = System.nanoTime();
         int exit = cli.execute(args);
         long ms = (System.nanoTime() - start) / 1_000_000;
+        long cpuMs = (os.getProcessCpuTime() - cpu0) / 1_000_000;
         String hwm = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("VmHWM:"))
                 .map(l -> l.replaceAll("\\D", "")).findFirst().orElse("?");
-        System.out.println("ms=" + ms + " exit=" + exit + " peakRssKiB=" + hwm);
+        System.out.println("ms=" + ms + " cpuMs=" + cpuMs + " exit=" + exit + " peakRssKiB=" + hwm);
     }
 }

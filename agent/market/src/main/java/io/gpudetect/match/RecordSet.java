@@ -7,8 +7,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListMeta;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.GpuField;
@@ -102,8 +100,9 @@ public final class RecordSet {
         } while (next != null);
         List<KubeNode> nodes = new ArrayList<>();
         do {
-            NodeList page = client.nodes().list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
-            for (Node n : page.getItems()) {
+            KubernetesResourceList<ListedNode> page = client.resources(ListedNode.class)
+                    .list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
+            for (ListedNode n : page.getItems()) {
                 nodes.add(KubeNode.of(n));
             }
             next = continueToken(page.getMetadata());
