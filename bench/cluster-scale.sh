@@ -6,7 +6,9 @@
 # mock server included), rss its JVM's peak RSS (VmHWM). Not part of `mvn verify`: minutes per node count.
 #
 # Usage: bench/cluster-scale.sh [--no-build] [NODES...]       (default: 500 5000 10000)
-#   BENCH_ROUNDS   runs of each command (default 1; with more, each run is printed)
+#   BENCH_ROUNDS    runs of each command (default 1; with more, each run is printed)
+#   BENCH_SOURCES   what to read (default "json yaml api-server")
+#   BENCH_COMMANDS  what to run (default "inventory match akash")
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -14,6 +16,8 @@ out=bench/target/cluster-scale
 mkdir -p "$out"
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 rounds=${BENCH_ROUNDS:-1}
+sources=${BENCH_SOURCES:-json yaml api-server}
+commands=${BENCH_COMMANDS:-inventory match akash}
 if [ "${1:-}" = "--no-build" ]; then
     shift
 else
@@ -36,7 +40,7 @@ JSON
 bench() { "$java" $flags -cp "$cp" io.gpudetect.bench.ClusterScaleBench "$@"; }
 measure() { # NODES SOURCE-LABEL SOURCE-ARGS...
     n=$1; label=$2; shift 2
-    for cmd in inventory match akash; do
+    for cmd in $commands; do
         case $cmd in
             inventory) args="inventory $* --now 2026-05-01T10:01:00Z -o json" ;;
             match) args="match $* --gpu vendor=nvidia,model=h100,count=8 -o json" ;;
@@ -55,10 +59,12 @@ measure() { # NODES SOURCE-LABEL SOURCE-ARGS...
 printf '%6s  %-12s %-10s %s\n' nodes source command result
 for n in "$@"; do
     for format in json yaml; do
+        case " $sources " in *" $format "*) ;; *) continue ;; esac
         file=$out/cluster-$n.$format
         [ -f "$file" ] || "$java" -cp "$cp" io.gpudetect.bench.ClusterScaleBench generate "$n" "$format" "$file" >&2
         measure "$n" "$format:$(( $(stat -c %s "$file") / 1048576 ))MB" --records "$file"
     done
+    case " $sources " in *" api-server "*) ;; *) continue ;; esac
     rm -f "$out/ready"
     "$java" -Xmx3g -cp "$cp" io.gpudetect.bench.ClusterScaleBench serve "$n" "$out/kubeconfig" >"$out/ready" 2>"$out/server.err" &
     server=$!

@@ -11,6 +11,14 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.gpudetect.cli.GpuDetectCommand;
 import io.gpudetect.record.GpuCapacity;
@@ -67,7 +75,7 @@ public final class ClusterScaleBench {
     private static void serve(int nodes, Path kubeconfig) throws Exception {
         var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubernetesMixedDispatcher(responses), false);
+                new PagingDispatcher(responses), false);
         server.init();
         server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
         ClusterObjects cluster = new ClusterObjects(nodes);
@@ -90,6 +98,65 @@ public final class ClusterScaleBench {
         System.out.println("ready");
         System.out.flush();
         new CountDownLatch(1).await();
+    }
+
+    /**
+     * The CRUD mock as a real API server answers a list with {@code limit}: a page at a time, with a {@code continue}
+     * token (the CRUD mock alone ignores {@code limit} and sends the whole list, which no real server of a large
+     * cluster does: a command's first page would then hold every Node). The full list is taken at the first page
+     * and cut from there.
+     */
+    static final class PagingDispatcher extends KubernetesMixedDispatcher {
+
+        private final Map<String, ObjectNode> lists = new ConcurrentHashMap<>();
+        private final ObjectMapper json = new ObjectMapper();
+
+        PagingDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
+            super(responses);
+        }
+
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            String path = request.getPath();
+            int q = path.indexOf('?');
+            if (!"GET".equals(request.getMethod()) || q < 0 || !path.contains("limit=") || path.contains("watch=")) {
+                return super.dispatch(request);
+            }
+            Map<String, String> params = new HashMap<>();
+            for (String p : path.substring(q + 1).split("&")) {
+                int eq = p.indexOf('=');
+                params.put(p.substring(0, eq), p.substring(eq + 1));
+            }
+            String base = path.substring(0, q);
+            int limit = Integer.parseInt(params.get("limit"));
+            int from = params.containsKey("continue") ? Integer.parseInt(params.get("continue")) : 0;
+            try {
+                if (from == 0) {
+                    MockResponse full = super.dispatch(request);
+                    if (full.code() != 200) {
+                        return full;
+                    }
+                    lists.put(base, (ObjectNode) json.readTree(full.getBody().getBytes()));
+                }
+                ObjectNode list = lists.get(base);
+                ArrayNode items = (ArrayNode) list.get("items");
+                ObjectNode page = json.createObjectNode();
+                page.set("apiVersion", list.get("apiVersion"));
+                page.set("kind", list.get("kind"));
+                ObjectNode meta = page.putObject("metadata");
+                meta.put("resourceVersion", "1");
+                if (from + limit < items.size()) {
+                    meta.put("continue", String.valueOf(from + limit));
+                }
+                ArrayNode slice = page.putArray("items");
+                for (int i = from; i < Math.min(items.size(), from + limit); i++) {
+                    slice.add(items.get(i));
+                }
+                return new MockResponse().setResponseCode(200).setBody(json.writeValueAsBytes(page));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     private static void run(String[] args) throws IOException {
