@@ -1,6 +1,7 @@
 package io.gpudetect.source;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -77,6 +78,14 @@ public final class IoFailure {
             throw new FileSystemException(file.toString(), null, "is a folder");
         }
         return Files.readString(file, StandardCharsets.UTF_8);
+    }
+
+    /** A reader of a file the user named, as UTF-8, from its start; a folder is refused as {@link #readText} does. */
+    public static Reader openReader(Path file) throws IOException {
+        if (Files.isDirectory(file)) {
+            throw new FileSystemException(file.toString(), null, "is a folder");
+        }
+        return Files.newBufferedReader(file, StandardCharsets.UTF_8);
     }
 
     /**

@@ -31,12 +31,13 @@ final class AgentConfigFile {
     /**
      * Every {@code GPU_DETECT_*} variable something of gpu-detect reads: the agent ({@code PROFILES},
      * {@code AKASH_OPERATOR}), its detection ({@code DRIVER_ROOT}, {@code AKASH_TABLE}), the launcher
-     * ({@code JAVA_OPTS}), the build and the tests ({@code RUNTIME_JMODS}, {@code SHARED}): a variable set for one
-     * of them is no typo where the agent runs.
+     * ({@code JAVA_OPTS}), the records files of {@code inventory}, {@code match} and {@code akash}
+     * ({@code YAML_LIMIT_MIB}), the build and the tests ({@code RUNTIME_JMODS}, {@code SHARED}): a variable set for
+     * one of them is no typo where the agent runs.
      */
     static final Set<String> VARIABLES = Set.of(AgentCommand.ENV_PROFILES, AgentCommand.ENV_AKASH_OPERATOR,
             HostOptions.DRIVER_ROOT_VARIABLE, HostOptions.AKASH_TABLE_VARIABLE, "GPU_DETECT_JAVA_OPTS",
-            "GPU_DETECT_RUNTIME_JMODS", "GPU_DETECT_SHARED");
+            RecordInput.YAML_LIMIT_VARIABLE, "GPU_DETECT_RUNTIME_JMODS", "GPU_DETECT_SHARED");
 
     private AgentConfigFile() {
     }

@@ -19,16 +19,16 @@ import picocli.CommandLine.Option;
  * {@code --cluster}: read from the cluster of the current kubeconfig context, as kubectl would; shared by
  * {@code inventory} and {@code match}.
  *
- * <p>These commands make two list requests and end, so their client fails fast instead of riding out an outage
- * as the agent must: no retries (fabric8's default retries a failed request ten times with a doubling backoff,
- * some 20 s before a refused connection is reported) and short timeouts. The error is one line that names the
+ * <p>These commands list records and Nodes (500 a request) and end, so their client fails fast instead of riding
+ * out an outage as the agent must: no retries (fabric8's default retries a failed request ten times with a
+ * doubling backoff, some 20 s before a refused connection is reported) and short timeouts. The error is one line that names the
  * server and the cause ({@link ClusterErrors}).
  */
 public final class ClusterOption {
 
     /** Time to open a connection; an API server that is up accepts in milliseconds. */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    /** Time for the server to start answering: its list of every record or Node of a large cluster fits. */
+    /** Time for the server to start answering a list: a page of 500 records or Nodes fits. */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     private static final Pattern LINE_COLUMN = Pattern.compile("line \\d+, column \\d+");

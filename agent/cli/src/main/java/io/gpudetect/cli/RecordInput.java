@@ -3,6 +3,7 @@ package io.gpudetect.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.match.CapacityRecordOffers;
 import io.gpudetect.match.InvalidInputException;
+import io.gpudetect.match.RecordSet;
 import java.nio.file.Path;
 
 /**
@@ -10,6 +11,9 @@ import java.nio.file.Path;
  * Holds the cluster client, if one was opened, until {@link #close}.
  */
 final class RecordInput implements AutoCloseable {
+
+    /** How many MiB a YAML records file may hold, when not the default. */
+    static final String YAML_LIMIT_VARIABLE = "GPU_DETECT_YAML_LIMIT_MIB";
 
     private final CapacityRecordOffers.RecordStore store;
     private final KubernetesClient client;
@@ -25,13 +29,26 @@ final class RecordInput implements AutoCloseable {
      */
     static RecordInput open(Path records, ClusterOption cluster) throws InvalidInputException {
         if (records != null) {
-            return new RecordInput(CapacityRecordOffers.file(records), null);
+            return new RecordInput(CapacityRecordOffers.file(records, yamlLimit(System.getenv(YAML_LIMIT_VARIABLE))),
+                    null);
         }
         if (cluster.chosen()) {
             KubernetesClient client = cluster.connect();
             return new RecordInput(CapacityRecordOffers.cluster(client), client);
         }
         return null;
+    }
+
+    /** The most characters a YAML records file may have: {@code GPU_DETECT_YAML_LIMIT_MIB} MiB, when it is set. */
+    static long yamlLimit(String mib) throws InvalidInputException {
+        if (mib == null || mib.isBlank()) {
+            return RecordSet.DEFAULT_YAML_LIMIT;
+        }
+        if (!mib.strip().matches("[1-9]\\d{0,6}")) {
+            throw new InvalidInputException(null, null, null, "GPU_DETECT_YAML_LIMIT_MIB: expected a whole number of "
+                    + "MiB such as 1024, found '" + mib + "'");
+        }
+        return Long.parseLong(mib.strip()) << 20;
     }
 
     CapacityRecordOffers.RecordStore store() {

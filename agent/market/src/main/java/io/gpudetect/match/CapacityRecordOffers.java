@@ -6,9 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.k8s.ClusterErrors;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -78,18 +75,16 @@ public final class CapacityRecordOffers implements OfferSource {
         };
     }
 
-    /** The objects in a JSON or YAML file. */
-    public static RecordStore file(Path path) {
+    /**
+     * The objects in a JSON or YAML file, read as a stream ({@link RecordSet#read}).
+     *
+     * @param yamlLimit the most characters a YAML file may have ({@link RecordSet#DEFAULT_YAML_LIMIT})
+     */
+    public static RecordStore file(Path path, long yamlLimit) {
         return new RecordStore() {
             @Override
             public RecordSet records() throws InvalidInputException {
-                String text;
-                try {
-                    text = IoFailure.readText(path);
-                } catch (IOException e) {
-                    throw new InvalidInputException(path.toString(), null, null, IoFailure.fileReason(e));
-                }
-                return RecordSet.fromDocuments(YamlNode.parseAll(text, path.toString()), path.toString());
+                return RecordSet.read(() -> IoFailure.openReader(path), path.toString(), yamlLimit);
             }
 
             @Override

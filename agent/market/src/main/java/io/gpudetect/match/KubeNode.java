@@ -1,7 +1,5 @@
 package io.gpudetect.match;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeCondition;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,13 +26,13 @@ public record KubeNode(String name, Readiness readiness, String readyDetail, boo
     }
 
     /** A Node as the API server returns it. */
-    public static KubeNode of(Node node) {
-        boolean cordoned = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-        List<NodeCondition> conditions = node.getStatus() == null || node.getStatus().getConditions() == null
-                ? List.of() : node.getStatus().getConditions();
-        for (NodeCondition c : conditions) {
-            if ("Ready".equals(c.getType())) {
-                return ready(node.getMetadata().getName(), c.getStatus(), c.getReason(), cordoned);
+    public static KubeNode of(ListedNode node) {
+        boolean cordoned = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().unschedulable());
+        List<ListedNode.Condition> conditions = node.getStatus() == null || node.getStatus().conditions() == null
+                ? List.of() : node.getStatus().conditions();
+        for (ListedNode.Condition c : conditions) {
+            if ("Ready".equals(c.type())) {
+                return ready(node.getMetadata().getName(), c.status(), c.reason(), cordoned);
             }
         }
         return new KubeNode(node.getMetadata().getName(), Readiness.NO_CONDITION, null, cordoned);

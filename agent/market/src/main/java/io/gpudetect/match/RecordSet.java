@@ -1,6 +1,12 @@
 package io.gpudetect.match;
 
-import io.fabric8.kubernetes.api.model.Node;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListMeta;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.GpuField;
@@ -9,13 +15,20 @@ import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.GpuCapacityStatus;
 import io.gpudetect.record.dra.NodeHandout;
+import io.gpudetect.source.IoFailure;
+import java.io.FilterReader;
+import java.io.IOException;
+import java.io.Reader;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * {@code GpuCapacity} records, typed as the agent writes them ({@link GpuCapacity}), and the names of the Nodes
@@ -29,12 +42,8 @@ import java.util.Map;
  * and {@code slices}, and carry the agent's {@code handout} (how its GPUs are handed out: device plugin or DRA),
  * every value of it checked. A file holds records as a list, a Kubernetes {@code List} ({@code kubectl get
  * gpucapacities,nodes -o yaml}), or {@code ---} separated documents.
- *
- * @param records the records, each with where it was read
- * @param nodes   the Nodes listed beside the records (a cluster's, or a kubectl list's), with their Ready condition
- *                and cordon
  */
-public record RecordSet(List<Located> records, List<KubeNode> nodes) {
+public final class RecordSet {
 
     /** A record and where it came from: {@code [3]} and its line in a file, the record's name in a cluster. */
     public record Located(GpuCapacity record, String where, Integer line) {
@@ -43,37 +52,189 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
         }
     }
 
-    public RecordSet {
-        records = List.copyOf(records);
-        nodes = List.copyOf(nodes);
+    /**
+     * The most characters a YAML file may have unless {@code GPU_DETECT_YAML_LIMIT_MIB} says otherwise: 256 Mi, about
+     * 13,000 Nodes as kubectl writes them (10-20 KB each). A YAML file is read as a stream, so the limit bounds time,
+     * not memory; JSON has none.
+     */
+    public static final long DEFAULT_YAML_LIMIT = 256L << 20;
+
+    /** Objects per page when listing a cluster: the API server answers each page on its own. */
+    static final long PAGE = 500;
+
+    private final List<Located> records;
+    private final List<KubeNode> nodes;
+    private final Map<String, KubeNode> byName = new HashMap<>();
+
+    public RecordSet(List<Located> records, List<KubeNode> nodes) {
+        this.records = List.copyOf(records);
+        this.nodes = List.copyOf(nodes);
+        for (KubeNode n : this.nodes) {
+            byName.putIfAbsent(n.name(), n);
+        }
     }
 
-    /** Every record and every Node of the cluster {@code client} talks to. The client stays open. */
+    /** The records, each with where it was read. */
+    public List<Located> records() {
+        return records;
+    }
+
+    /** The Nodes listed beside the records (a cluster's, or a kubectl list's), with their Ready condition and cordon. */
+    public List<KubeNode> nodes() {
+        return nodes;
+    }
+
+    /**
+     * Every record and every Node of the cluster {@code client} talks to. The client stays open. Both are listed a page
+     * at a time ({@link #PAGE}), and each Node is read only for what {@link KubeNode} keeps: a Node as the kubelet
+     * writes it is 10-20 KB (images, managed fields), so a cluster's Nodes are never held whole.
+     */
     public static RecordSet fromCluster(KubernetesClient client) {
         List<Located> records = new ArrayList<>();
-        for (GpuCapacity r : client.resources(GpuCapacity.class).list().getItems()) {
-            records.add(new Located(r, "[" + r.getMetadata().getName() + "]", null));
-        }
+        String next = null;
+        do {
+            KubernetesResourceList<GpuCapacity> page = client.resources(GpuCapacity.class).list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
+            for (GpuCapacity r : page.getItems()) {
+                records.add(new Located(r, "[" + r.getMetadata().getName() + "]", null));
+            }
+            next = continueToken(page.getMetadata());
+        } while (next != null);
         List<KubeNode> nodes = new ArrayList<>();
-        for (Node n : client.nodes().list().getItems()) {
-            nodes.add(KubeNode.of(n));
-        }
+        do {
+            KubernetesResourceList<ListedNode> page = client.resources(ListedNode.class)
+                    .list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
+            for (ListedNode n : page.getItems()) {
+                nodes.add(KubeNode.of(n));
+            }
+            next = continueToken(page.getMetadata());
+        } while (next != null);
         return new RecordSet(records, nodes);
     }
 
-    /** The records in the documents of a file named {@code source}, read leniently (see the class comment). */
-    public static RecordSet fromDocuments(List<YamlNode> documents, String source) throws InvalidInputException {
-        return new LenientReader(source).read(documents);
+    private static String continueToken(ListMeta meta) {
+        return meta == null || meta.getContinue() == null || meta.getContinue().isEmpty() ? null : meta.getContinue();
+    }
+
+    /** Opens a text afresh, from its start. */
+    @FunctionalInterface
+    public interface Text {
+        Reader open() throws IOException;
+    }
+
+    /**
+     * The records in the JSON or YAML text of a file named {@code source}, read leniently (see the class comment), one
+     * object at a time: JSON through Jackson's streaming parser, YAML through SnakeYAML's events, and the parts of an
+     * object never used (a Node's images, conditions' neighbours, managed fields) skipped unread.
+     *
+     * @param yamlLimit the most characters a YAML text may have; a larger one is refused with one line that says how
+     *                  to raise the limit or give JSON
+     */
+    public static RecordSet read(Text text, String source, long yamlLimit) throws InvalidInputException {
+        if (startsLikeJson(text, source)) {
+            try (JsonParser p = JSON.createParser(text.open())) {
+                return new LenientReader(source).stream(p);
+            } catch (JsonProcessingException e) {
+                // Not JSON after all ({a: 1} and [b] are YAML's flow style too): YAML reads it, and says what is wrong.
+            } catch (IOException e) {
+                throw new InvalidInputException(source, null, null, IoFailure.fileReason(e));
+            }
+        }
+        LoaderOptions options = new LoaderOptions();
+        // Our own limit counts the whole file (CappedReader); SnakeYAML's would count each document.
+        options.setCodePointLimit(Integer.MAX_VALUE);
+        try (Reader in = new CappedReader(text.open(), yamlLimit); JsonParser p = YamlNode.yamlParser(in, options)) {
+            return new LenientReader(source).stream(p);
+        } catch (JsonProcessingException e) {
+            if (CappedReader.exceeded(e)) {
+                throw tooLarge(source, yamlLimit);
+            }
+            throw YamlNode.notValid(e, source, "not valid YAML or JSON: ");
+        } catch (IOException e) {
+            if (CappedReader.exceeded(e)) {
+                throw tooLarge(source, yamlLimit);
+            }
+            throw new InvalidInputException(source, null, null, IoFailure.fileReason(e));
+        }
+    }
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private static InvalidInputException tooLarge(String source, long limit) {
+        return new InvalidInputException(source, null, null, "YAML larger than the limit of " + (limit >> 20)
+                + " MiB; give the records as JSON, which has no limit (kubectl get gpucapacities,nodes -o json), or "
+                + "raise the limit with GPU_DETECT_YAML_LIMIT_MIB=<MiB>");
+    }
+
+    /** True when the first character that is not white space opens a JSON object or array. */
+    private static boolean startsLikeJson(Text text, String source) throws InvalidInputException {
+        try (Reader in = text.open()) {
+            int c;
+            do {
+                c = in.read();
+            } while (c == '\uFEFF' || (c >= 0 && Character.isWhitespace(c)));
+            return c == '{' || c == '[';
+        } catch (IOException e) {
+            throw new InvalidInputException(source, null, null, IoFailure.fileReason(e));
+        }
+    }
+
+    /** A reader that refuses to give more than {@code limit} characters. */
+    private static final class CappedReader extends FilterReader {
+
+        private static final class Exceeded extends IOException {
+            private static final long serialVersionUID = 1L;
+
+            Exceeded() {
+                super("over the limit");
+            }
+        }
+
+        private final long limit;
+        private long count;
+
+        CappedReader(Reader in, long limit) {
+            super(in);
+            this.limit = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int c = super.read();
+            if (c >= 0 && ++count > limit) {
+                throw new Exceeded();
+            }
+            return c;
+        }
+
+        @Override
+        public int read(char[] buffer, int offset, int length) throws IOException {
+            int n = super.read(buffer, offset, length);
+            if (n > 0 && (count += n) > limit) {
+                throw new Exceeded();
+            }
+            return n;
+        }
+
+        /** True when {@code e} (SnakeYAML and Jackson wrap what a reader throws) came from the limit. */
+        static boolean exceeded(Throwable e) {
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof Exceeded) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** The Node named {@code name}, or one known by name only when none was listed. */
     public KubeNode node(String name) {
-        return nodes.stream().filter(n -> n.name().equals(name)).findFirst().orElse(KubeNode.named(name));
+        KubeNode n = byName.get(name);
+        return n != null ? n : KubeNode.named(name);
     }
 
     /** True when a Node object named {@code name} was listed. */
     public boolean listsNode(String name) {
-        return nodes.stream().anyMatch(n -> n.name().equals(name));
+        return byName.containsKey(name);
     }
 
     /** The time of a record's last good pass; null when it never had one. */
@@ -94,29 +255,130 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
     /** Reads hand-written YAML or JSON into the typed records, checking each value the offers use. */
     private static final class LenientReader {
 
+        /** What of a Node is read ({@link #node}); the rest of it is skipped. */
+        private static final Set<String> NODE_PARTS = Set.of("apiVersion", "kind", "metadata", "metadata.name", "spec",
+                "spec.unschedulable", "status", "status.conditions");
+
+        /**
+         * Parts of an object not yet known to be a Node (kind comes later, or it is a record) that no reading uses and
+         * that are large in what kubectl writes.
+         */
+        private static final Set<String> NEVER_USED = Set.of("metadata.managedFields", "metadata.annotations",
+                "metadata.labels", "metadata.ownerReferences", "status.images", "status.nodeInfo", "status.addresses",
+                "status.daemonEndpoints", "status.volumesInUse", "status.volumesAttached", "status.config");
+
+        private static final YamlNode.Prune NODE = shape -> !NODE_PARTS.contains(shape)
+                && !shape.startsWith("status.conditions.");
+
         private final String source;
+        private final List<Located> records = new ArrayList<>();
+        private final List<KubeNode> nodes = new ArrayList<>();
+        private int index;
+        private InvalidInputException firstError;
 
         LenientReader(String source) {
             this.source = source;
         }
 
-        RecordSet read(List<YamlNode> documents) throws InvalidInputException {
-            List<YamlNode> objects = new ArrayList<>();
-            for (YamlNode doc : documents) {
-                if (doc.isSequence()) {
-                    objects.addAll(doc.items());
-                } else if (doc.isMapping() && doc.get("items") != null && doc.get("items").isSequence()
-                        && doc.get("spec") == null) {
-                    objects.addAll(doc.get("items").items());
+        /**
+         * Every object of the parser's documents, each read and turned into a record or Node as soon as it ends: a
+         * document that is a list, a Kubernetes {@code List} (its {@code items}) or one object. After a value is found
+         * wrong the rest is still parsed (not kept), so that a syntax error anywhere is reported first, as it would
+         * be when the file is read whole.
+         */
+        RecordSet stream(JsonParser p) throws IOException, InvalidInputException {
+            while (p.nextToken() != null) {
+                int line = p.currentTokenLocation().getLineNr();
+                if (p.currentToken() == JsonToken.START_ARRAY) {
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        object(p, p.currentTokenLocation().getLineNr());
+                    }
+                } else if (p.currentToken() == JsonToken.START_OBJECT) {
+                    YamlNode doc = mapping(p, line, true);
+                    if (doc != null) {
+                        accept(doc);
+                    }
                 } else {
-                    objects.add(doc);
+                    YamlNode doc = YamlNode.read(p, source, "", line, YamlNode.Prune.NOTHING, "");
+                    if (!doc.isNull()) {
+                        accept(doc);
+                    }
                 }
             }
-            List<Located> records = new ArrayList<>();
-            List<KubeNode> nodes = new ArrayList<>();
-            for (int i = 0; i < objects.size(); i++) {
-                YamlNode object = objects.get(i);
-                String where = "[" + i + "]";
+            if (firstError != null) {
+                throw firstError;
+            }
+            return new RecordSet(records, nodes);
+        }
+
+        /** One object at the parser's current token (an item of a list). */
+        private void object(JsonParser p, int line) throws IOException, InvalidInputException {
+            accept(p.currentToken() == JsonToken.START_OBJECT ? mapping(p, line, false)
+                    : YamlNode.read(p, source, "", line, YamlNode.Prune.NOTHING, ""));
+        }
+
+        /**
+         * A mapping: one object, read with what {@link #NODE} or {@link #NEVER_USED} leaves out once its kind is known;
+         * or, for a document ({@code top}) with an {@code items} list and no {@code spec}, a Kubernetes {@code List},
+         * whose items are taken as they come: then null. A document that has {@code items} and {@code spec} is a record
+         * after all: what its items gave is taken back.
+         */
+        private YamlNode mapping(JsonParser p, int line, boolean top) throws IOException, InvalidInputException {
+            Map<String, YamlNode> fields = new LinkedHashMap<>();
+            String kind = null;
+            Integer itemsLine = null;
+            int records0 = records.size();
+            int nodes0 = nodes.size();
+            int index0 = index;
+            InvalidInputException error0 = firstError;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                int keyLine = p.currentTokenLocation().getLineNr();
+                Integer earlier = fields.containsKey(name) ? Integer.valueOf(fields.get(name).line())
+                        : name.equals("items") ? itemsLine : null;
+                if (earlier != null) {
+                    throw new InvalidInputException(source, name, keyLine,
+                            "key given twice in one mapping (first on line " + earlier + ")");
+                }
+                p.nextToken();
+                if (top && name.equals("items") && p.currentToken() == JsonToken.START_ARRAY) {
+                    itemsLine = keyLine;
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        object(p, p.currentTokenLocation().getLineNr());
+                    }
+                    continue;
+                }
+                YamlNode.Prune prune = "Node".equals(kind) ? NODE
+                        : kind == null || kind.equals("GpuCapacity") ? NEVER_USED::contains : shape -> true;
+                if (prune.skip(name)) {
+                    p.skipChildren();
+                    continue;
+                }
+                YamlNode value = YamlNode.read(p, source, name, keyLine, prune, name);
+                fields.put(name, value);
+                if (name.equals("kind")) {
+                    kind = text(value);
+                }
+            }
+            if (itemsLine != null) {
+                if (fields.get("spec") == null) {
+                    return null;
+                }
+                records.subList(records0, records.size()).clear();
+                nodes.subList(nodes0, nodes.size()).clear();
+                index = index0;
+                firstError = error0;
+            }
+            return new YamlNode(YamlNode.Kind.MAPPING, null, false, fields, null, line);
+        }
+
+        /** One object, turned into a record or a Node; another kind is no concern of ours. */
+        private void accept(YamlNode object) {
+            String where = "[" + index++ + "]";
+            if (firstError != null) {
+                return;
+            }
+            try {
                 if (!object.isMapping()) {
                     throw error(where, object, "expected a GpuCapacity record (a mapping), found " + object.describe());
                 }
@@ -129,9 +391,9 @@ public record RecordSet(List<Located> records, List<KubeNode> nodes) {
                 } else if (kind == null || kind.equals("GpuCapacity")) {
                     records.add(new Located(record(object, where), where, object.line()));
                 }
-                // Other objects a kubectl list may carry are no concern of ours.
+            } catch (InvalidInputException e) {
+                firstError = e;
             }
-            return new RecordSet(records, nodes);
         }
 
         /**

@@ -4,13 +4,15 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * A YAML (or JSON) document as a tree that remembers where each value stood, so that an error can name
@@ -67,6 +69,14 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
         }
     }
 
+    /** Which parts of a document to skip while reading, by their path without list indices ({@code status.images}). */
+    @FunctionalInterface
+    interface Prune {
+        Prune NOTHING = shape -> false;
+
+        boolean skip(String shape);
+    }
+
     /**
      * Reads the first document of {@code text}.
      *
@@ -74,46 +84,39 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
      * @throws InvalidInputException for malformed YAML (with its line) or a key given twice in one mapping
      */
     public static YamlNode parse(String text, String file) throws InvalidInputException {
-        try (JsonParser parser = new YAMLFactory().createParser(text)) {
+        try (JsonParser parser = yamlParser(new StringReader(text), new LoaderOptions())) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 return new YamlNode(Kind.NULL, null, false, null, null, 1);
             }
-            return read(parser, text, file, "", parser.currentTokenLocation().getLineNr());
+            return read(parser, file, "", parser.currentTokenLocation().getLineNr(), Prune.NOTHING, "");
         } catch (JsonProcessingException e) {
-            JsonLocation loc = e.getLocation();
-            throw new InvalidInputException(file, null, loc == null || loc.getLineNr() < 1 ? null : loc.getLineNr(),
-                    "not valid YAML: " + firstLine(e.getOriginalMessage()));
+            throw notValid(e, file, "not valid YAML: ");
         } catch (IOException e) {
             throw new InvalidInputException(file, null, null, "cannot read: " + e.getMessage());
         }
+    }
+
+    /** A YAML parser over {@code in} that knows each scalar's style. */
+    static JsonParser yamlParser(Reader in, LoaderOptions options) throws IOException {
+        return new StyledYamlFactory(options).createParser(in);
+    }
+
+    /** The parse error as one line with its line number. */
+    static InvalidInputException notValid(JsonProcessingException e, String file, String prefix) {
+        JsonLocation loc = e.getLocation();
+        return new InvalidInputException(file, null, loc == null || loc.getLineNr() < 1 ? null : loc.getLineNr(),
+                prefix + firstLine(e.getOriginalMessage()));
     }
 
     /**
-     * Reads every document of {@code text} ({@code ---} separated, or one JSON value); an empty file has none.
+     * The value at the parser's current token, with its subtrees that {@code prune} names skipped unread.
      *
-     * @throws InvalidInputException as {@link #parse}
+     * @param path  where the value is, for messages ({@code spec.gpus[0]})
+     * @param line  the line the value is named on
+     * @param shape {@code path} without list indices, for {@code prune}
      */
-    public static List<YamlNode> parseAll(String text, String file) throws InvalidInputException {
-        try (JsonParser parser = new YAMLFactory().createParser(text)) {
-            List<YamlNode> documents = new ArrayList<>();
-            while (parser.nextToken() != null) {
-                YamlNode doc = read(parser, text, file, "", parser.currentTokenLocation().getLineNr());
-                if (!doc.isNull()) {
-                    documents.add(doc);
-                }
-            }
-            return documents;
-        } catch (JsonProcessingException e) {
-            JsonLocation loc = e.getLocation();
-            throw new InvalidInputException(file, null, loc == null || loc.getLineNr() < 1 ? null : loc.getLineNr(),
-                    "not valid YAML or JSON: " + firstLine(e.getOriginalMessage()));
-        } catch (IOException e) {
-            throw new InvalidInputException(file, null, null, "cannot read: " + e.getMessage());
-        }
-    }
-
-    private static YamlNode read(JsonParser p, String text, String file, String path, int line)
+    static YamlNode read(JsonParser p, String file, String path, int line, Prune prune, String shape)
             throws IOException, InvalidInputException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.START_OBJECT) {
@@ -122,12 +125,17 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
                 String name = p.currentName();
                 int keyLine = p.currentTokenLocation().getLineNr();
                 String childPath = path.isEmpty() ? name : path + "." + name;
+                String childShape = shape.isEmpty() ? name : shape + "." + name;
                 if (fields.containsKey(name)) {
                     throw new InvalidInputException(file, childPath, keyLine,
                             "key given twice in one mapping (first on line " + fields.get(name).line() + ")");
                 }
                 p.nextToken();
-                fields.put(name, read(p, text, file, childPath, keyLine));
+                if (prune.skip(childShape)) {
+                    p.skipChildren();
+                    continue;
+                }
+                fields.put(name, read(p, file, childPath, keyLine, prune, childShape));
             }
             return new YamlNode(Kind.MAPPING, null, false, fields, null, line);
         }
@@ -135,21 +143,20 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
             List<YamlNode> items = new ArrayList<>();
             int i = 0;
             while (p.nextToken() != JsonToken.END_ARRAY) {
-                items.add(read(p, text, file, path + "[" + i++ + "]", p.currentTokenLocation().getLineNr()));
+                items.add(read(p, file, path + "[" + i++ + "]", p.currentTokenLocation().getLineNr(), prune, shape));
             }
             return new YamlNode(Kind.SEQUENCE, null, false, null, items, line);
         }
         if (t == JsonToken.VALUE_NULL) {
             return new YamlNode(Kind.NULL, null, false, null, null, line);
         }
-        // A quoted or block scalar starts with its indicator, where the parser puts the token (JSON strings too).
-        long at = p.currentTokenLocation().getCharOffset();
-        boolean quoted = t == JsonToken.VALUE_STRING && at >= 0 && at < text.length()
-                && "\"'|>".indexOf(text.charAt((int) at)) >= 0;
+        // JSON strings are always quoted; YAML's scalar event tells its style.
+        boolean quoted = t == JsonToken.VALUE_STRING
+                && (!(p instanceof StyledYamlFactory.Parser yaml) || yaml.quotedScalar());
         return new YamlNode(Kind.SCALAR, p.getText(), quoted, null, null, line);
     }
 
-    private static String firstLine(String message) {
+    static String firstLine(String message) {
         if (message == null) {
             return "unreadable";
         }

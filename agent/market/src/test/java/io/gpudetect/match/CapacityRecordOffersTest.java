@@ -16,7 +16,7 @@ class CapacityRecordOffersTest {
         return new CapacityRecordOffers.RecordStore() {
             @Override
             public RecordSet records() throws InvalidInputException {
-                return RecordSet.fromDocuments(YamlNode.parseAll(text, "records.yaml"), "records.yaml");
+                return RecordSet.read(() -> new java.io.StringReader(text), "records.yaml", RecordSet.DEFAULT_YAML_LIMIT);
             }
 
             @Override
