@@ -88,13 +88,15 @@ if [ -n "$foreign" ]; then
     # architecture's (an error a file, and the files left as they were): the classes' debug attributes only.
     strip_debug=--strip-java-debug-attributes
 fi
+# --release-info: runtime/release names the architecture (Debian's jmods leave OS_ARCH out), so an archive's
+# runtime says what it is for without running it.
 # --compress=0: the tarball compresses the module image better than jlink does (10 MB against 14 MB), and
 # an uncompressed image needs no inflating at start-up.
 # --generate-cds-archive: the runtime's own class-data-sharing archive of the JDK classes; without it every
 # start loads them from the module image (about 40 ms more for a one-shot gpu-detect). Its copy for heaps
 # over 32 GiB (classes_nocoops.jsa, 10 MB) is never mapped by gpu-detect's small heaps and is left out.
 "${jdk_bin}jlink" --module-path "$jmods" --add-modules "$mods" $strip_debug --no-man-pages \
-    --no-header-files --compress=0 $cds --output "$stage/runtime"
+    --no-header-files --compress=0 $cds --release-info "add:OS_NAME=Linux:OS_ARCH=$arch" --output "$stage/runtime"
 rm -f "$stage/runtime/lib/server/classes_nocoops.jsa"
 echo "$mods" | tr ',' '\n' > "$stage/runtime/MODULES"
 # The Debian package the runtime is cut from, for the release's SBOM (release/build-release.sh).

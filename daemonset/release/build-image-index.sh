@@ -91,6 +91,9 @@ for arch in amd64 arm64; do
     mkdir -p "$root/opt"
     cp -a "$dist" "$root/opt/gpu-detect"
     chown -R 0:0 "$root/opt/gpu-detect"
+    # Every file at the commit's time before the dump: the dump records each jar's time and size and maps
+    # nothing when they differ, and the commit below (--timestamp) sets every file's time to this one.
+    find "$root/opt/gpu-detect" -exec touch -h -d "@$epoch" {} +
     runner=
     if [ -n "$qemu" ] && [ "$(uname -m)" != aarch64 ]; then
         if command -v "$qemu" >/dev/null; then
