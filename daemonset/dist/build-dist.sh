@@ -121,14 +121,17 @@ if [ -z "$cds" ] && [ -n "$qemu" ]; then
         || { cat "$target/dist-cds-$arch.log" >&2; exit 1; }
     rm -f "$target/dist-cds-$arch.log"
 fi
+if [ "$arch" = x86_64 ]; then
 mkdir -p "$stage/bin" "$stage/systemd"
 cp "$module_dir/dist/gpu-detect" "$module_dir/dist/gpu-detect-json" "$stage/bin/"
 # The JVM flags, plain detection's class path and the trained class lists the launcher makes its start-up
-# archives from (bin/gpu-detect).
+# archives from (bin/gpu-detect). aarch64 has the x86_64 stage's, copied above: the class lists are the
+# output of training runs, which need not list the same classes twice, and both archives ship one set.
 cp "$cli"/src/build/*-jvm.flags "$cli"/target/detection.classpath "$stage/lib/"
 for list in "$cli"/target/gpu-detect.classlist "$cli"/target/gpu-detect-agent.classlist; do
     if [ -f "$list" ]; then cp "$list" "$stage/lib/"; fi
 done
+fi
 # Nothing the agent loads may be missing: lib/ must hold every jar of the agent's runtime dependency set, and
 # every class its training runs loaded on Maven's class path (the class lists just copied: detections and an
 # agent against fabric8's mock API server) must be in lib/ or the runtime. The first archive left 16 fabric8
