@@ -44,8 +44,8 @@ fi
 chown 65532:65532 "$root/home/nonroot" && chmod 700 "$root/home/nonroot"
 chmod 1777 "$root/tmp"
 
-# COPY --from=zlib /usr/lib/x86_64-linux-gnu/libz.so.1.* /usr/lib/x86_64-linux-gnu/libz.so.1
-cp /usr/lib/x86_64-linux-gnu/libz.so.1.* "$root/usr/lib/x86_64-linux-gnu/libz.so.1"
+# COPY --from=zlib /libz.so.1 /usr/lib/libz.so.1 (the zlib stage takes it out of its multiarch folder)
+cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libz.so.1)" "$root/usr/lib/libz.so.1"
 
 # COPY --from=archive /opt/gpu-detect /opt/gpu-detect
 mkdir -p "$root/opt"

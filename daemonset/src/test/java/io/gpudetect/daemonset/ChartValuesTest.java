@@ -246,4 +246,18 @@ class ChartValuesTest {
         assertTrue(akash.getMessage().contains("labels.akashOperator: \"maybe\" is not one of auto, present, absent"),
                 akash.getMessage());
     }
+    /** values.schema.json: Helm itself refuses a mistyped key or a value of the wrong type, naming it. */
+    @Test
+    void aMistypedKeyOrAWronglyTypedValueIsRefusedByHelmsSchemaCheck() {
+        var key = assertThrows(IllegalStateException.class, () -> Chart.render("intervall: 5m\n"));
+        assertTrue(key.getMessage().contains("intervall"), key.getMessage());
+        var nested = assertThrows(IllegalStateException.class, () -> Chart.render("http: {prot: 9400}\n"));
+        assertTrue(nested.getMessage().contains("prot"), nested.getMessage());
+        var type = assertThrows(IllegalStateException.class, () -> Chart.render("http: {port: \"9400\"}\n"));
+        assertTrue(type.getMessage().contains("port"), type.getMessage());
+        var duration = assertThrows(IllegalStateException.class, () -> Chart.render("interval: 5 minutes\n"));
+        assertTrue(duration.getMessage().contains("interval"), duration.getMessage());
+        // Every value values.yaml documents, as written there, passes (the defaults render).
+        assertTrue(Chart.render("{}\n").all(NetworkPolicy.class).isEmpty());
+    }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The oldest system the host archive is for, to run the archive that {@code package} built
- * ({@code target/gpu-detect-VERSION-linux-x86_64.tar.gz}) in: a Debian 11 root (glibc 2.31, no Java) made by
+ * ({@code target/gpu-detect-VERSION-linux-x86_64.tar.gz}, or the release's copy when this build made a release:
+ * {@link ReleaseFiles}) in: a Debian 11 root (glibc 2.31, no Java) made by
  * {@code debootstrap --variant=minbase bullseye}, entered with {@code chroot}. The root is made once and kept in
  * the system's temporary folder ({@value #NAME}-HASH, one per checkout); each test class unpacks the archive into it afresh. Used in
  * the {@code integration-test} phase, after the archive is built; needs root (chroot, mount) and debootstrap,
@@ -26,7 +27,7 @@ record Debian11Root(Path path) {
 
     static final String NAME = "gpu-detect-debian11-root";
     static final String VERSION = System.getProperty("gpudetect.version");
-    static final Path ARCHIVE = Chart.MODULE.resolve("target/gpu-detect-" + VERSION + "-linux-x86_64.tar.gz");
+    static final Path ARCHIVE = ReleaseFiles.hostArchive();
     static final String PATH = "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
 
     /** What a run printed, each stream apart: stderr must be checked for stack traces on its own. */
@@ -44,6 +45,7 @@ record Debian11Root(Path path) {
      */
     static Debian11Root prepare(String testClass) throws Exception {
         assertTrue(Files.isRegularFile(ARCHIVE), ARCHIVE + " is missing: it is built by `package` (profile dist)");
+        System.out.println(testClass + ": runs " + ARCHIVE);
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
                 testClass + " needs root (chroot, mount): the archive is not run in a Debian 11 root");
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/debootstrap")),

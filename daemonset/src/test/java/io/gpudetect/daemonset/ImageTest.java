@@ -52,7 +52,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The agent's image, built here without a registry from what {@code package} made (the dist the host archive
- * is made of), and run as the chart's pod spec says: the pod spec is read from the rendered chart, never
+ * is made of), or, when this build made a release, the release's (the linux/amd64 image of its OCI index:
+ * {@link ReleaseFiles}), and run as the chart's pod spec says: the pod spec is read from the rendered chart, never
  * retyped. Built by {@code src/test/image/build-image.sh} with buildah from scratch, with the Dockerfile's last
  * stage (user, entrypoint, command, env: read from {@code daemonset/Dockerfile}) and a root standing in for its
  * distroless base; run by podman with runc. The container's agent talks to fabric8's mock server (CRUD, HTTPS)
@@ -89,9 +90,21 @@ class ImageTest {
         podman = Podman.create(Files.createDirectories(WORK.resolve("podman")));
         podman.podman(60, "rm", "-f", "-t", "0", CONTAINER);
         podman.podman(60, "rmi", "-f", IMAGE);
+        long start = System.nanoTime();
+        if (ReleaseFiles.built() && Files.isRegularFile(ReleaseFiles.image())) {
+            // The release's image, as a user loads it: the index's linux/amd64 image out of the OCI archive.
+            Result loaded = podman.podman(300, "pull", "--arch", "amd64", "--os", "linux",
+                    "oci-archive:" + ReleaseFiles.image());
+            assertEquals(0, loaded.exit(), loaded.output());
+            String id = loaded.out().strip().lines().reduce((a, b) -> b).orElseThrow();
+            Result tagged = podman.podman(60, "tag", id, IMAGE);
+            assertEquals(0, tagged.exit(), tagged.output());
+            System.out.printf("ImageTest: loaded the linux/amd64 image of %s in %.1f s, %d MB%n", ReleaseFiles.image(),
+                    (System.nanoTime() - start) / 1e9, imageInspect().path("Size").asLong() / 1_000_000);
+            return;
+        }
         List<String> command = new ArrayList<>(List.of("sh", BUILD_SCRIPT.toString(), DIST.toString(), IMAGE));
         command.addAll(DockerfileRecipe.read().buildahConfig());
-        long start = System.nanoTime();
         Result built = podman.command(300, command);
         assertEquals(0, built.exit(), built.output());
         System.out.printf("ImageTest: built %s in %.1f s, %d MB%n", IMAGE, (System.nanoTime() - start) / 1e9,
@@ -142,8 +155,8 @@ class ImageTest {
         // Layout: /opt/gpu-detect is the dist, file for file, plus the archive stage's class-data-sharing dump.
         // What build-image.sh copies in, as the Dockerfile does: Debian 12's zlib (the runtime's java links it; the
         // base has none) and the archive stage's /opt/gpu-detect.
-        assertEquals(List.of(new DockerfileRecipe.Copy("zlib", "/usr/lib/x86_64-linux-gnu/libz.so.1.*",
-                "/usr/lib/x86_64-linux-gnu/libz.so.1"), new DockerfileRecipe.Copy("archive", "/opt/gpu-detect",
+        assertEquals(List.of(new DockerfileRecipe.Copy("zlib", "/libz.so.1", "/usr/lib/libz.so.1"),
+                new DockerfileRecipe.Copy("archive", "/opt/gpu-detect",
                 "/opt/gpu-detect")), recipe.copies());
         assertEquals("debian:12-slim", recipe.stages().get("zlib"), "build-image.sh copies this host's Debian 12 zlib");
         Result mounted = podman.podman(60, "image", "mount", IMAGE);

@@ -161,6 +161,9 @@ class GpuDetectCommandTest {
         assertEquals(0, run("--version"));
         assertTrue(out.toString().startsWith("gpu-detect "), out.toString());
         assertTrue(out.toString().contains("\npci.ids 20"), out.toString());
+        // The build's resource (src/build/build-info.sh): this checkout's commit and the commit's date.
+        assertTrue(out.toString().matches("(?s)gpu-detect \\S+\ncommit [0-9a-f]{40}(-dirty)?, built \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ .*"),
+                out.toString());
         assertTrue(out.toString().matches("(?s).*\namdgpu\\.ids: (Debian libdrm-common \\S+ \\(shipped\\)|none: .*); .*"), out.toString());
         assertEquals(0, run("--help"));
         assertTrue(out.toString().contains("--replay"));
