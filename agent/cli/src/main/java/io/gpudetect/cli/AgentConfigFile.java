@@ -37,7 +37,8 @@ final class AgentConfigFile {
      */
     static final Set<String> VARIABLES = Set.of(AgentCommand.ENV_PROFILES, AgentCommand.ENV_AKASH_OPERATOR,
             HostOptions.DRIVER_ROOT_VARIABLE, HostOptions.AKASH_TABLE_VARIABLE, "GPU_DETECT_JAVA_OPTS",
-            RecordInput.YAML_LIMIT_VARIABLE, "GPU_DETECT_RUNTIME_JMODS", "GPU_DETECT_RUNTIME_JMODS_AARCH64", "GPU_DETECT_SHARED");
+            RecordInput.YAML_LIMIT_VARIABLE, "GPU_DETECT_RUNTIME_JMODS", "GPU_DETECT_RUNTIME_JMODS_AARCH64",
+            "GPU_DETECT_SHARED");
 
     private AgentConfigFile() {
     }
