@@ -17,7 +17,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param maxWidth     lanes the device can use
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonIgnoreProperties(value = "degraded", allowGetters = true)
+@JsonIgnoreProperties(value = "degraded", allowGetters = true, ignoreUnknown = true)
 public record PcieLink(Integer currentGen, Integer maxGen, Integer currentWidth, Integer maxWidth) {
 
     /**

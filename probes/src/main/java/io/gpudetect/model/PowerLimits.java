@@ -1,5 +1,6 @@
 package io.gpudetect.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * {@code power1_cap_max}, {@code power1_cap_default}). Each part is null when the source did not say it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record PowerLimits(Double minWatts, Double maxWatts, Double defaultWatts) {
 
     @com.fasterxml.jackson.annotation.JsonIgnore

@@ -1,5 +1,6 @@
 package io.gpudetect.record;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * reads the record's value with the same type.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record DeviceAttribute(String string, @JsonProperty("int") Long integer, Boolean bool, String version) {
 
     public static DeviceAttribute ofString(String value) {

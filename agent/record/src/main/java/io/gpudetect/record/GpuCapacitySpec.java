@@ -23,8 +23,14 @@ import java.util.Map;
  * <p>Vendor, interface and health are enums here and plain strings in the CRD's schema ({@code SchemaFrom}): the
  * chart installs the CRD once and Helm never upgrades it, so a value a newer agent adds (a vendor) must not be
  * refused by an older CRD.
+ *
+ * <p>Every type of the record ignores fields it does not know ({@code ignoreUnknown}; fabric8's serialization leaves
+ * Jackson's {@code FAIL_ON_UNKNOWN_PROPERTIES} on): once a newer release's CRD is applied, an agent rolled back to
+ * this release, or this release's {@code --cluster}, reads records with fields added after it and must not fail on
+ * them. 0.1.0 (48f1f59) did fail on them ({@code UpgradeTest}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record GpuCapacitySpec(
         @JsonPropertyDescription("Every GPU on the node (emulated display adapters left out), sorted by PCI address.")
         List<GpuEntry> gpus,
@@ -67,7 +73,7 @@ public record GpuCapacitySpec(
      * {@link GpuField#parse} (and {@link GpuField#parseParts} for the link and the power limits).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @JsonIgnoreProperties(value = "attributes", allowGetters = true)
+    @JsonIgnoreProperties(value = "attributes", allowGetters = true, ignoreUnknown = true)
     public record GpuEntry(@SchemaFrom(type = String.class) Vendor vendor, String model, String name, Long memoryMiB, Integer memoryGi,
                            @JsonProperty("interface") @JsonPropertyDescription("pcie, sxm, oam or integrated.") @SchemaFrom(type = String.class) GpuInterface interfaceType,
                            String pciAddress, String uuid,
@@ -170,6 +176,7 @@ public record GpuCapacitySpec(
 
     /** How many GPUs share one vendor, model, memory size and interface: a {@link Kind} and its count. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record ModelTotal(@SchemaFrom(type = String.class) Vendor vendor, String model, Integer memoryGi,
                              @JsonProperty("interface") @SchemaFrom(type = String.class) GpuInterface interfaceType,
                              int count) {
@@ -188,12 +195,14 @@ public record GpuCapacitySpec(
 
     /** One MIG instance or partition of a GPU. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record Slice(String gpuPciAddress, String gpuUuid, String kind, String profile, Integer gpuInstanceId,
                        Integer computeInstanceId, Long memoryMiB, Integer multiprocessors, String uuid) {
     }
 
     /** The host facts a bid needs. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record HostFacts(String cpuModel, Integer cpuCores, Integer cpuThreads, Long memoryBytes, String os,
                             String kernel) {
     }

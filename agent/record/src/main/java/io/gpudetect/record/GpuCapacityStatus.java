@@ -1,5 +1,6 @@
 package io.gpudetect.record;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.List;
  * healthy node costs the API server nothing between heartbeats.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record GpuCapacityStatus(
         @JsonPropertyDescription("complete: every present probe answered; incomplete: one failed or timed out, labels were kept as they were.")
         String lastPassOutcome,
@@ -27,6 +29,7 @@ public record GpuCapacityStatus(
 
     /** One diagnostic of the pass: which probe, which input, what went wrong. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record Problem(String severity, String probe, String file, Integer line, String message) {
     }
 }

@@ -1,5 +1,6 @@
 package io.gpudetect.record.dra;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.List;
  * to pods through ResourceClaims), by both, or not at all. Made by {@link Handouts#of}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record NodeHandout(
         @JsonPropertyDescription("devicePlugin, dra, both (some GPU is served by a device plugin and some by a DRA driver, or one GPU by both), or none.")
         String mode,
@@ -31,6 +33,7 @@ public record NodeHandout(
 
     /** One GPU: the device-plugin resource that covers it, the DRA devices that are it or part of it. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record GpuHandout(
             String pciAddress, String uuid,
             @JsonPropertyDescription("devicePlugin, dra, both or none.")
@@ -49,6 +52,7 @@ public record NodeHandout(
 
     /** A DRA device, as a claim's allocation result names it. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record DraDeviceRef(
             String driver, String pool, String device,
             @JsonPropertyDescription("The driver's type attribute: gpu or mig (NVIDIA), amdgpu or amdgpu-partition (AMD), gpu or vf (Intel).")
@@ -65,6 +69,7 @@ public record NodeHandout(
     }
 
     /** One DRA driver's GPUs on the node. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record DraTotal(String driver, int gpus, int allocatedGpus, int devices, int allocatedDevices) {
     }
 }
