@@ -74,18 +74,21 @@ public final class IoFailure {
      * fail at the first read with no file named).
      */
     public static String readText(Path file) throws IOException {
-        if (Files.isDirectory(file)) {
-            throw new FileSystemException(file.toString(), null, "is a folder");
-        }
+        refuseFolder(file);
         return Files.readString(file, StandardCharsets.UTF_8);
     }
 
     /** A reader of a file the user named, as UTF-8, from its start; a folder is refused as {@link #readText} does. */
     public static Reader openReader(Path file) throws IOException {
+        refuseFolder(file);
+        return Files.newBufferedReader(file, StandardCharsets.UTF_8);
+    }
+
+    /** The JDK opens a folder as a file and fails only at the first read, naming no file: said before that. */
+    private static void refuseFolder(Path file) throws FileSystemException {
         if (Files.isDirectory(file)) {
             throw new FileSystemException(file.toString(), null, "is a folder");
         }
-        return Files.newBufferedReader(file, StandardCharsets.UTF_8);
     }
 
     /**

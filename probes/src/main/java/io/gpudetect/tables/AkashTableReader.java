@@ -298,10 +298,6 @@ public final class AkashTableReader {
 
     private static String describe(Exception e) {
         String m = e.getMessage();
-        if (m == null || m.isBlank()) {
-            // The JDK's HTTP client refuses a connection with a ConnectException that says nothing.
-            return e instanceof java.net.ConnectException ? "connection refused" : IoFailure.inWords(e);
-        }
-        return m.replace('\n', ' ');
+        return m == null || m.isBlank() ? IoFailure.inWords(e) : m.replace('\n', ' ');
     }
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.gpudetect.cli.GpuDetectCommand;
 import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.testing.MockApiServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -87,14 +88,7 @@ public final class ClusterScaleBench {
                 client.nodes().resource(Serialization.jsonMapper().convertValue(cluster.node(i), Node.class)).create();
             }
         }
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: mock, cluster: {server: "http://%s:%d"}}]
-                users: [{name: mock, user: {token: bench}}]
-                contexts: [{name: mock, context: {cluster: mock, user: mock}}]
-                current-context: mock
-                """.formatted(server.getHostName(), server.getPort()));
+        MockApiServer.writeKubeconfig(kubeconfig, "http://" + server.getHostName() + ":" + server.getPort());
         System.out.println("ready");
         System.out.flush();
         new CountDownLatch(1).await();

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.gpudetect.testing.FaultyApiServer;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.MockApiServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -88,14 +89,7 @@ class FailureMessagesTest {
     /** The settings a kubeconfig file gives whose only context talks to {@code server}. */
     Supplier<Config> kubeconfig(String server) throws IOException {
         Path file = Files.createTempFile(dir, "kubeconfig", "");
-        Files.writeString(file, """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: c, cluster: {server: "%s"}}]
-                users: [{name: u, user: {token: t}}]
-                contexts: [{name: c, context: {cluster: c, user: u}}]
-                current-context: c
-                """.formatted(server));
+        MockApiServer.writeKubeconfig(file, server);
         return () -> Config.fromKubeconfig(file.toFile());
     }
 

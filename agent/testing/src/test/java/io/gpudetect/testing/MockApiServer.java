@@ -61,13 +61,18 @@ public final class MockApiServer {
 
     /** A kubeconfig whose only context talks to a mock API server on {@code port} of this machine. */
     public static void writeKubeconfig(Path file, int port) throws java.io.IOException {
+        writeKubeconfig(file, "http://localhost:" + port);
+    }
+
+    /** A kubeconfig whose only context talks to the API server at {@code server} (a URL), with a token. */
+    public static void writeKubeconfig(Path file, String server) throws java.io.IOException {
         Files.writeString(file, """
                 apiVersion: v1
                 kind: Config
-                clusters: [{name: mock, cluster: {server: "http://localhost:%d"}}]
+                clusters: [{name: mock, cluster: {server: "%s"}}]
                 users: [{name: mock, user: {token: mock}}]
                 contexts: [{name: mock, context: {cluster: mock, user: mock}}]
                 current-context: mock
-                """.formatted(port));
+                """.formatted(server));
     }
 }
