@@ -17,13 +17,16 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Run by build-dist.sh (java -cp 'STAGE/lib/*' Licenses.java STAGE COMMON_LICENSES BOM): writes STAGE/licenses/, the licence texts of
- * what the archive bundles, so that they travel with the bytes:
+ * Run by build-dist.sh (java -cp 'STAGE/lib/*' Licenses.java STAGE COMMON_LICENSES BOM [SOURCES]): writes STAGE/licenses/,
+ * the licence texts of what the archive bundles, so that they travel with the bytes:
  * <ul>
  *   <li>{@code jars/NAME/}: each jar's own licence and notice files (META-INF/LICENSE*, NOTICE*, and the like);</li>
  *   <li>{@code common/ID}: the full text of each licence a jar's pom names (as the cyclonedx plugin resolved it,
  *       parents included: BOM, target/bom.json) but whose text the jar does not carry, from COMMON_LICENSES
  *       (Debian's /usr/share/common-licenses) where it has that licence;</li>
+ *   <li>{@code jars/NAME/LICENSE.MIT}: for an MIT jar that carries no text (OSHI), the MIT text with the
+ *       copyright lines of its sources jar (SOURCES/NAME-sources.jar, which the build fetches for such jars):
+ *       MIT's text names its holders, and Debian's common-licenses has no MIT file to point to.</li>
  *   <li>{@code tables/}: the id tables' licences (pci.ids: GPL-2.0-or-later or BSD-3-Clause; amdgpu.ids: MIT,
  *       libdrm's), with the texts;</li>
  *   <li>{@code README}: per jar its licences as its pom names them and where the text is. The runtime's own
@@ -40,16 +43,39 @@ public final class Licenses {
             new String[] {"apache", "Apache-2.0"}, new String[] {"lgpl-2.1", "LGPL-2.1"}, new String[] {"lgpl", "LGPL-2.1"},
             new String[] {"eclipse public license", null}, new String[] {"mit", null});
 
+    /** The MIT licence's terms, after its copyright lines (the text as the Open Source Initiative gives it). */
+    private static final String MIT_TERMS = """
+                Permission is hereby granted, free of charge, to any person obtaining a copy of this software and \
+                associated documentation files (the "Software"), to deal in the Software without restriction, \
+                including without limitation the rights to use, copy, modify, merge, publish, distribute, \
+                sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is \
+                furnished to do so, subject to the following conditions:
+
+                The above copyright notice and this permission notice shall be included in all copies or \
+                substantial portions of the Software.
+
+                THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT \
+                NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND \
+                NONINFRINGEMENT. IN NO EVENT SHALL THE COPYRIGHT HOLDER(S) OR AUTHOR(S) BE LIABLE FOR ANY CLAIM, \
+                DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT \
+                OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+                """;
+    /** A copyright line in a source file's header: years, then the holder. */
+    private static final Pattern COPYRIGHT = Pattern.compile(
+            "Copyright\\s+(?:\\(c\\)\\s*|©\\s*)?((?:19|20)\\d\\d)(?:\\s*[-,]\\s*((?:19|20)\\d\\d))?,?\\s+(.+?)\\s*$",
+            Pattern.CASE_INSENSITIVE);
+
     private Licenses() {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 3) {
-            System.err.println("usage: java -cp 'STAGE/lib/*' Licenses.java STAGE COMMON_LICENSES BOM");
+        if (args.length != 3 && args.length != 4) {
+            System.err.println("usage: java -cp 'STAGE/lib/*' Licenses.java STAGE COMMON_LICENSES BOM [SOURCES]");
             System.exit(1);
         }
         Path stage = Path.of(args[0]);
         Path common = Path.of(args[1]);
+        Path sources = args.length == 4 ? Path.of(args[3]) : null;
         // name-version -> the licences the SBOM gives (SPDX ids, else names).
         TreeMap<String, List<String>> bomLicences = new TreeMap<>();
         if (Files.isRegularFile(Path.of(args[2]))) {
@@ -128,6 +154,18 @@ public final class Licenses {
                     }
                 }
             }
+            Path sourcesJar = sources == null ? null : sources.resolve(name + "-sources.jar");
+            if (texts.isEmpty() && !name.startsWith("gpu-detect-") && isMit(licences.keySet())
+                    && sourcesJar != null && Files.isRegularFile(sourcesJar)) {
+                List<String> holders = copyrightLines(sourcesJar);
+                if (!holders.isEmpty()) {
+                    Path target = out.resolve("jars").resolve(name).resolve("LICENSE.MIT");
+                    Files.createDirectories(target.getParent());
+                    Files.writeString(target, String.join("\n", holders) + "\n\n" + MIT_TERMS);
+                    texts.add("jars/" + name + "/LICENSE.MIT (MIT's text with the copyright lines of "
+                            + sourcesJar.getFileName() + ")");
+                }
+            }
             texts.forEach(t -> readme.append("  text: ").append(t).append('\n'));
             if (texts.isEmpty() && !name.startsWith("gpu-detect-")) {
                 readme.append("  text: none in the jar, and none in ").append(common)
@@ -157,26 +195,55 @@ public final class Licenses {
 
                 Copyright © 2017 Advanced Micro Devices, Inc.
 
-                Permission is hereby granted, free of charge, to any person obtaining a copy of this software and \
-                associated documentation files (the "Software"), to deal in the Software without restriction, \
-                including without limitation the rights to use, copy, modify, merge, publish, distribute, \
-                sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is \
-                furnished to do so, subject to the following conditions:
-
-                The above copyright notice and this permission notice shall be included in all copies or \
-                substantial portions of the Software.
-
-                THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT \
-                NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND \
-                NONINFRINGEMENT. IN NO EVENT SHALL THE COPYRIGHT HOLDER(S) OR AUTHOR(S) BE LIABLE FOR ANY CLAIM, \
-                DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT \
-                OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
-                """);
+                """ + MIT_TERMS);
         readme.append("""
 
                 The id tables: tables/pci.ids (GPL-2.0-or-later or BSD-3-Clause), tables/amdgpu.ids (MIT).
                 """);
         Files.writeString(out.resolve("README"), readme.toString());
+    }
+
+    private static boolean isMit(Set<String> licences) {
+        for (String licence : licences) {
+            String l = licence.toLowerCase(Locale.ROOT);
+            if (l.equals("mit") || l.endsWith(": mit") || l.contains("mit license") || l.contains("mit licence")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The copyright lines of a sources jar's file headers, one per holder with the years all its files span
+     * (OSHI's files say 2016-2022, 2020-2024 and so on: its holder's line becomes 2016-2024).
+     */
+    private static List<String> copyrightLines(Path sourcesJar) throws IOException {
+        TreeMap<String, int[]> years = new TreeMap<>();
+        try (ZipFile zip = new ZipFile(sourcesJar.toFile())) {
+            for (Enumeration<? extends ZipEntry> e = zip.entries(); e.hasMoreElements(); ) {
+                ZipEntry entry = e.nextElement();
+                if (entry.isDirectory() || !entry.getName().endsWith(".java")) {
+                    continue;
+                }
+                try (InputStream in = zip.getInputStream(entry)) {
+                    // The header: the first lines only, so that a string in the code is never taken for one.
+                    String head = new String(in.readNBytes(1024), StandardCharsets.UTF_8);
+                    for (String line : head.split("\n")) {
+                        Matcher m = COPYRIGHT.matcher(line.replaceFirst("^\\s*(?:/?\\*+|//)\\s*", ""));
+                        if (m.find()) {
+                            int from = Integer.parseInt(m.group(1));
+                            int to = m.group(2) == null ? from : Integer.parseInt(m.group(2));
+                            years.merge(m.group(3), new int[] {from, to},
+                                    (a, b) -> new int[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+                        }
+                    }
+                }
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        years.forEach((holder, span) -> lines.add("Copyright " + span[0] + (span[1] == span[0] ? "" : "-" + span[1])
+                + " " + holder));
+        return lines;
     }
 
     private static String commonFile(String licence) {

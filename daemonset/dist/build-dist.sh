@@ -167,9 +167,10 @@ if [ "$arch" = x86_64 ]; then
     cp "$module_dir"/host/*.service "$module_dir"/host/*.timer "$module_dir"/host/*.sysusers "$stage/systemd/"
     cp "$module_dir/host/README.md" "$stage/README.md"
     # The licence texts of what the archive bundles (licenses/README says which is whose; aarch64 copies them).
-    # The jars' licence names come from their poms as the cyclonedx plugin resolved them (target/bom.json).
+    # The jars' licence names come from their poms as the cyclonedx plugin resolved them (target/bom.json); an
+    # MIT jar without its text gets it with its sources jar's copyright lines (target/licence-sources, pom.xml).
     "${jdk_bin}java" -cp "$stage/lib/*" "$module_dir/dist/Licenses.java" "$stage" /usr/share/common-licenses \
-        "$target/bom.json"
+        "$target/bom.json" "$target/licence-sources"
 fi
 
 # Smoke test of what ships: every command's classes resolve (picocli builds them all for --version) and an
