@@ -25,6 +25,7 @@ out=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 tools=$4
 module_dir=$(cd "$(dirname "$0")/.." && pwd)
 jdk_bin=${JAVA_HOME:+$JAVA_HOME/bin/}
+. "$module_dir/dist/image-steps.sh"
 epoch=${SOURCE_DATE_EPOCH:-$(git -C "$module_dir" log -1 --format=%ct 2>/dev/null || echo 0)}
 if [ "$(id -u)" != 0 ]; then
     echo "build-image-index: needs root (buildah's vfs storage, chroot)" >&2
@@ -66,23 +67,12 @@ for arch in amd64 arm64; do
     ctr=$(buildah from --arch "$arch" scratch)
     root=$(buildah mount "$ctr")
     # The base, merged /usr as Debian 12's: the packages' /lib and /lib64 land in /usr through the links.
-    mkdir -p "$root/usr/bin" "$root/usr/sbin" "$root/usr/lib/$triplet" "$root/usr/lib64" "$root/etc/ssl/certs" \
-        "$root/home/nonroot" "$root/tmp"
-    for dir in bin sbin lib lib64; do ln -s "usr/$dir" "$root/$dir"; done
+    image_skeleton "$root" "$triplet"
     # zlib1g is the zlib stage's, copied below as the Dockerfile does; docs other than copyright left out.
     (cd "$base" && tar --exclude=./usr/share/man --exclude=./usr/share/lintian --exclude=./usr/share/locale \
         --exclude=./usr/share/doc/zlib1g --exclude="./usr/lib/$triplet/libz.so*" --exclude=./lib/$triplet/libz.so* \
         --exclude='./usr/share/doc/*/changelog*' --exclude='./usr/share/doc/*/NEWS*' --exclude='./usr/share/doc/*/README*' \
         -cf - .) | tar -C "$root" --keep-directory-symlink -xf -
-    printf '%s\n' 'root:x:0:0:root:/root:/sbin/nologin' 'nobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin' \
-        'nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin' >"$root/etc/passwd"
-    printf '%s\n' 'root:x:0:' 'nobody:x:65534:' 'tty:x:5:' 'staff:x:50:' 'nonroot:x:65532:' >"$root/etc/group"
-    printf '%s\n' 'passwd: files' 'group: files' 'hosts: files dns' >"$root/etc/nsswitch.conf"
-    if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
-        cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/"
-    fi
-    chown 65532:65532 "$root/home/nonroot" && chmod 700 "$root/home/nonroot"
-    chmod 1777 "$root/tmp"
     # COPY --from=zlib /libz.so.1 /usr/lib/libz.so.1 (with zlib's copyright: the licences travel)
     cp "$(readlink -f "$base/lib/$triplet/libz.so.1" 2>/dev/null || readlink -f "$base/usr/lib/$triplet/libz.so.1")" \
         "$root/usr/lib/libz.so.1"
@@ -104,11 +94,7 @@ for arch in amd64 arm64; do
         fi
     fi
     if [ "$runner" != none ]; then
-        # buildah run: the root with /proc and /dev, which the loader ($ORIGIN) and the JVM read.
-        # shellcheck disable=SC2086 # the flags are words
-        buildah run --isolation chroot --user 0:0 "$ctr" -- $runner /opt/gpu-detect/runtime/bin/java $flags -Xshare:dump \
-            -XX:SharedClassListFile=/opt/gpu-detect/lib/gpu-detect-agent.classlist \
-            -XX:SharedArchiveFile=/opt/gpu-detect/lib/gpu-detect-agent.jsa -cp "/opt/gpu-detect/lib/*" \
+        image_cds_dump "$ctr" "$flags" "${runner:-}" \
             >"$work/dump-$arch.log" 2>&1 \
             || { echo "build-image-index: the $arch class-data-sharing dump failed (see $work/dump-$arch.log);" \
                      "the image has no lib/gpu-detect-agent.jsa" >&2
@@ -118,9 +104,7 @@ for arch in amd64 arm64; do
     fi
     rm -f "$root/qemu-static"
     buildah umount "$ctr" >/dev/null
-    buildah config --arch "$arch" --os linux \
-        --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        --env SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt --workingdir /home/nonroot "$ctr"
+    image_base_config "$ctr" --arch "$arch" --os linux
     set --
     while IFS= read -r line; do
         set -- "$@" "$line"

@@ -19,30 +19,20 @@ set -eu
 dist=${1:?usage: build-image.sh DIST TAG [buildah config options...]}
 tag=${2:?usage: build-image.sh DIST TAG [buildah config options...]}
 shift 2
+. "$(cd "$(dirname "$0")/../../.." && pwd)/dist/image-steps.sh"
 
 ctr=$(buildah from scratch)
 trap 'buildah rm "$ctr" >/dev/null 2>&1 || true' EXIT
 root=$(buildah mount "$ctr")
 
-# The base, merged /usr as Debian 12's.
-mkdir -p "$root/usr/bin" "$root/usr/sbin" "$root/usr/lib/x86_64-linux-gnu" "$root/usr/lib64" "$root/etc/ssl/certs" \
-    "$root/home/nonroot" "$root/tmp"
-for dir in bin sbin lib lib64; do ln -s "usr/$dir" "$root/$dir"; done
+# The base: the distroless packages, with this host's merged /usr, then the rest of distroless' root.
+image_skeleton "$root" x86_64-linux-gnu
 dpkg -L libc6 libssl3 libgcc-s1 libstdc++6 libgomp1 gcc-12-base | while read -r file; do
     case "$file" in /usr/share/doc/* | /usr/share/man/* | /usr/share/lintian/* | /usr/share/locale/*) continue ;; esac
     if [ -f "$file" ] || [ -L "$file" ] && [ ! -d "$file" ]; then
         mkdir -p "$root$(dirname "$file")" && cp -a "$file" "$root$file"
     fi
 done
-printf '%s\n' 'root:x:0:0:root:/root:/sbin/nologin' 'nobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin' \
-    'nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin' >"$root/etc/passwd"
-printf '%s\n' 'root:x:0:' 'nobody:x:65534:' 'tty:x:5:' 'staff:x:50:' 'nonroot:x:65532:' >"$root/etc/group"
-printf '%s\n' 'passwd: files' 'group: files' 'hosts: files dns' >"$root/etc/nsswitch.conf"
-if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
-    cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/"
-fi
-chown 65532:65532 "$root/home/nonroot" && chmod 700 "$root/home/nonroot"
-chmod 1777 "$root/tmp"
 
 # COPY --from=zlib /libz.so.1 /usr/lib/libz.so.1 (the zlib stage takes it out of its multiarch folder)
 cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libz.so.1)" "$root/usr/lib/libz.so.1"
@@ -55,17 +45,12 @@ buildah umount "$ctr" >/dev/null
 
 # The archive stage's dump, as the Dockerfile runs it (the flags read here: the image has no shell).
 flags=$(cat "$dist/lib/agent-jvm.flags")
-# shellcheck disable=SC2086
-buildah run --isolation chroot --user 0:0 "$ctr" -- /opt/gpu-detect/runtime/bin/java $flags -Xshare:dump \
-    -XX:SharedClassListFile=/opt/gpu-detect/lib/gpu-detect-agent.classlist \
-    -XX:SharedArchiveFile=/opt/gpu-detect/lib/gpu-detect-agent.jsa -cp "/opt/gpu-detect/lib/*" >/dev/null 2>&1 \
+image_cds_dump "$ctr" "$flags" >/dev/null 2>&1 \
     || { echo "build-image.sh: the class-data-sharing dump failed; the image has no lib/gpu-detect-agent.jsa" >&2
-         buildah run --isolation chroot --user 0:0 "$ctr" -- /opt/gpu-detect/runtime/bin/java -version >/dev/null 2>&1 || true
          root=$(buildah mount "$ctr"); rm -f "$root/opt/gpu-detect/lib/gpu-detect-agent.jsa"; buildah umount "$ctr" >/dev/null; }
 
 # The base image's configuration, then the Dockerfile's.
-buildah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    --env SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt --workingdir /home/nonroot "$ctr"
+image_base_config "$ctr"
 buildah config "$@" "$ctr"
 buildah commit --quiet --rm "$ctr" "$tag" >/dev/null
 trap - EXIT
