@@ -412,8 +412,19 @@ public final class AgentCommand implements Callable<Integer> {
                         d.condition() ? "on" : "off")),
                 onOff("--health-events", setting(healthEvents, ENV_HEALTH_EVENTS, file, "health-events",
                         d.events() ? "on" : "off")),
-                HealthTaint.Policy.parse(setting(healthTaint, ENV_HEALTH_TAINT, file, "health-taint", d.taint().id())),
-                DeviceTaints.parse(setting(deviceTaints, ENV_DEVICE_TAINTS, file, "device-taints", d.deviceTaints().id())));
+                named("--health-taint", () -> HealthTaint.Policy.parse(setting(healthTaint, ENV_HEALTH_TAINT, file,
+                        "health-taint", d.taint().id()))),
+                named("--device-taints", () -> DeviceTaints.parse(setting(deviceTaints, ENV_DEVICE_TAINTS, file,
+                        "device-taints", d.deviceTaints().id()))));
+    }
+
+    /** {@code parse}'s value, or its refusal with the option's name in front. */
+    private static <T> T named(String option, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage());
+        }
     }
 
     private String setting(String flag, String variable, Properties file, String key, String fallback) {

@@ -27,7 +27,7 @@ public enum DeviceTaints {
                 return d;
             }
         }
-        throw new IllegalArgumentException("device taints '" + text + "' is not one of off, None, NoSchedule, NoExecute");
+        throw new IllegalArgumentException("'" + text + "' is not one of off, None, NoSchedule, NoExecute");
     }
 
     @Override

@@ -43,7 +43,7 @@ public final class HealthTaint {
                     return p;
                 }
             }
-            throw new IllegalArgumentException("health taint '" + text + "' is not one of none, anyFailed, allFailed");
+            throw new IllegalArgumentException("'" + text + "' is not one of none, anyFailed, allFailed");
         }
 
         @Override
