@@ -43,9 +43,10 @@ import java.util.function.Supplier;
 /**
  * One node's agent. Each {@link #pass()} is a chain of values: an {@link Observation} of the host (inventory, DRM
  * cards, host facts) and the {@link NodeFacts} of its Node, then the {@link DesiredState} computed once from them
- * (labels, record spec and status, the outcome), then, target by target in a fixed order (the label output, then the
- * capacity record, then the health outputs that are on: the Node condition, the taint, the device taint rules, the Events): read what the target holds, decide the change (a pure function), hand it to the {@link Applier}: a
- * live one that writes, or in a dry run one that prints. A pass never throws; what went wrong is in its
+ * (labels, record spec and status, the outcome, each GPU's health), then, target by target in a fixed order (the label
+ * output, then the capacity record, then the health outputs that are on: the Node condition, the taint, the device taint
+ * rules, the Events): read what the target holds, decide the change (a pure function), hand it to the
+ * {@link Applier}: a live one that writes, or in a dry run one that prints. A pass never throws; what went wrong is in its
  * {@link PassReport}, the log and the metrics, and the next pass starts from a fresh read.
  */
 public final class NodeAgent implements AutoCloseable {
@@ -280,11 +281,11 @@ public final class NodeAgent implements AutoCloseable {
             lastUnchanged = null;
             DesiredState desired = DesiredState.of(settings.nodeName(), seen, node.orElse(NodeFacts.NONE), draObjects, labels,
                     settings.akashOperator(), settings.agentVersion(), now, settings.heartbeat());
-            Applied<?> applied = decideAndApply(labelOutput, desired);
+            Applied<?, ?> applied = decideAndApply(labelOutput, desired);
             labelChange = applied.change();
             writes += applied.writes();
             // The record as the pass found it holds the GPU states last published: the Events' basis.
-            Applied<?> recordApplied = decideAndApply(recordSink, desired);
+            Applied<CapacityRecordSink.Held, ?> recordApplied = decideAndApply(recordSink, desired);
             writes += recordApplied.writes();
             if (conditionSink != null && node.isPresent()) {
                 writes += decideAndApply(conditionSink, desired).writes();
@@ -374,7 +375,7 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /** A target's change, the API requests that carried it out, and what the target held when the change was decided. */
-    private record Applied<C extends Change>(C change, int writes, Object current) {
+    private record Applied<S, C extends Change>(C change, int writes, S current) {
     }
 
     /**
@@ -382,8 +383,8 @@ public final class NodeAgent implements AutoCloseable {
      * the API server refuses is logged and not retried: the record now holds the new state, and an Event is a notice,
      * not a state to converge on (the condition is).
      */
-    private int postEvents(Object heldRecord, NodeFacts node, DesiredState desired) throws IOException {
-        GpuCapacity before = heldRecord instanceof CapacityRecordSink.Held h ? h.record() : null;
+    private int postEvents(CapacityRecordSink.Held heldRecord, NodeFacts node, DesiredState desired) throws IOException {
+        GpuCapacity before = heldRecord == null ? null : heldRecord.record();
         HealthEventSink.EventsChange change = eventSink.decide(
                 new HealthEventSink.Published(HealthEvents.published(before), node.uid()), desired);
         try {
@@ -402,7 +403,7 @@ public final class NodeAgent implements AutoCloseable {
      * Reads one target, decides its change and applies it. When the target refuses it as decided from a state
      * that has since moved on, the target is read again and the change decided again, within this pass.
      */
-    private <S, C extends Change> Applied<C> decideAndApply(Sink<S, C> sink, DesiredState desired) throws IOException {
+    private <S, C extends Change> Applied<S, C> decideAndApply(Sink<S, C> sink, DesiredState desired) throws IOException {
         S current = sink.read(desired);
         for (int attempt = 1; ; attempt++) {
             C change = sink.decide(current, desired);

@@ -81,7 +81,15 @@ public final class DeviceTaintRuleSink implements Sink<DeviceTaintRuleSink.Held,
         if (api == null) {
             Optional<ResourceDefinitionContext> found = Optional.empty();
             for (String version : VERSIONS) {
-                APIResourceList resources = client.getApiResources("resource.k8s.io/" + version);
+                APIResourceList resources;
+                try {
+                    resources = client.getApiResources("resource.k8s.io/" + version);
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 404) {
+                        throw e;
+                    }
+                    resources = null; // the version is not served at all
+                }
                 if (resources != null && resources.getResources() != null && resources.getResources().stream()
                         .map(APIResource::getName).anyMatch("devicetaintrules"::equals)) {
                     found = Optional.of(new ResourceDefinitionContext.Builder().withGroup("resource.k8s.io")
