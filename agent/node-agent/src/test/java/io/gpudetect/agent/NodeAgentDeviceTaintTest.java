@@ -178,6 +178,28 @@ class NodeAgentDeviceTaintTest {
                 "ours deleted, the admin's untouched");
     }
 
+    @Test
+    void whereNoVersionServesDeviceTaintRulesTheAgentSaysSoOnceAndWritesNone() throws Exception {
+        try (NodeSelectorIgnoringMock old = new NodeSelectorIgnoringMock()) {
+            // A Kubernetes 1.34 API server: DRA at v1, no DeviceTaintRule in any version it serves.
+            old.server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
+            old.server.expect().get().withPath("/apis/resource.k8s.io").andReturn(200, DraShapes.apiGroup("v1")).always();
+            old.server.expect().get().withPath("/apis/resource.k8s.io/v1").andReturn(200, resources("v1",
+                    "resourceslices", "resourceclaims")).always();
+            old.client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
+            NodeAgent agent = new NodeAgent(Settings.health(AgentSettings.defaults(NODE, Profiles.of("gpu-detect"), "test"),
+                    new HealthOutputs(true, true, HealthTaint.Policy.NONE, DeviceTaints.NO_SCHEDULE)),
+                    Observations.of(() -> gpus(true)), old.client, new RetryAfterHint(),
+                    new AgentLog(new PrintWriter(log), clock), new AgentMetrics(), new PrintWriter(new StringWriter()), clock);
+            agents.add(agent);
+            agent.start();
+            assertEquals(null, agent.pass().error(), "the other outputs go on");
+            agent.pass();
+            assertEquals(1, log.toString().split("serves no DeviceTaintRule", -1).length - 1, log.toString());
+            assertEquals("False", old.client.nodes().withName(NODE).get().getStatus().getConditions().get(0).getStatus());
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> spec(GenericKubernetesResource r) {
         return (Map<String, Object>) r.getAdditionalProperties().get("spec");

@@ -30,6 +30,7 @@ import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
+import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.k8s.health.DeviceTaints;
 import io.gpudetect.k8s.health.HealthTaint;
@@ -78,6 +79,8 @@ class NodeConditionTest {
     private final StringWriter log = new StringWriter();
     private KubernetesMockServer server;
     private KubernetesClient client;
+    private KubernetesClient agentClient;
+    private final RetryAfterHint retryAfter = new RetryAfterHint();
 
     /** Two GPUs lost (one at 0000:3b:00.0 without a UUID, one NVML could not even address) and two healthy. */
     static Inventory lost() {
@@ -103,6 +106,9 @@ class NodeConditionTest {
                 .withRequestRetryBackoffLimit(0).withNamespace("default").build();
         client = new KubernetesClientBuilder().withConfig(config).build();
         toClose.add(client);
+        // The agent reads through its own client, which reads of a Node only what the agent uses (AgentClient).
+        agentClient = AgentClient.build(config, retryAfter);
+        toClose.add(agentClient);
         // The kubelet's Ready, node-problem-detector's KernelDeadlock, and the taint GPU nodes usually carry.
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata()
                 .withNewSpec().withTaints(new TaintBuilder().withKey("nvidia.com/gpu").withValue("present")
@@ -126,7 +132,7 @@ class NodeConditionTest {
 
     private NodeAgent agent(AtomicReference<Inventory> inventory, HealthOutputs health) {
         AgentSettings settings = Settings.health(AgentSettings.defaults(NODE, Profiles.of("gpu-detect"), "test"), health);
-        NodeAgent agent = new NodeAgent(settings, Observations.of(inventory::get), client, new RetryAfterHint(),
+        NodeAgent agent = new NodeAgent(settings, Observations.of(inventory::get), agentClient, retryAfter,
                 new AgentLog(new PrintWriter(log), clock), new AgentMetrics(), new PrintWriter(new StringWriter()), clock);
         toClose.add(agent);
         return agent;
