@@ -25,6 +25,8 @@ class AdmissionPolicyTest {
     private static final RenderedChart CHART = Chart.render("admissionPolicy: {requireApi: false}\n"
             + "labels: {profiles: [gpu-detect, akash]}\n");
     private static final ValidatingAdmissionPolicy NODE_POLICY = CHART.the(ValidatingAdmissionPolicy.class, "gpu-detect-own-node");
+    private static final ValidatingAdmissionPolicy STATUS_POLICY =
+            CHART.the(ValidatingAdmissionPolicy.class, "gpu-detect-own-node-status");
     private static final ValidatingAdmissionPolicy CAPACITY_POLICY =
             CHART.the(ValidatingAdmissionPolicy.class, "gpu-detect-own-capacity");
 
@@ -161,6 +163,56 @@ class AdmissionPolicyTest {
         assertTrue(PolicyEvaluator.evaluate(CAPACITY_POLICY, agentOn("gpu-1"), own, null).allowed(), "create own");
         assertFalse(PolicyEvaluator.evaluate(CAPACITY_POLICY, agentOn("gpu-1"), other, null).allowed(), "create other");
         assertFalse(PolicyEvaluator.evaluate(CAPACITY_POLICY, agentOn("gpu-1"), other, other).allowed(), "update other");
+    }
+
+    @Test
+    void agentMayChangeOnlyItsOwnConditionInItsNodesStatus() {
+        NamedRuleWithOperations rule = STATUS_POLICY.getSpec().getMatchConstraints().getResourceRules().get(0);
+        assertEquals(List.of("nodes/status"), rule.getResources());
+        Map<String, Object> ready = Map.of("type", "Ready", "status", "True", "reason", "KubeletReady");
+        Map<String, Object> npd = Map.of("type", "KernelDeadlock", "status", "False");
+        Map<String, Object> ours = Map.of("type", "GpuHealthy", "status", "False", "reason", "GpuLost");
+        Map<String, Object> old = status("gpu-1", List.of(ready, npd), "8");
+        assertTrue(PolicyEvaluator.evaluate(STATUS_POLICY, agentOn("gpu-1"), status("gpu-1", List.of(ready, npd, ours), "8"),
+                old).allowed());
+        assertEquals(List.of("gpu-detect may change only its own condition GpuHealthy"), PolicyEvaluator.evaluate(
+                STATUS_POLICY, agentOn("gpu-1"), status("gpu-1", List.of(ready, ours), "8"), old).denials(),
+                "node-problem-detector's condition removed");
+        assertFalse(PolicyEvaluator.evaluate(STATUS_POLICY, agentOn("gpu-1"),
+                status("gpu-1", List.of(Map.of("type", "Ready", "status", "False"), npd, ours), "8"), old).allowed());
+        assertEquals(List.of("gpu-detect may not change a node's capacity or allocatable resources"), PolicyEvaluator.evaluate(
+                STATUS_POLICY, agentOn("gpu-1"), status("gpu-1", List.of(ready, npd, ours), "16"), old).denials());
+        assertFalse(PolicyEvaluator.evaluate(STATUS_POLICY, agentOn("gpu-1"), status("gpu-2", List.of(ready, npd, ours), "8"),
+                status("gpu-2", List.of(ready, npd), "8")).allowed(), "another node's status");
+    }
+
+    @Test
+    void withTheHealthTaintOnTheAgentMayChangeThatTaintAndNothingElseOfTheSpec() {
+        ValidatingAdmissionPolicy policy = Chart.render("admissionPolicy: {requireApi: false}\nhealth: {taint: anyFailed}\n")
+                .the(ValidatingAdmissionPolicy.class, "gpu-detect-own-node");
+        Map<String, Object> gpuTaint = Map.of("key", "nvidia.com/gpu", "effect", "NoSchedule");
+        Map<String, Object> ours = Map.of("key", "gpu-detect.io/gpu-unhealthy", "effect", "NoSchedule");
+        Map<String, Object> old = withSpec(Map.of("podCIDR", "10.0.0.0/24", "taints", List.of(gpuTaint)));
+        assertTrue(PolicyEvaluator.evaluate(policy, agentOn("n"),
+                withSpec(Map.of("podCIDR", "10.0.0.0/24", "taints", List.of(gpuTaint, ours))), old).allowed());
+        assertTrue(PolicyEvaluator.evaluate(policy, agentOn("n"), old,
+                withSpec(Map.of("podCIDR", "10.0.0.0/24", "taints", List.of(gpuTaint, ours)))).allowed(), "removed again");
+        assertEquals(List.of("gpu-detect may add or remove only its own taint gpu-detect.io/gpu-unhealthy"),
+                PolicyEvaluator.evaluate(policy, agentOn("n"), withSpec(Map.of("podCIDR", "10.0.0.0/24", "taints", List.of(ours))),
+                        old).denials(), "another's taint removed");
+        assertFalse(PolicyEvaluator.evaluate(policy, agentOn("n"), withSpec(Map.of("podCIDR", "10.0.0.0/24",
+                "taints", List.of(gpuTaint), "unschedulable", true)), old).allowed(), "cordoned");
+        assertFalse(PolicyEvaluator.evaluate(policy, agentOn("n"), withSpec(Map.of("podCIDR", "10.9.0.0/24",
+                "taints", List.of(gpuTaint))), old).allowed());
+    }
+
+    private static Map<String, Object> status(String name, List<Map<String, Object>> conditions, String gpus) {
+        return Map.of("metadata", Map.of("name", name), "status", Map.of("conditions", conditions,
+                "allocatable", Map.of("nvidia.com/gpu", gpus), "capacity", Map.of("nvidia.com/gpu", "8")));
+    }
+
+    private static Map<String, Object> withSpec(Map<String, Object> spec) {
+        return Map.of("metadata", Map.of("name", "n"), "spec", spec);
     }
 
     private static PolicyEvaluator.Decision nodeUpdate(String agentNode, String node, Map<String, String> oldLabels,

@@ -36,7 +36,7 @@ class ChartDefaultsTest {
     @Test
     void rendersExactlyTheAgentsObjects() {
         assertEquals(List.of("ServiceAccount/gpu-detect", "ClusterRole/gpu-detect", "ClusterRoleBinding/gpu-detect",
-                "DaemonSet/gpu-detect"), CHART.kinds());
+                "Role/gpu-detect-events", "RoleBinding/gpu-detect-events", "DaemonSet/gpu-detect"), CHART.kinds());
     }
 
     @Test
@@ -48,8 +48,12 @@ class ChartDefaultsTest {
                 "gpu-detect.io/gpucapacities: create get list patch watch",
                 "gpu-detect.io/gpucapacities/status: patch",
                 "resource.k8s.io/resourceslices: get list watch",
-                "resource.k8s.io/resourceclaims: get"), rules(role.getRules()));
-        assertTrue(CHART.all(Role.class).isEmpty(), "no namespaced role unless NFD NodeFeature output is on");
+                "resource.k8s.io/resourceclaims: get",
+                "/nodes/status: patch"), rules(role.getRules()), "the health condition is on by default");
+        Role events = CHART.the(Role.class, "gpu-detect-events");
+        assertEquals("default", events.getMetadata().getNamespace(), "Events about a Node go in default");
+        assertEquals(Set.of("events.k8s.io/events: create"), rules(events.getRules()));
+        assertEquals(List.of(events), CHART.all(Role.class), "no other namespaced role unless NFD NodeFeature output is on");
     }
 
     /** Each rule flattened to "group/resource: sorted verbs"; a rule naming resourceNames or URLs is a failure. */
@@ -190,6 +194,16 @@ class ChartDefaultsTest {
         // helm template cannot ask a cluster; Helm's offline API list has no ValidatingAdmissionPolicy kind.
         assertTrue(CHART.all(ValidatingAdmissionPolicy.class).isEmpty());
         assertTrue(CHART.all(ValidatingAdmissionPolicyBinding.class).isEmpty());
-        assertTrue(CHART.all(RoleBinding.class).isEmpty());
+        assertEquals(List.of("gpu-detect-events"), CHART.all(RoleBinding.class).stream()
+                .map(b -> b.getMetadata().getName()).toList(), "the health Events' binding alone");
+    }
+
+    @Test
+    void healthOutputsAreConditionAndEventsOnTaintsOff() {
+        assertEquals(List.of("on", "on", "none", "off"), List.of(Pods.arg(CHART, "health-condition").orElseThrow(),
+                Pods.arg(CHART, "health-events").orElseThrow(), Pods.arg(CHART, "health-taint").orElseThrow(),
+                Pods.arg(CHART, "device-taints").orElseThrow()));
+        assertTrue(rules(CHART.the(ClusterRole.class, "gpu-detect").getRules()).stream()
+                .noneMatch(r -> r.contains("devicetaintrules")));
     }
 }

@@ -154,7 +154,7 @@ class ChartValuesTest {
                 .filter(m -> !Boolean.TRUE.equals(m.getReadOnly()) && Pods.volume(chart, m.getName()).getHostPath() != null)
                 .map(VolumeMount::getMountPath).collect(Collectors.toSet());
         assertEquals(Set.of("/host/nfd-features.d"), writableHostPaths);
-        assertTrue(chart.all(Role.class).isEmpty());
+        assertEquals(List.of("gpu-detect-events"), chart.all(Role.class).stream().map(r -> r.getMetadata().getName()).toList());
     }
 
     @Test
@@ -259,5 +259,26 @@ class ChartValuesTest {
         assertTrue(duration.getMessage().contains("interval"), duration.getMessage());
         // Every value values.yaml documents, as written there, passes (the defaults render).
         assertTrue(Chart.render("{}\n").all(NetworkPolicy.class).isEmpty());
+    }
+
+    @Test
+    void eachHealthOutputGrantsOnlyItsOwnPermissions() {
+        RenderedChart off = Chart.render("health: {condition: false, events: false}\n");
+        assertTrue(off.all(Role.class).isEmpty(), "no Events role");
+        assertFalse(ChartDefaultsTest.rules(off.the(io.fabric8.kubernetes.api.model.rbac.ClusterRole.class, "gpu-detect")
+                .getRules()).contains("/nodes/status: patch"));
+        assertEquals(List.of("off", "off"), List.of(Pods.arg(off, "health-condition").orElseThrow(),
+                Pods.arg(off, "health-events").orElseThrow()));
+
+        RenderedChart taints = Chart.render("health: {taint: anyFailed, deviceTaints: NoSchedule}\n");
+        assertTrue(ChartDefaultsTest.rules(taints.the(io.fabric8.kubernetes.api.model.rbac.ClusterRole.class, "gpu-detect")
+                .getRules()).contains("resource.k8s.io/devicetaintrules: create delete get list watch"));
+        assertEquals(List.of("anyFailed", "NoSchedule"), List.of(Pods.arg(taints, "health-taint").orElseThrow(),
+                Pods.arg(taints, "device-taints").orElseThrow()));
+        var tolerations = taints.the(io.fabric8.kubernetes.api.model.apps.DaemonSet.class, "gpu-detect").getSpec()
+                .getTemplate().getSpec().getTolerations();
+        assertTrue(tolerations.stream().anyMatch(t -> "gpu-detect.io/gpu-unhealthy".equals(t.getKey())
+                && "NoSchedule".equals(t.getEffect())), "an agent pod replaced on a tainted node starts there: " + tolerations);
+        assertTrue(tolerations.stream().anyMatch(t -> "nvidia.com/gpu".equals(t.getKey())), "the default ones kept");
     }
 }

@@ -39,10 +39,10 @@ class PlainManifestsTest {
     }
 
     @Test
-    void policyManifestHoldsBothPoliciesAndBindings() throws IOException {
+    void policyManifestHoldsThePoliciesAndBindings() throws IOException {
         RenderedChart parsed = RenderedChart.parse(check(PlainManifests.POLICY_FILE, PlainManifests.admissionPolicy()));
-        assertEquals(4, parsed.objects().size(), parsed.kinds().toString());
-        assertEquals(2, parsed.all(ValidatingAdmissionPolicy.class).size());
+        assertEquals(6, parsed.objects().size(), parsed.kinds().toString());
+        assertEquals(3, parsed.all(ValidatingAdmissionPolicy.class).size(), "the node, its status (the health condition), the record");
     }
 
     @Test

@@ -8,6 +8,9 @@ import io.gpudetect.agent.AgentLog;
 import io.gpudetect.agent.AgentLoop;
 import io.gpudetect.agent.AgentMetrics;
 import io.gpudetect.agent.AgentSettings;
+import io.gpudetect.agent.HealthOutputs;
+import io.gpudetect.k8s.health.DeviceTaints;
+import io.gpudetect.k8s.health.HealthTaint;
 import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassTriggers;
@@ -70,6 +73,10 @@ public final class AgentCommand implements Callable<Integer> {
 
     static final String ENV_PROFILES = "GPU_DETECT_PROFILES";
     static final String ENV_AKASH_OPERATOR = "GPU_DETECT_AKASH_OPERATOR";
+    static final String ENV_HEALTH_CONDITION = "GPU_DETECT_HEALTH_CONDITION";
+    static final String ENV_HEALTH_EVENTS = "GPU_DETECT_HEALTH_EVENTS";
+    static final String ENV_HEALTH_TAINT = "GPU_DETECT_HEALTH_TAINT";
+    static final String ENV_DEVICE_TAINTS = "GPU_DETECT_DEVICE_TAINTS";
     static final Duration DEFAULT_STARTUP_JITTER = Duration.ofSeconds(30);
     static final Duration DEFAULT_MIN_TRIGGER_INTERVAL = Duration.ofSeconds(10);
 
@@ -123,7 +130,8 @@ public final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "A properties file: profiles=, akash-operator=, prefix=, interval=, refresh=, heartbeat=, startup-jitter=, min-trigger-interval=, nfd-output=, "
-                    + "nvidia-mig-strategy=, nvidia-sharing=, nvidia-replicas= "
+                    + "nvidia-mig-strategy=, nvidia-sharing=, nvidia-replicas=, health-condition=, health-events=, "
+                    + "health-taint=, device-taints= "
                     + "(flags win over it).")
     Path config;
 
@@ -174,6 +182,27 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = "--namespace", paramLabel = "NS", defaultValue = "${env:POD_NAMESPACE:-gpu-detect}",
             description = "Namespace for the NodeFeature object (default: $POD_NAMESPACE or gpu-detect).")
     String namespace;
+
+    @Option(names = "--health-condition", paramLabel = "on|off",
+            description = "The Node condition GpuHealthy: False with a reason while a GPU is failed or lost (default: $"
+                    + ENV_HEALTH_CONDITION + ", else the config file, else on).")
+    String healthCondition;
+
+    @Option(names = "--health-events", paramLabel = "on|off",
+            description = "An Event on the Node per change of a GPU's health (default: $" + ENV_HEALTH_EVENTS
+                    + ", else the config file, else on).")
+    String healthEvents;
+
+    @Option(names = "--health-taint", paramLabel = "POLICY",
+            description = "The taint gpu-detect.io/gpu-unhealthy:NoSchedule: none, anyFailed (while any GPU is failed "
+                    + "or lost) or allFailed (while all are) (default: $" + ENV_HEALTH_TAINT + ", else the config file, "
+                    + "else none).")
+    String healthTaint;
+
+    @Option(names = "--device-taints", paramLabel = "EFFECT",
+            description = "A DRA DeviceTaintRule per failed or lost GPU handed out by a DRA driver: off, None, NoSchedule "
+                    + "or NoExecute (default: $" + ENV_DEVICE_TAINTS + ", else the config file, else off).")
+    String deviceTaints;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
             description = "Port for /healthz, /readyz, /metrics and POST /detect; 0 picks a free one, -1 turns it off (default: ${DEFAULT-VALUE}).")
@@ -351,7 +380,7 @@ public final class AgentCommand implements Callable<Integer> {
         }
     }
 
-    /** Flags, then the environment (profiles and akash-operator only), then the config file, then defaults. */
+    /** Flags, then the environment (profiles, akash-operator and the health outputs only), then the config file, then defaults. */
     AgentSettings settings(Properties file) {
         String selection = profiles != null ? profiles
                 : environment.get(ENV_PROFILES) != null ? environment.get(ENV_PROFILES)
@@ -372,7 +401,43 @@ public final class AgentCommand implements Callable<Integer> {
                 : file.getProperty("akash-operator", AkashCoexistence.OperatorSetting.AUTO.id());
         return new AgentSettings(node, s.profiles(), every, s.jitter(), beat, dryRun, output,
                 nfdFile != null ? nfdFile : AgentSettings.DEFAULT_NFD_FILE, namespace, s.agentVersion(),
-                AkashCoexistence.OperatorSetting.parse(akash));
+                AkashCoexistence.OperatorSetting.parse(akash), healthOutputs(file));
+    }
+
+    /** Each health output's setting: its flag, else its variable, else the config file, else the default. */
+    HealthOutputs healthOutputs(Properties file) {
+        HealthOutputs d = HealthOutputs.DEFAULT;
+        return new HealthOutputs(
+                onOff("--health-condition", setting(healthCondition, ENV_HEALTH_CONDITION, file, "health-condition",
+                        d.condition() ? "on" : "off")),
+                onOff("--health-events", setting(healthEvents, ENV_HEALTH_EVENTS, file, "health-events",
+                        d.events() ? "on" : "off")),
+                named("--health-taint", () -> HealthTaint.Policy.parse(setting(healthTaint, ENV_HEALTH_TAINT, file,
+                        "health-taint", d.taint().id()))),
+                named("--device-taints", () -> DeviceTaints.parse(setting(deviceTaints, ENV_DEVICE_TAINTS, file,
+                        "device-taints", d.deviceTaints().id()))));
+    }
+
+    /** {@code parse}'s value, or its refusal with the option's name in front. */
+    private static <T> T named(String option, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage());
+        }
+    }
+
+    private String setting(String flag, String variable, Properties file, String key, String fallback) {
+        return flag != null ? flag : environment.get(variable) != null ? environment.get(variable)
+                : file.getProperty(key, fallback);
+    }
+
+    private static boolean onOff(String option, String text) {
+        return switch (text.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default -> throw new IllegalArgumentException(option + ": '" + text + "' is not one of on, off");
+        };
     }
 
     /**

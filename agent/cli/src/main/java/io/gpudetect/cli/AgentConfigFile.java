@@ -23,19 +23,22 @@ final class AgentConfigFile {
     /** Every key the agent reads from its config file. */
     static final List<String> KEYS = List.of("profiles", "akash-operator", "prefix", "interval", "refresh", "heartbeat",
             "startup-jitter", "min-trigger-interval", "nfd-output", "nvidia-mig-strategy", "nvidia-sharing",
-            "nvidia-replicas");
+            "nvidia-replicas", "health-condition", "health-events", "health-taint", "device-taints");
 
     /** The prefix of gpu-detect's own environment variables. */
     static final String ENV_PREFIX = "GPU_DETECT_";
 
     /**
      * Every {@code GPU_DETECT_*} variable something of gpu-detect reads: the agent ({@code PROFILES},
-     * {@code AKASH_OPERATOR}), its detection ({@code DRIVER_ROOT}, {@code AKASH_TABLE}), the launcher
+     * {@code AKASH_OPERATOR}, {@code HEALTH_CONDITION}, {@code HEALTH_EVENTS}, {@code HEALTH_TAINT},
+     * {@code DEVICE_TAINTS}), its detection ({@code DRIVER_ROOT}, {@code AKASH_TABLE}), the launcher
      * ({@code JAVA_OPTS}), the records files of {@code inventory}, {@code match} and {@code akash}
      * ({@code YAML_LIMIT_MIB}), the build and the tests ({@code RUNTIME_JMODS}, {@code SHARED}): a variable set for
      * one of them is no typo where the agent runs.
      */
     static final Set<String> VARIABLES = Set.of(AgentCommand.ENV_PROFILES, AgentCommand.ENV_AKASH_OPERATOR,
+            AgentCommand.ENV_HEALTH_CONDITION, AgentCommand.ENV_HEALTH_EVENTS, AgentCommand.ENV_HEALTH_TAINT,
+            AgentCommand.ENV_DEVICE_TAINTS,
             HostOptions.DRIVER_ROOT_VARIABLE, HostOptions.AKASH_TABLE_VARIABLE, "GPU_DETECT_JAVA_OPTS",
             RecordInput.YAML_LIMIT_VARIABLE, "GPU_DETECT_RUNTIME_JMODS", "GPU_DETECT_RUNTIME_JMODS_AARCH64",
             "GPU_DETECT_SHARED");

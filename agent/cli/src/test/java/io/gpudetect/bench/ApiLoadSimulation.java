@@ -18,6 +18,7 @@ import io.gpudetect.agent.AgentLog;
 import io.gpudetect.agent.AgentLoop;
 import io.gpudetect.agent.AgentMetrics;
 import io.gpudetect.agent.AgentSettings;
+import io.gpudetect.agent.HealthOutputs;
 import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.inventory.Inventory;
@@ -178,7 +179,8 @@ public final class ApiLoadSimulation {
             for (int i = 0; i < nodes; i++) {
                 AgentSettings settings = new AgentSettings(nodeName(i), Profiles.of("gpu-detect,nvidia,akash"),
                         INTERVAL.dividedBy(compression), 0.1, HEARTBEAT.dividedBy(compression), false, LabelOutput.NODE,
-                        AgentSettings.DEFAULT_NFD_FILE, "gpu-detect", "simulation", AkashCoexistence.OperatorSetting.AUTO);
+                        AgentSettings.DEFAULT_NFD_FILE, "gpu-detect", "simulation", AkashCoexistence.OperatorSetting.AUTO,
+                        HealthOutputs.DEFAULT);
                 NodeAgent agent = new NodeAgent(settings, Observations.of(() -> inventory), p.client, new RetryAfterHint(), quiet, new AgentMetrics(),
                         new PrintWriter(Writer.nullWriter()), Clock.systemUTC());
                 p.agents.add(agent);

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.gpudetect.agent.AgentSettings;
+import io.gpudetect.agent.HealthOutputs;
 import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.k8s.AkashCoexistence;
+import io.gpudetect.k8s.health.DeviceTaints;
+import io.gpudetect.k8s.health.HealthTaint;
 import io.gpudetect.testing.Fixtures;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -125,6 +128,33 @@ class AgentCommandTest {
         AgentCommand agent = (AgentCommand) parsed.subcommand().commandSpec().userObject();
         assertEquals(Duration.ofSeconds(10), agent.minTriggerInterval(new Properties()), args.toString());
         assertEquals(Duration.ofSeconds(60), agent.interval, args.toString());
+    }
+
+    @Test
+    void eachHealthOutputComesFromItsFlagElseItsVariableElseTheConfigFileElseItsDefault() {
+        Properties file = new Properties();
+        AgentCommand plain = parse("--node", "n1");
+        plain.environment = java.util.Map.of();
+        assertEquals(HealthOutputs.DEFAULT, plain.settings(file).health());
+        assertEquals(new HealthOutputs(true, true, HealthTaint.Policy.NONE, DeviceTaints.OFF), HealthOutputs.DEFAULT,
+                "condition and Events on, the taints off");
+
+        file.setProperty("health-taint", "allFailed");
+        file.setProperty("health-events", "off");
+        file.setProperty("device-taints", "NoExecute");
+        AgentCommand withVariables = parse("--node", "n1", "--device-taints", "None");
+        withVariables.environment = java.util.Map.of(AgentCommand.ENV_HEALTH_TAINT, "anyFailed",
+                AgentCommand.ENV_HEALTH_CONDITION, "off");
+        assertEquals(new HealthOutputs(false, false, HealthTaint.Policy.ANY_FAILED, DeviceTaints.NONE),
+                withVariables.settings(file).health(), "flag, then variable, then file");
+
+        assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--once", "--health-taint", "always"));
+        assertTrue(err.toString().contains("--health-taint: 'always' is not one of none, anyFailed, allFailed"), err.toString());
+        assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--once", "--health-condition", "maybe"));
+        assertTrue(err.toString().contains("--health-condition: 'maybe' is not one of on, off"), err.toString());
+        assertEquals(GpuDetectCommand.EXIT_USAGE, run("agent", "--node", "n1", "--once", "--device-taints", "Evict"));
+        assertTrue(err.toString().contains("--device-taints: 'Evict' is not one of off, None, NoSchedule, NoExecute"),
+                err.toString());
     }
 
     private static AgentCommand parse(String... args) {

@@ -18,10 +18,12 @@ import java.time.Duration;
  * @param namespace   the namespace for the NodeFeature object
  * @param akashOperator whether Akash's inventory operator owns the node's Akash keys (default: decided per
  *                    node from its labels, see {@link AkashCoexistence})
+ * @param health      which health outputs are on (condition, Events, taint, device taint rules)
  */
 public record AgentSettings(String nodeName, LabelProfiles profiles, Duration interval, double jitter,
                             Duration heartbeat, boolean dryRun, LabelOutput labelOutput, Path nfdFile,
-                            String namespace, String agentVersion, AkashCoexistence.OperatorSetting akashOperator) {
+                            String namespace, String agentVersion, AkashCoexistence.OperatorSetting akashOperator,
+                            HealthOutputs health) {
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMinutes(5);
@@ -29,10 +31,10 @@ public record AgentSettings(String nodeName, LabelProfiles profiles, Duration in
 
     /**
      * Defaults for a node: every pass 60 s with 10% jitter, heartbeat 5 min, labels on the Node, Akash's operator
-     * recognised per node.
+     * recognised per node, the health condition and Events on, the taints off.
      */
     public static AgentSettings defaults(String nodeName, LabelProfiles profiles, String agentVersion) {
         return new AgentSettings(nodeName, profiles, DEFAULT_INTERVAL, 0.1, DEFAULT_HEARTBEAT, false, LabelOutput.NODE,
-                DEFAULT_NFD_FILE, "gpu-detect", agentVersion, AkashCoexistence.OperatorSetting.AUTO);
+                DEFAULT_NFD_FILE, "gpu-detect", agentVersion, AkashCoexistence.OperatorSetting.AUTO, HealthOutputs.DEFAULT);
     }
 }

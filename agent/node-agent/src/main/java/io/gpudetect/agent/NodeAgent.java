@@ -9,6 +9,13 @@ import io.gpudetect.k8s.NodeFeatureSink;
 import io.gpudetect.k8s.NodeLabelSink;
 import io.gpudetect.k8s.NodeView;
 import io.gpudetect.k8s.dra.DraView;
+import io.gpudetect.k8s.health.DeviceTaintRuleSink;
+import io.gpudetect.k8s.health.DeviceTaints;
+import io.gpudetect.k8s.health.HealthConditionSink;
+import io.gpudetect.k8s.health.HealthEventSink;
+import io.gpudetect.k8s.health.HealthEvents;
+import io.gpudetect.k8s.health.HealthTaint;
+import io.gpudetect.k8s.health.HealthTaintSink;
 import io.gpudetect.record.dra.DraObjects;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.record.GpuCapacity;
@@ -36,9 +43,10 @@ import java.util.function.Supplier;
 /**
  * One node's agent. Each {@link #pass()} is a chain of values: an {@link Observation} of the host (inventory, DRM
  * cards, host facts) and the {@link NodeFacts} of its Node, then the {@link DesiredState} computed once from them
- * (labels, record spec and status, the outcome), then, target by target in a fixed order (the label output, then the
- * capacity record): read what the target holds, decide the change (a pure function), hand it to the {@link Applier}: a
- * live one that writes, or in a dry run one that prints. A pass never throws; what went wrong is in its
+ * (labels, record spec and status, the outcome, each GPU's health), then, target by target in a fixed order (the label
+ * output, then the capacity record, then the health outputs that are on: the Node condition, the taint, the device taint
+ * rules, the Events): read what the target holds, decide the change (a pure function), hand it to the
+ * {@link Applier}: a live one that writes, or in a dry run one that prints. A pass never throws; what went wrong is in its
  * {@link PassReport}, the log and the metrics, and the next pass starts from a fresh read.
  */
 public final class NodeAgent implements AutoCloseable {
@@ -52,6 +60,13 @@ public final class NodeAgent implements AutoCloseable {
     private DraObjects lastDra;
     private final Sink<?, ?> labelOutput;
     private final CapacityRecordSink recordSink;
+    /** The health outputs that are on (null when off), written after the record in this order. */
+    private final HealthConditionSink conditionSink;
+    private final HealthTaintSink taintSink;
+    private final HealthEventSink eventSink;
+    private final DeviceTaintRuleSink deviceTaintSink;
+    /** Whether the device taint rules' informer runs; false until the cluster is known to serve the kind. */
+    private boolean deviceTaintsStarted;
     private final Applier applier;
     private final AgentLog log;
     private final AgentMetrics metrics;
@@ -92,6 +107,12 @@ public final class NodeAgent implements AutoCloseable {
             case NODE_FEATURE -> new NodeFeatureSink(client, view, settings.namespace());
         };
         this.recordSink = new CapacityRecordSink(client, view);
+        HealthOutputs health = settings.health();
+        this.conditionSink = health.condition() ? new HealthConditionSink(client, view) : null;
+        this.taintSink = health.taint() != HealthTaint.Policy.NONE ? new HealthTaintSink(client, view, health.taint()) : null;
+        this.eventSink = health.events() ? new HealthEventSink(client) : null;
+        this.deviceTaintSink = health.deviceTaints() != DeviceTaints.OFF
+                ? new DeviceTaintRuleSink(client, settings.nodeName(), health.deviceTaints()) : null;
         this.applier = settings.dryRun() ? new Applier.Printing(out) : new Applier.Live();
         this.log = log;
         this.metrics = metrics;
@@ -111,10 +132,31 @@ public final class NodeAgent implements AutoCloseable {
         started = true;
         view.start(this::nodeAdded, this::watchFailed);
         dra.start(this::watchFailed);
+        startDeviceTaints();
         recordSink.watch(settings.nodeName(), () -> {
             log.warn("GpuCapacity record deleted by someone else; recreating", "node", settings.nodeName());
             trigger.accept("record deleted");
         }, this::watchFailed);
+    }
+
+    /**
+     * Starts the informer on the agent's device taint rules where the output is on; where the cluster serves no
+     * DeviceTaintRule, says so once. A failed discovery is tried again at the next pass.
+     */
+    private void startDeviceTaints() {
+        if (deviceTaintSink == null || deviceTaintsStarted || settings.dryRun()) {
+            return;
+        }
+        try {
+            deviceTaintsStarted = true;
+            if (!deviceTaintSink.start(this::watchFailed)) {
+                log.warn("device taints: this cluster serves no DeviceTaintRule (resource.k8s.io v1, v1beta2 or v1alpha3 "
+                        + "with the DRADeviceTaints feature); no rule is written", "node", settings.nodeName());
+            }
+        } catch (KubernetesClientException e) {
+            deviceTaintsStarted = false;
+            watchFailed("resource.k8s.io discovery for DeviceTaintRule", e);
+        }
     }
 
     /** fabric8 reports an informer's failed list or watch here (it retries on its own); it goes to the agent's log. */
@@ -239,14 +281,31 @@ public final class NodeAgent implements AutoCloseable {
             lastUnchanged = null;
             DesiredState desired = DesiredState.of(settings.nodeName(), seen, node.orElse(NodeFacts.NONE), draObjects, labels,
                     settings.akashOperator(), settings.agentVersion(), now, settings.heartbeat());
-            Applied<?> applied = decideAndApply(labelOutput, desired);
+            Applied<?, ?> applied = decideAndApply(labelOutput, desired);
             labelChange = applied.change();
             writes += applied.writes();
-            writes += decideAndApply(recordSink, desired).writes();
+            // The record as the pass found it holds the GPU states last published: the Events' basis.
+            Applied<CapacityRecordSink.Held, ?> recordApplied = decideAndApply(recordSink, desired);
+            writes += recordApplied.writes();
+            if (conditionSink != null && node.isPresent()) {
+                writes += decideAndApply(conditionSink, desired).writes();
+            }
+            if (taintSink != null && node.isPresent()) {
+                writes += decideAndApply(taintSink, desired).writes();
+            }
+            if (deviceTaintSink != null && node.isPresent()) {
+                startDeviceTaints();
+                writes += decideAndApply(deviceTaintSink, desired).writes();
+            }
+            if (eventSink != null && node.isPresent()) {
+                writes += postEvents(recordApplied.current(), node.get(), desired);
+            }
             node.ifPresent(n -> labelledUid = n.uid());
             GpuCapacity record = recordSink.heldRecord();
+            // With device taint rules on, every pass decides: the rules are not among the inputs Unchanged compares
+            // (a rule someone deleted is recreated at the next pass), and reading them costs no request (an informer).
             if (writes == 0 && labels != null && record != null && node.isPresent() && !settings.dryRun()
-                    && settings.labelOutput() == LabelOutput.NODE) {
+                    && settings.labelOutput() == LabelOutput.NODE && deviceTaintSink == null) {
                 lastUnchanged = new Unchanged(seen, node, draObjects, record,
                         desired.recordStatus().sameUntil(record.getStatus()), labelChange);
             }
@@ -315,22 +374,43 @@ public final class NodeAgent implements AutoCloseable {
         return lastDra;
     }
 
-    /** A target's change and the API requests that carried it out. */
-    private record Applied<C extends Change>(C change, int writes) {
+    /** A target's change, the API requests that carried it out, and what the target held when the change was decided. */
+    private record Applied<S, C extends Change>(C change, int writes, S current) {
+    }
+
+    /**
+     * Posts an Event per GPU whose state changed since the record as this pass found it ({@code heldRecord}). An Event
+     * the API server refuses is logged and not retried: the record now holds the new state, and an Event is a notice,
+     * not a state to converge on (the condition is).
+     */
+    private int postEvents(CapacityRecordSink.Held heldRecord, NodeFacts node, DesiredState desired) throws IOException {
+        GpuCapacity before = heldRecord == null ? null : heldRecord.record();
+        HealthEventSink.EventsChange change = eventSink.decide(
+                new HealthEventSink.Published(HealthEvents.published(before), node.uid()), desired);
+        try {
+            int writes = applier.apply(eventSink, change);
+            metrics.writes(eventSink.name(), writes);
+            return writes;
+        } catch (KubernetesClientException e) {
+            metrics.error(errorKind(e));
+            log.warn("GPU health Event not posted", "events", change.summary(), "status", e.getCode(),
+                    "error", ClusterErrors.message(e, server));
+            return 0;
+        }
     }
 
     /**
      * Reads one target, decides its change and applies it. When the target refuses it as decided from a state
      * that has since moved on, the target is read again and the change decided again, within this pass.
      */
-    private <S, C extends Change> Applied<C> decideAndApply(Sink<S, C> sink, DesiredState desired) throws IOException {
+    private <S, C extends Change> Applied<S, C> decideAndApply(Sink<S, C> sink, DesiredState desired) throws IOException {
         S current = sink.read(desired);
         for (int attempt = 1; ; attempt++) {
             C change = sink.decide(current, desired);
             try {
                 int writes = applier.apply(sink, change);
                 metrics.writes(sink.name(), writes);
-                return new Applied<>(change, writes);
+                return new Applied<>(change, writes, current);
             } catch (KubernetesClientException e) {
                 Optional<S> again = sink.reread(current, e.getCode(), attempt);
                 if (again.isEmpty()) {
@@ -406,5 +486,8 @@ public final class NodeAgent implements AutoCloseable {
         view.close();
         dra.close();
         recordSink.close();
+        if (deviceTaintSink != null) {
+            deviceTaintSink.close();
+        }
     }
 }

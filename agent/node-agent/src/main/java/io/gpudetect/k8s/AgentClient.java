@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.kubernetes.api.model.NamedExtension;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Status;
@@ -39,9 +40,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * kind up, which for the agent is its first watch event. A watch event of any other kind would be read as a
  * {@code GenericKubernetesResource}; the agent opens no such watch.
  *
- * <p>It also reads only the parts of a Node the agent uses: its metadata and {@code status.allocatable}
- * (and {@code capacity}); no object's {@code metadata.managedFields}. The rest of a Node (spec, conditions,
- * images, node info, addresses ...) is skipped while parsing, so neither its deserializers (~0.6 MB of heap
+ * <p>It also reads only the parts of a Node the agent uses: its metadata, {@code status.allocatable} (and
+ * {@code capacity}), {@code status.conditions} and {@code spec.taints} (the health outputs write one entry of each
+ * by its index); no object's {@code metadata.managedFields}. The rest of a Node (the rest of its spec, images, node
+ * info, addresses ...) is skipped while parsing, so neither its deserializers (~0.6 MB of heap
  * for some twenty model types) nor the cached Node's copy of it stay in memory. A Node read through this
  * client is for reading those fields and patching by JSON patch, never for writing back whole.
  *
@@ -91,14 +93,14 @@ public final class AgentClient {
     abstract static class MetadataWithoutManagedFields {
     }
 
-    /** Jackson mix-in for {@link Node}: its spec (taints, pod CIDRs, provider id) is not read. */
-    @JsonIgnoreProperties({"spec"})
-    abstract static class NodeWithoutSpec {
+    /** Jackson mix-in for {@link NodeSpec}: only the taints are read (not pod CIDRs, provider id ...). */
+    @JsonIncludeProperties({"taints"})
+    abstract static class NodeSpecTaintsOnly {
     }
 
-    /** Jackson mix-in for {@link NodeStatus}: only the resources are read. */
-    @JsonIncludeProperties({"allocatable", "capacity"})
-    abstract static class NodeStatusResourcesOnly {
+    /** Jackson mix-in for {@link NodeStatus}: only the resources and the conditions are read. */
+    @JsonIncludeProperties({"allocatable", "capacity", "conditions"})
+    abstract static class NodeStatusResourcesAndConditions {
     }
 
     /** Jackson mix-in for {@link NamedExtension}: its {@code extension} read as plain JSON (maps and lists). */
@@ -178,7 +180,8 @@ public final class AgentClient {
     /** JSON for the agent's kinds only, without fabric8's scan of every model jar (see the class comment). */
     public static KubernetesSerialization serialization() {
         ObjectMapper mapper = new ObjectMapper().addMixIn(ObjectMeta.class, MetadataWithoutManagedFields.class)
-                .addMixIn(Node.class, NodeWithoutSpec.class).addMixIn(NodeStatus.class, NodeStatusResourcesOnly.class);
+                .addMixIn(NodeSpec.class, NodeSpecTaintsOnly.class)
+                .addMixIn(NodeStatus.class, NodeStatusResourcesAndConditions.class);
         KubernetesSerialization serialization = new KubernetesSerialization(mapper, false);
         serialization.registerKubernetesResource(Status.class);
         serialization.registerKubernetesResource(Node.class);

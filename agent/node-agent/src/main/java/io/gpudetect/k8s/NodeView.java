@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpudetect.k8s.health.HealthMarks;
 import io.gpudetect.sink.NodeFacts;
 import java.util.List;
 import java.util.Optional;
@@ -97,7 +98,7 @@ public final class NodeView implements AutoCloseable {
         }
         NodeFacts facts = new NodeFacts(node.getMetadata().getUid(), node.getMetadata().getLabels(),
                 node.getMetadata().getAnnotations(), new TreeMap<>(GpuResources.allocatable(node)),
-                new TreeMap<>(GpuResources.requested(pods())));
+                new TreeMap<>(GpuResources.requested(pods())), HealthMarks.of(node));
         synchronized (this) {
             passNode = node;
         }

@@ -2,6 +2,7 @@ package io.gpudetect.sink;
 
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
+import io.gpudetect.k8s.health.GpuHealthState;
 import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.dra.DraObjects;
@@ -11,6 +12,7 @@ import io.gpudetect.record.StatusUpdate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
+import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -26,12 +28,16 @@ import java.util.TreeMap;
  * @param outcome      an incomplete pass keeps labels and the record's spec as they are
  * @param recordSpec   the {@code GpuCapacity} spec
  * @param recordStatus the {@code GpuCapacity} status, given the status held when it is written
+ * @param health       each GPU's health, for the health outputs (condition, Events, taints)
+ * @param now          when the pass decided: the time the health outputs stamp on what they write
  */
 public record DesiredState(String nodeName, SortedMap<String, String> labels, AkashCoexistence akash,
-                           PassOutcome outcome, GpuCapacitySpec recordSpec, StatusUpdate recordStatus) {
+                           PassOutcome outcome, GpuCapacitySpec recordSpec, StatusUpdate recordStatus,
+                           List<GpuHealthState> health, Instant now) {
 
     public DesiredState {
         labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));
+        health = List.copyOf(health);
     }
 
     /**
@@ -55,7 +61,8 @@ public record DesiredState(String nodeName, SortedMap<String, String> labels, Ak
                     dra.allocations(), dra.unreadClaims()));
         }
         return new DesiredState(nodeName, akash.desired(rendered == null ? new TreeMap<>() : rendered), akash, outcome,
-                spec, CapacityRecords.status(seen.inventory(), outcome, now, heartbeat, akash.status()));
+                spec, CapacityRecords.status(seen.inventory(), outcome, now, heartbeat, akash.status()),
+                GpuHealthState.of(seen.inventory().realGpus()), now);
     }
 
     /**

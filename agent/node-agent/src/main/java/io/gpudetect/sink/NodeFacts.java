@@ -1,5 +1,6 @@
 package io.gpudetect.sink;
 
+import io.gpudetect.k8s.health.HealthMarks;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -11,9 +12,10 @@ import java.util.TreeMap;
  *
  * @param allocatable the Node's allocatable GPU resources
  * @param requested   what the pods bound to the Node request of them
+ * @param health      the agent's health condition and taint as the Node holds them
  */
 public record NodeFacts(String uid, Map<String, String> labels, Map<String, String> annotations,
-                        SortedMap<String, Long> allocatable, SortedMap<String, Long> requested) {
+                        SortedMap<String, Long> allocatable, SortedMap<String, Long> requested, HealthMarks health) {
 
     public NodeFacts {
         labels = labels == null ? Map.of() : Map.copyOf(labels);
@@ -23,5 +25,6 @@ public record NodeFacts(String uid, Map<String, String> labels, Map<String, Stri
     }
 
     /** No Node read: a dry run without a cluster. Every label shows as new. */
-    public static final NodeFacts NONE = new NodeFacts(null, Map.of(), Map.of(), new TreeMap<>(), new TreeMap<>());
+    public static final NodeFacts NONE = new NodeFacts(null, Map.of(), Map.of(), new TreeMap<>(), new TreeMap<>(),
+            HealthMarks.NONE);
 }

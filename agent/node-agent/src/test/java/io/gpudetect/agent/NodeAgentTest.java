@@ -179,7 +179,8 @@ class NodeAgentTest {
         PassReport first = agent.pass();
         assertNull(first.error(), first.toString());
         assertEquals(List.of("PATCH /api/v1/nodes/node-1", "POST /apis/gpu-detect.io/v1alpha1/gpucapacities",
-                "PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status"), writes());
+                "PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1/status", "PATCH /api/v1/nodes/node-1/status"),
+                writes(), "labels, the record, and the GpuHealthy condition (on by default)");
         Map<String, String> labels = labels();
         assertEquals("1", labels.get("akash.network/capabilities.gpu.vendor.nvidia.model.t4"));
         assertEquals("t4", labels.get("gpu-detect.io/gpu.model"));
@@ -285,9 +286,9 @@ class NodeAgentTest {
                 "the heartbeat is written at the first pass it is due");
         untilUnchanged(agent);
 
-        // The GPUs change (another inventory): labels and record follow at once.
+        // The GPUs change (another inventory): labels, record and the condition's message (it names each GPU) follow at once.
         inventory.set(rtx4090());
-        assertEquals(2, agent.pass().apiWrites());
+        assertEquals(3, agent.pass().apiWrites());
         assertEquals("rtx4090", labels().get("gpu-detect.io/gpu.model"));
     }
 
@@ -463,8 +464,8 @@ class NodeAgentTest {
         inventory.set(rtx4090());
         PassReport report = agent.pass();
         assertNull(report.error(), report.toString());
-        assertEquals(List.of("PATCH /api/v1/nodes/node-1", "PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1"),
-                writes());
+        assertEquals(List.of("PATCH /api/v1/nodes/node-1", "PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1",
+                "PATCH /api/v1/nodes/node-1/status"), writes(), "the condition's message names the new GPU");
         Map<String, String> labels = labels();
         assertFalse(labels.keySet().stream().anyMatch(k -> k.contains(".t4")), labels.toString());
         assertEquals("1", labels.get("akash.network/capabilities.gpu.vendor.nvidia.model.rtx4090"));

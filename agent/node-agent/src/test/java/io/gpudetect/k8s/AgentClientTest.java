@@ -41,7 +41,7 @@ class AgentClientTest {
     }
 
     @Test
-    void aNodeIsReadForItsMetadataAndResourcesOnly() {
+    void aNodeIsReadForItsMetadataResourcesConditionsAndTaintsOnly() {
         Node node = (Node) event("{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"n\", \"uid\": \"u\","
                 + " \"resourceVersion\": \"7\", \"labels\": {\"a\": \"b\"}, \"annotations\": {\"c\": \"d\"},"
                 + " \"managedFields\": [{\"manager\": \"kubelet\", \"fieldsV1\": {\"f:status\": {}}}]},"
@@ -55,8 +55,10 @@ class AgentClientTest {
         assertEquals(Map.of("nvidia.com/gpu", 8L), GpuResources.allocatable(node));
         assertEquals(new Quantity("8"), node.getStatus().getCapacity().get("nvidia.com/gpu"));
         assertEquals(List.of(), node.getMetadata().getManagedFields());
-        assertNull(node.getSpec());
-        assertEquals(List.of(), node.getStatus().getConditions());
+        // The health outputs write one condition and one taint by index: the lists are read, nothing else of spec.
+        assertEquals(List.of("k"), node.getSpec().getTaints().stream().map(t -> t.getKey()).toList());
+        assertNull(node.getSpec().getPodCIDR());
+        assertEquals(List.of("Ready"), node.getStatus().getConditions().stream().map(c -> c.getType()).toList());
         assertNull(node.getStatus().getNodeInfo());
         assertEquals(Map.of(), node.getStatus().getAdditionalProperties(), "skipped, not kept aside");
         assertEquals(Map.of(), node.getAdditionalProperties());

@@ -2,6 +2,7 @@ package io.gpudetect.testing;
 
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.k8s.AkashCoexistence;
+import io.gpudetect.k8s.health.GpuHealthState;
 import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.PassOutcome;
 import io.gpudetect.sink.Change;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -37,12 +39,13 @@ public final class Targets {
         PassOutcome outcome = complete ? PassOutcome.COMPLETE : PassOutcome.INCOMPLETE;
         return new DesiredState("n1", new TreeMap<>(), new AkashCoexistence.AgentOwns(), outcome,
                 CapacityRecords.spec(inventory, Map.of(), Map.of(), null, null, "test"),
-                CapacityRecords.status(inventory, outcome, now, heartbeat, null));
+                CapacityRecords.status(inventory, outcome, now, heartbeat, null),
+                GpuHealthState.of(inventory.realGpus()), now);
     }
 
     /** A pass on node {@code n1} that wants {@code labels} and nothing of the record; no Akash operator. */
     public static DesiredState labels(Map<String, String> labels, boolean complete) {
         return new DesiredState("n1", new TreeMap<>(labels), new AkashCoexistence.AgentOwns(),
-                complete ? PassOutcome.COMPLETE : PassOutcome.INCOMPLETE, null, null);
+                complete ? PassOutcome.COMPLETE : PassOutcome.INCOMPLETE, null, null, List.of(), Instant.EPOCH);
     }
 }

@@ -17,14 +17,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * What a provider applies from {@code daemonset/manifests/gpu-detect.yaml} (rendered from the chart with its
  * defaults), less the DaemonSet itself: the GpuCapacity CRD, the namespace, the service account and its
- * ClusterRole and binding. Tests then act as that service account, so RBAC is the chart's, exactly.
+ * ClusterRole and binding, and the Role and binding that let it post Events in the namespace default (the health
+ * Events, on by default). Tests then act as that service account, so RBAC is the chart's, exactly.
  */
 public final class InstalledChart {
 
     public static final String NAMESPACE = "gpu-detect";
     public static final String SERVICE_ACCOUNT = "gpu-detect";
     private static final Set<String> KINDS = Set.of("CustomResourceDefinition", "ServiceAccount", "ClusterRole",
-            "ClusterRoleBinding");
+            "ClusterRoleBinding", "Role", "RoleBinding");
 
     private InstalledChart() {
     }
