@@ -163,6 +163,9 @@ final class Card {
     void vendorId(String id) {
         vendorId = id;
         out.pciVendorId(id);
+        // The lookups keyed by the vendor id are made again with it (in the list, none is made before).
+        akash = null;
+        pciIdsEntry = null;
     }
 
     void name(String n, String evidence) {

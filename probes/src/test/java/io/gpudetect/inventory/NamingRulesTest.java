@@ -380,6 +380,24 @@ class NamingRulesTest {
     }
 
     @Test
+    void docsListTheRulesInTheOrderTheyRun() throws java.io.IOException {
+        // docs/naming.md is how a newcomer reads the list: a rule added, moved or renamed here must be there too.
+        List<String> documented = new ArrayList<>();
+        java.util.regex.Pattern row = java.util.regex.Pattern.compile("^\\| \\d+ \\| `([A-Za-z]+\\.[A-Za-z0-9]+)` \\|");
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("../docs/naming.md"))) {
+            java.util.regex.Matcher m = row.matcher(line);
+            if (m.find()) {
+                documented.add(m.group(1));
+            }
+        }
+        List<String> running = new ArrayList<>();
+        for (NamingRule rule : Normaliser.inOrder(TABLES)) {
+            running.add(rule.getClass().getEnclosingClass().getSimpleName() + "." + rule.getClass().getSimpleName());
+        }
+        assertEquals(running, documented);
+    }
+
+    @Test
     void aClosedFieldIsLeftToNoLaterRule() {
         // A name listing products of different sizes, with no size to tell them apart and no chip: unknown, and the
         // normaliser's list never slugs the list run together.
