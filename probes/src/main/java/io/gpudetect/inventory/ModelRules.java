@@ -347,9 +347,10 @@ final class ModelRules {
 
     /**
      * Applies to every card whose model is still open and whose name is sluggable. Decides the slug of the name
-     * (of the desktop name kept for an old NVIDIA laptop part), by the Akash-style rules of {@link ModelSlug}:
-     * "NVIDIA GeForce RTX 4090" is {@code rtx4090}, "AMD Instinct MI300X" {@code mi300x}; for other vendors only
-     * names those rules know. Evidence: {@code derived}.
+     * (of the desktop name kept for an old NVIDIA laptop part) by {@link ModelSlug#forProduct}: Akash's rules for
+     * NVIDIA, AMD and Intel's numbered products ("NVIDIA GeForce RTX 4090" is {@code rtx4090}, "AMD Instinct MI300X"
+     * {@code mi300x}), readable hyphenated words for the rest ({@code Apple M4 Pro} is {@code m4-pro}); unknown
+     * where the name is empty. Evidence: {@code derived}.
      */
     record FromName() implements NamingRule {
         @Override

@@ -40,9 +40,10 @@ final class NameRules {
      * Applies to an AMD card with a device id whose name is no one product's marketing name: a chip code name
      * ("Navi 22 [Radeon RX 6700/6700 XT / 6800M]", "Vega 20"), a placeholder, AMD's generic "AMD Radeon Graphics",
      * or a name listing several products ("AMD Instinct MI60 / MI50"). Decides, from libdrm's table by id and
-     * revision, then VRAM, then compute units ({@link AmdProducts}): the product's name where one is left, and the
-     * model where the compute units or the chip family decide it; a warning names the candidates where several
-     * remain. Products a libdrm-style name lists narrow the id's candidates; pci.ids' lists leave some of an id's
+     * revision, then VRAM, then compute units ({@link AmdProducts}): the product's name where the id and revision
+     * or the VRAM leave one (and its model, where the VRAM decided), the model alone where the compute units decide
+     * (the name stays as printed, as AMD's labeller publishes it), and the chip family as the model where several
+     * remain, with a warning naming them. Products a libdrm-style name lists narrow the id's candidates; pci.ids' lists leave some of an id's
      * products out, so they narrow nothing. Evidence: {@code amdgpu.ids} for the name, {@code derived} for the
      * model.
      */
