@@ -214,7 +214,7 @@ public final class Merger {
         // A name the nvidia-smi table cut short ("NVIDIA GeForce RTX 2080 ...") loses to a full one from any probe.
         Gpu named = null;
         for (Gpu g : group) {
-            if (g.name() != null && (named == null || Normaliser.isTruncated(named.name()) && !Normaliser.isTruncated(g.name()))) {
+            if (g.name() != null && (named == null || NameShapes.isTruncated(named.name()) && !NameShapes.isTruncated(g.name()))) {
                 named = g;
             }
         }

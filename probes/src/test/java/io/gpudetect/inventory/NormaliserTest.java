@@ -126,33 +126,33 @@ class NormaliserTest {
 
     @Test
     void aNameStatesAFormOnlyAsAWord() {
-        assertEquals(GpuInterface.SXM, Normaliser.formInName("Tesla V100-SXM2-16GB"));
-        assertEquals(GpuInterface.SXM, Normaliser.formInName("GH100[H100 SXM5 80GB]"));
-        assertEquals(GpuInterface.PCIE, Normaliser.formInName("NVIDIA A100-PCIE-40GB"));
-        assertEquals(GpuInterface.PCIE, Normaliser.formInName("GH100 [H100 PCIe]"));
-        assertNull(Normaliser.formInName("NVIDIA H100 NVL"));
-        assertNull(Normaliser.formInName("NVIDIA GeForce RTX 4090"));
-        assertNull(Normaliser.formInName("Pciex Widget")); // not the word PCIe
-        assertNull(Normaliser.formInName(null));
+        assertEquals(GpuInterface.SXM, NameShapes.formInName("Tesla V100-SXM2-16GB"));
+        assertEquals(GpuInterface.SXM, NameShapes.formInName("GH100[H100 SXM5 80GB]"));
+        assertEquals(GpuInterface.PCIE, NameShapes.formInName("NVIDIA A100-PCIE-40GB"));
+        assertEquals(GpuInterface.PCIE, NameShapes.formInName("GH100 [H100 PCIe]"));
+        assertNull(NameShapes.formInName("NVIDIA H100 NVL"));
+        assertNull(NameShapes.formInName("NVIDIA GeForce RTX 4090"));
+        assertNull(NameShapes.formInName("Pciex Widget")); // not the word PCIe
+        assertNull(NameShapes.formInName(null));
     }
 
     /** Values from NVIDIA's CUDA GPUs list (developer.nvidia.com/cuda-gpus), per product, not per chip. */
     @Test
     void computeCapabilityComesFromTheChipWhenTheToolPrintsNone() {
-        assertEquals("7.5", Normaliser.nvidiaComputeCapabilityFromChip("TU104GL [Tesla T4]"));
-        assertEquals("8.6", Normaliser.nvidiaComputeCapabilityFromChip("GA102GL [RTX A5000]"));
-        assertEquals("8.0", Normaliser.nvidiaComputeCapabilityFromChip("GA100 [A100 SXM4 40GB]"));
-        assertEquals("6.0", Normaliser.nvidiaComputeCapabilityFromChip("GP100GL [Tesla P100 PCIe 16GB]"));
-        assertEquals("6.1", Normaliser.nvidiaComputeCapabilityFromChip("GP108 [GeForce GT 1030]"));
-        assertEquals("3.7", Normaliser.nvidiaComputeCapabilityFromChip("GK210GL [Tesla K80]"));
-        assertEquals("3.5", Normaliser.nvidiaComputeCapabilityFromChip("GK110BGL [Tesla K40m]"));
-        assertEquals("3.0", Normaliser.nvidiaComputeCapabilityFromChip("GK104GL [GRID K520]"));
-        assertEquals("5.2", Normaliser.nvidiaComputeCapabilityFromChip("GM204GL [Tesla M60]"));
-        assertEquals("7.0", Normaliser.nvidiaComputeCapabilityFromChip("GV100GL [Tesla V100 SXM2 16GB]"));
-        assertEquals("8.9", Normaliser.nvidiaComputeCapabilityFromChip("AD102GL [L40S]"));
-        assertEquals("9.0", Normaliser.nvidiaComputeCapabilityFromChip("GH100 [H100 SXM5 80GB]"));
-        assertEquals("12.0", Normaliser.nvidiaComputeCapabilityFromChip("GB202GL [RTX PRO 6000 Blackwell Max-Q]"));
-        assertNull(Normaliser.nvidiaComputeCapabilityFromChip("Device 2330"));
+        assertEquals("7.5", Chips.nvidiaComputeCapabilityFromChip("TU104GL [Tesla T4]"));
+        assertEquals("8.6", Chips.nvidiaComputeCapabilityFromChip("GA102GL [RTX A5000]"));
+        assertEquals("8.0", Chips.nvidiaComputeCapabilityFromChip("GA100 [A100 SXM4 40GB]"));
+        assertEquals("6.0", Chips.nvidiaComputeCapabilityFromChip("GP100GL [Tesla P100 PCIe 16GB]"));
+        assertEquals("6.1", Chips.nvidiaComputeCapabilityFromChip("GP108 [GeForce GT 1030]"));
+        assertEquals("3.7", Chips.nvidiaComputeCapabilityFromChip("GK210GL [Tesla K80]"));
+        assertEquals("3.5", Chips.nvidiaComputeCapabilityFromChip("GK110BGL [Tesla K40m]"));
+        assertEquals("3.0", Chips.nvidiaComputeCapabilityFromChip("GK104GL [GRID K520]"));
+        assertEquals("5.2", Chips.nvidiaComputeCapabilityFromChip("GM204GL [Tesla M60]"));
+        assertEquals("7.0", Chips.nvidiaComputeCapabilityFromChip("GV100GL [Tesla V100 SXM2 16GB]"));
+        assertEquals("8.9", Chips.nvidiaComputeCapabilityFromChip("AD102GL [L40S]"));
+        assertEquals("9.0", Chips.nvidiaComputeCapabilityFromChip("GH100 [H100 SXM5 80GB]"));
+        assertEquals("12.0", Chips.nvidiaComputeCapabilityFromChip("GB202GL [RTX PRO 6000 Blackwell Max-Q]"));
+        assertNull(Chips.nvidiaComputeCapabilityFromChip("Device 2330"));
 
         Gpu t4 = normaliser.normalise(Gpu.builder("nvidia-smi-xml").name("Tesla T4").pciVendorId("10de")
                 .pciDeviceId("1eb8").build(), new ArrayList<>());
@@ -183,12 +183,12 @@ class NormaliserTest {
 
     @Test
     void architectureFollowsTheComputeCapability() {
-        assertEquals("Hopper", Normaliser.nvidiaArchitecture("9.0"));
-        assertEquals("Ada Lovelace", Normaliser.nvidiaArchitecture("8.9"));
-        assertEquals("Ampere", Normaliser.nvidiaArchitecture("8.6"));
-        assertEquals("Turing", Normaliser.nvidiaArchitecture("7.5"));
-        assertEquals("Volta", Normaliser.nvidiaArchitecture("7.0"));
-        assertNull(Normaliser.nvidiaArchitecture("x.y"));
+        assertEquals("Hopper", Chips.nvidiaArchitecture("9.0"));
+        assertEquals("Ada Lovelace", Chips.nvidiaArchitecture("8.9"));
+        assertEquals("Ampere", Chips.nvidiaArchitecture("8.6"));
+        assertEquals("Turing", Chips.nvidiaArchitecture("7.5"));
+        assertEquals("Volta", Chips.nvidiaArchitecture("7.0"));
+        assertNull(Chips.nvidiaArchitecture("x.y"));
     }
 
     @Test
@@ -197,9 +197,9 @@ class NormaliserTest {
                 .pciVendorId("10de").pciDeviceId("1e04").build(), new ArrayList<>());
         assertEquals("Turing", gpu.architecture());
         assertEquals("pci.ids", gpu.sources().get("architecture"));
-        assertEquals("Hopper", Normaliser.nvidiaArchitectureFromChip("GH100 [H100 SXM5 80GB]"));
-        assertEquals("Ada Lovelace", Normaliser.nvidiaArchitectureFromChip("AD102 [GeForce RTX 4090]"));
-        assertNull(Normaliser.nvidiaArchitectureFromChip("Device 2330"));
+        assertEquals("Hopper", Chips.nvidiaArchitectureFromChip("GH100 [H100 SXM5 80GB]"));
+        assertEquals("Ada Lovelace", Chips.nvidiaArchitectureFromChip("AD102 [GeForce RTX 4090]"));
+        assertNull(Chips.nvidiaArchitectureFromChip("Device 2330"));
     }
 
     @Test
@@ -213,11 +213,11 @@ class NormaliserTest {
 
     @Test
     void anAmdChipIsNamedFromItsGfxIdAsPciIdsNamesIt() {
-        org.junit.jupiter.api.Assertions.assertEquals("Vega 20", Normaliser.chipFamilyOfGfx("gfx906"));
-        org.junit.jupiter.api.Assertions.assertEquals("Navi 22", Normaliser.chipFamilyOfGfx(" GFX1031 "));
-        org.junit.jupiter.api.Assertions.assertNull(Normaliser.chipFamilyOfGfx("gfx9999"));
-        org.junit.jupiter.api.Assertions.assertNull(Normaliser.chipFamilyOfGfx(null));
-        org.junit.jupiter.api.Assertions.assertEquals(Normaliser.chipFamily("Vega 20 [Radeon Pro VII/Radeon Instinct MI50 32GB]"),
-                Normaliser.chipFamilyOfGfx("gfx906"), "the same name pci.ids gives for 1002:66a1");
+        org.junit.jupiter.api.Assertions.assertEquals("Vega 20", Chips.chipFamilyOfGfx("gfx906"));
+        org.junit.jupiter.api.Assertions.assertEquals("Navi 22", Chips.chipFamilyOfGfx(" GFX1031 "));
+        org.junit.jupiter.api.Assertions.assertNull(Chips.chipFamilyOfGfx("gfx9999"));
+        org.junit.jupiter.api.Assertions.assertNull(Chips.chipFamilyOfGfx(null));
+        org.junit.jupiter.api.Assertions.assertEquals(Chips.chipFamily("Vega 20 [Radeon Pro VII/Radeon Instinct MI50 32GB]"),
+                Chips.chipFamilyOfGfx("gfx906"), "the same name pci.ids gives for 1002:66a1");
     }
 }

@@ -175,8 +175,8 @@ class UnseenNamesTest {
         Gpu gpu = bare().normalise(Gpu.builder("nvidia-smi-table").vendor(Vendor.NVIDIA).pciVendorId("10de")
                 .name("NVIDIA GB10").architecture("Blackwell").build(), new ArrayList<>());
         assertEquals("12.1", gpu.computeCapability());
-        assertEquals("12.1", Normaliser.nvidiaComputeCapabilityFromChip("GB20B [GB10]"));
-        assertEquals("12.0", Normaliser.nvidiaComputeCapabilityFromChip("GB202 [GeForce RTX 5090]"));
+        assertEquals("12.1", Chips.nvidiaComputeCapabilityFromChip("GB20B [GB10]"));
+        assertEquals("12.0", Chips.nvidiaComputeCapabilityFromChip("GB202 [GeForce RTX 5090]"));
         Gpu rtx = bare().normalise(Gpu.builder("nvidia-smi-q").vendor(Vendor.NVIDIA).pciVendorId("10de")
                 .name("NVIDIA GeForce RTX 5090").architecture("Blackwell").build(), new ArrayList<>());
         assertEquals("12.0", rtx.computeCapability());

@@ -82,7 +82,7 @@ class LauncherStartupTest {
         assertEquals(List.of(), fromJars, "classes read from the jars at every start: train the archive on a replay"
                 + " that loads them (agent/cli/src/build/cds-archive.sh)");
         assertEquals(List.of(), recordBootstraps, "a record's generated equals, hashCode or toString was called: its"
-                + " bootstrap spins ~30 method-handle classes at every start; write the method (Normaliser's keys do)");
+                + " bootstrap spins ~30 method-handle classes at every start; write the method (the naming rules' keys do)");
     }
 
     /** {@code [0.123s][info][class,load] NAME source: SOURCE} as {@code NAME source: SOURCE}. */
