@@ -105,7 +105,19 @@ public final class Detector {
         gpus = new ArrayList<>(UnifiedMemory.apply(gpus, source, diagnostics));
         gpus.sort(Detector::outputOrder);
         tableNotes(gpus, tables, diagnostics);
-        return new Inventory(source.describe(), gpus, summaries, diagnostics, machine(source, diagnostics), gaps, failure);
+        String machine = machine(source, diagnostics);
+        io.gpudetect.model.Fabric fabric = busAnswered(results.get(busProbe))
+                ? io.gpudetect.probe.fabric.RdmaFabricReader.read(source, gpus, diagnostics) : null;
+        return new Inventory(source.describe(), gpus, summaries, diagnostics, machine, gaps, failure, fabric);
+    }
+
+    /**
+     * Whether the fabric is read: where the PCI bus was (the fabric's devices are placed on it, and a host whose
+     * {@code /sys} is not there has no {@code /sys/class/infiniband} either). Only a full detection gets here:
+     * {@link SteadyStateDetector} keeps the last pass's inventory, fabric and all, while the host's fingerprint holds.
+     */
+    private static boolean busAnswered(ProbeResult bus) {
+        return bus != null && (bus.outcome() == ProbeResult.Outcome.OK || bus.outcome() == ProbeResult.Outcome.PARTIAL);
     }
 
     /**
