@@ -136,18 +136,26 @@ public final class RdmaFabricReader {
             numa = numaNode(source, function + "/numa_node", diagnostics);
             kernelDriver = source.readLink(function + "/driver").map(t -> t.substring(t.lastIndexOf('/') + 1)).orElse(null);
         }
-        boolean rnic = source.readFile(dir + "/node_type").map(t -> t.strip().startsWith("4")).orElse(false);
         List<Fabric.RdmaPort> ports = new ArrayList<>();
+        boolean ethernet = false;
         for (String port : source.list(dir + "/ports")) {
             if (!PORT.matcher(port).matches()) {
                 continue;
             }
-            ports.add(port(source, dir + "/ports/" + port, Integer.parseInt(port), rnic, diagnostics));
+            Fabric.RdmaPort p = port(source, dir + "/ports/" + port, Integer.parseInt(port), diagnostics);
+            ethernet |= p.kind() == Fabric.Kind.ROCE;
+            ports.add(p);
+        }
+        // Only an Ethernet port needs the node type (RoCE on a channel adapter, iWARP on an RNIC): one read saved a device.
+        if (ethernet && source.readFile(dir + "/node_type").map(t -> t.strip().startsWith("4")).orElse(false)) {
+            ports.replaceAll(p -> p.kind() != Fabric.Kind.ROCE ? p : new Fabric.RdmaPort(p.port(), Fabric.Kind.IWARP,
+                    p.linkLayer(), p.state(), p.physState(), p.rateGbps(), p.rate()));
         }
         return new Fabric.RdmaDevice(name, address == null ? null : address.toString(), kernelDriver, numa, root, ports);
     }
 
-    private static Fabric.RdmaPort port(Source source, String dir, int number, boolean rnic, List<Diagnostic> diagnostics) {
+    /** One port; an Ethernet one is RoCE until the device's node type says iWARP. */
+    private static Fabric.RdmaPort port(Source source, String dir, int number, List<Diagnostic> diagnostics) {
         String linkLayer = text(source, dir + "/link_layer", diagnostics);
         String state = state(source, dir + "/state", diagnostics);
         String physState = state(source, dir + "/phys_state", diagnostics);
@@ -164,7 +172,7 @@ public final class RdmaFabricReader {
                         + abbreviate(rateText) + "'"));
             }
         }
-        return new Fabric.RdmaPort(number, kind(linkLayer, rnic), linkLayer, state, physState, gbps, rate);
+        return new Fabric.RdmaPort(number, kind(linkLayer, false), linkLayer, state, physState, gbps, rate);
     }
 
     /** InfiniBand, RoCE (Ethernet on a channel adapter), iWARP (Ethernet on an RNIC), or other; null when not said. */

@@ -159,7 +159,12 @@ class RdmaFabricReaderTest {
     }
 
     @Test
-    void anIwarpNicIsNoRoce() {
+    void anIwarpNicIsNoRoce() throws Exception {
+        FabricTree tree = new FabricTree(tmp);
+        Path irdma = tree.mlx5("pci0000:00/0000:00:02.0", "0000:02:00.0", -1, "irdma0", "Ethernet", "4: ACTIVE",
+                "100 Gb/sec (4X EDR)");
+        Files.writeString(irdma.resolve("node_type"), "4: RNIC\n");
+        assertEquals(List.of(Kind.IWARP), detect(tree.live()).fabric().activeKinds());
         assertEquals(Kind.IWARP, RdmaFabricReader.kind("Ethernet", true));
         assertEquals(Kind.ROCE, RdmaFabricReader.kind("Ethernet", false));
         assertEquals(Kind.OTHER, RdmaFabricReader.kind("Unspecified", false));
