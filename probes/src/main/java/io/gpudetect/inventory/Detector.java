@@ -106,8 +106,7 @@ public final class Detector {
         gpus.sort(Detector::outputOrder);
         tableNotes(gpus, tables, diagnostics);
         String machine = machine(source, diagnostics);
-        io.gpudetect.model.Fabric fabric = busAnswered(results.get(busProbe))
-                ? io.gpudetect.probe.fabric.RdmaFabricReader.read(source, gpus, diagnostics) : null;
+        io.gpudetect.model.Fabric fabric = busAnswered(results.get(busProbe)) ? fabricSafely(source, gpus, diagnostics) : null;
         return new Inventory(source.describe(), gpus, summaries, diagnostics, machine, gaps, failure, fabric);
     }
 
@@ -260,6 +259,17 @@ public final class Detector {
 
     private static String orEmpty(String s) {
         return s == null ? "" : s;
+    }
+
+    /** The fabric reader is written not to throw either; a bug in it leaves the fabric not known, the GPUs as they are. */
+    private static io.gpudetect.model.Fabric fabricSafely(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
+        try {
+            return io.gpudetect.probe.fabric.RdmaFabricReader.read(source, gpus, diagnostics);
+        } catch (RuntimeException | StackOverflowError e) {
+            diagnostics.add(Diagnostic.error(io.gpudetect.probe.fabric.RdmaFabricReader.NAME, null, null,
+                    "reading the fabric failed unexpectedly: " + e));
+            return null;
+        }
     }
 
     /** A probe is written not to throw; this keeps a bug in one from hiding what the others saw. */
