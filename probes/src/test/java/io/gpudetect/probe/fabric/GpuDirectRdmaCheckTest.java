@@ -73,6 +73,25 @@ class GpuDirectRdmaCheckTest {
     }
 
     @Test
+    void aRecordingKeepsTheDriverAndKernelFilesTheVerdictRestsOn() throws Exception {
+        FabricTree t = node();
+        t.file("/proc/driver/nvidia/version", OPEN);
+        t.file("/sys/module/nvidia/version", "570.86.15\n");
+        t.file("/proc/sys/kernel/osrelease", "6.8.0-51-generic\n");
+        Path bundle = tmp.resolve("bundle");   // beside the host's sys/ and proc/, which is all detection reads
+        io.gpudetect.source.RecordingSource recording = new io.gpudetect.source.RecordingSource(t.live(), bundle);
+        Detector d = new Detector(List.of(new SysfsPciProbe()));
+        Tables tables = Tables.shipped(() -> AkashGpus.absent("-"));
+
+        Fabric.GpuDirectRdma live = d.detect(recording, tables).fabric().gpuDirectRdma();
+        recording.finish("test", "test");
+        Fabric.GpuDirectRdma replayed = d.detect(io.gpudetect.source.BundleSource.open(bundle), tables).fabric().gpuDirectRdma();
+
+        assertEquals(Verdict.CAN_WORK, live.verdict());
+        assertEquals(live, replayed);
+    }
+
+    @Test
     void theOpenModuleOnAKernelBefore512Cannot() throws Exception {
         FabricTree t = node();
         t.file("/proc/driver/nvidia/version", OPEN);
