@@ -65,6 +65,7 @@ public final class RdmaFabricReader {
         }
         List<Fabric.RdmaDevice> devices = new ArrayList<>();
         List<List<String>> places = new ArrayList<>();
+        int virtualFunctions = 0;
         for (String name : names) {
             if (!DEVICE_NAME.matcher(name).matches()) {
                 diagnostics.add(Diagnostic.warning(NAME, CLASS_INFINIBAND + "/" + name, null,
@@ -74,13 +75,20 @@ public final class RdmaFabricReader {
             try {
                 String[] place = new String[1];
                 Fabric.RdmaDevice d = device(source, name, place, diagnostics);
-                if (d != null) {
+                if (d == null) {
+                    virtualFunctions++;
+                } else {
                     devices.add(d);
                     places.add(place[0] == null ? List.of() : PcieAffinity.place(place[0]));
                 }
             } catch (IOException e) {
                 diagnostics.add(Diagnostic.warning(NAME, CLASS_INFINIBAND + "/" + name, null, "cannot read: " + e.getMessage()));
             }
+        }
+        if (virtualFunctions > 0) {
+            diagnostics.add(Diagnostic.info(NAME, CLASS_INFINIBAND, virtualFunctions + " RDMA device"
+                    + (virtualFunctions == 1 ? " of an SR-IOV virtual function is" : "s of SR-IOV virtual functions are")
+                    + " left out: their physical functions describe the fabric"));
         }
         Fabric.GpuDirectRdma gpuDirect = GpuDirectRdmaCheck.judge(source, gpus, devices, diagnostics);
         List<Fabric.NearestNic> nearest = new ArrayList<>();
@@ -106,7 +114,11 @@ public final class RdmaFabricReader {
         return new Fabric(devices, gpuDirect, nearest);
     }
 
-    /** One device; {@code place[0]} gets the path of its PCI function under {@code /sys/devices}. */
+    /**
+     * One device; {@code place[0]} gets the path of its PCI function under {@code /sys/devices}. Null for the device of
+     * an SR-IOV virtual function on a host that has its physical function ({@code physfn} link): a node with 16 VFs a
+     * NIC would list each, and the PF's ports say the link layer and rate they share.
+     */
     private static Fabric.RdmaDevice device(Source source, String name, String[] place, List<Diagnostic> diagnostics)
             throws IOException {
         String classEntry = CLASS_INFINIBAND + "/" + name;
@@ -131,6 +143,9 @@ public final class RdmaFabricReader {
         Integer numa = null;
         String root = null;
         if (address != null && function != null) {
+            if (source.readLink(function + "/physfn").isPresent()) {
+                return null;
+            }
             place[0] = function;
             root = PcieAffinity.place(function).isEmpty() ? null : PcieAffinity.place(function).get(0);
             numa = numaNode(source, function + "/numa_node", diagnostics);

@@ -159,6 +159,24 @@ class RdmaFabricReaderTest {
     }
 
     @Test
+    void theDevicesOfSriovVirtualFunctionsAreLeftOutAndCounted() throws Exception {
+        FabricTree tree = new FabricTree(tmp);
+        tree.mlx5("pci0000:00/0000:00:02.0", "0000:02:00.0", -1, "mlx5_0", "InfiniBand", "4: ACTIVE", "400 Gb/sec (4X NDR)");
+        for (int vf = 1; vf <= 2; vf++) {
+            Path ib = tree.mlx5("pci0000:00/0000:00:02.0", "0000:02:00." + vf, -1, "mlx5_" + vf, "InfiniBand", "4: ACTIVE",
+                    "400 Gb/sec (4X NDR)");
+            Files.createSymbolicLink(ib.getParent().getParent().resolve("physfn"), Path.of("../0000:02:00.0"));
+        }
+
+        Inventory inv = detect(tree.live());
+
+        assertEquals(List.of("mlx5_0"), inv.fabric().devices().stream().map(Fabric.RdmaDevice::name).toList());
+        assertTrue(inv.diagnostics().stream().anyMatch(d -> d.message().equals(
+                "2 RDMA devices of SR-IOV virtual functions are left out: their physical functions describe the fabric")),
+                inv.diagnostics().toString());
+    }
+
+    @Test
     void anIwarpNicIsNoRoce() throws Exception {
         FabricTree tree = new FabricTree(tmp);
         Path irdma = tree.mlx5("pci0000:00/0000:00:02.0", "0000:02:00.0", -1, "irdma0", "Ethernet", "4: ACTIVE",
