@@ -105,7 +105,18 @@ public final class Detector {
         gpus = new ArrayList<>(UnifiedMemory.apply(gpus, source, diagnostics));
         gpus.sort(Detector::outputOrder);
         tableNotes(gpus, tables, diagnostics);
-        return new Inventory(source.describe(), gpus, summaries, diagnostics, machine(source, diagnostics), gaps, failure);
+        String machine = machine(source, diagnostics);
+        io.gpudetect.model.Fabric fabric = busAnswered(results.get(busProbe)) ? fabricSafely(source, gpus, diagnostics) : null;
+        return new Inventory(source.describe(), gpus, summaries, diagnostics, machine, gaps, failure, fabric);
+    }
+
+    /**
+     * Whether the fabric is read: where the PCI bus was (the fabric's devices are placed on it, and a host whose
+     * {@code /sys} is not there has no {@code /sys/class/infiniband} either). Only a full detection gets here:
+     * {@link SteadyStateDetector} keeps the last pass's inventory, fabric and all, while the host's fingerprint holds.
+     */
+    private static boolean busAnswered(ProbeResult bus) {
+        return bus != null && (bus.outcome() == ProbeResult.Outcome.OK || bus.outcome() == ProbeResult.Outcome.PARTIAL);
     }
 
     /**
@@ -248,6 +259,17 @@ public final class Detector {
 
     private static String orEmpty(String s) {
         return s == null ? "" : s;
+    }
+
+    /** The fabric reader is written not to throw either; a bug in it leaves the fabric not known, the GPUs as they are. */
+    private static io.gpudetect.model.Fabric fabricSafely(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
+        try {
+            return io.gpudetect.probe.fabric.RdmaFabricReader.read(source, gpus, diagnostics);
+        } catch (RuntimeException | StackOverflowError e) {
+            diagnostics.add(Diagnostic.error(io.gpudetect.probe.fabric.RdmaFabricReader.NAME, null, null,
+                    "reading the fabric failed unexpectedly: " + e));
+            return null;
+        }
     }
 
     /** A probe is written not to throw; this keeps a bug in one from hiding what the others saw. */

@@ -22,7 +22,18 @@ public record Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes
                         /** Why the pass is incomplete, one line each; empty when complete. */
                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> gaps,
                         /** What a pass on this host must see and could not; null when the pass could see the host. */
-                        String failure) {
+                        String failure,
+                        /**
+                         * The node's RDMA fabric and each GPU's nearest RDMA device; null when not read (no PCI bus) or
+                         * not known (a bundle recorded without {@code sys/class/infiniband}).
+                         */
+                        io.gpudetect.model.Fabric fabric) {
+
+    /** A pass without the fabric read. */
+    public Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes, List<Diagnostic> diagnostics,
+                     String machine, List<String> gaps, String failure) {
+        this(source, gpus, probes, diagnostics, machine, gaps, failure, null);
+    }
 
     /**
      * What one probe did in this pass, and why it was consulted or skipped ({@code why}: null where every

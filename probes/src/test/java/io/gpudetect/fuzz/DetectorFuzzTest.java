@@ -63,8 +63,10 @@ class DetectorFuzzTest {
                 if (TABLE_NOTES.contains(d.probe()) && d.severity() == Diagnostic.Severity.INFO) {
                     continue;
                 }
-                // The inventory reads /proc/meminfo itself, for GPUs that use the host's memory, and says so in its name.
-                assertTrue(PROBE_NAMES.contains(d.probe()) || d.probe().equals(io.gpudetect.inventory.UnifiedMemory.SOURCE),
+                // The inventory reads /proc/meminfo itself, for GPUs that use the host's memory, and says so in its name;
+                // the node's RDMA fabric is read beside the probes, under its own.
+                assertTrue(PROBE_NAMES.contains(d.probe()) || d.probe().equals(io.gpudetect.inventory.UnifiedMemory.SOURCE)
+                        || d.probe().equals(io.gpudetect.probe.fabric.RdmaFabricReader.NAME),
                         () -> "diagnostic from no known probe: " + d);
                 // Detector's own "probe failed unexpectedly" (a probe threw) is the one diagnostic without a file.
                 assertNotNull(d.file(), () -> "diagnostic names no file (did a probe throw?): " + d);
@@ -73,6 +75,14 @@ class DetectorFuzzTest {
                         () -> "unbounded message: " + d.message().length());
             }
             inventory.gpus().forEach(FuzzInvariants::bounded);
+            if (inventory.fabric() != null) {
+                for (io.gpudetect.model.Fabric.RdmaDevice d : inventory.fabric().devices()) {
+                    assertTrue(d.name() != null && d.name().length() <= 64, () -> "device name unbounded: " + d.name());
+                    d.ports().forEach(p -> assertTrue(p.linkLayer() == null || p.linkLayer().length() <= 64,
+                            () -> "link layer unbounded: " + p.linkLayer()));
+                }
+                assertNotNull(inventory.fabric().gpuDirectRdma(), "a fabric read says what GPUDirect RDMA can do");
+            }
         } finally {
             BundleText.delete(dir);
         }

@@ -130,6 +130,27 @@ class SteadyStateLiveHostTest {
         assertEquals(2, detector.fullDetections(), "the second saw the host as it stayed: steady from there");
     }
 
+    /** The RDMA fabric is read at a full detection only: a port going down is seen at the next one, not in between. */
+    @Test
+    void theFabricIsReadAtAFullDetectionAndNeverInTheSteadyPass() throws IOException {
+        FakeHost host = amdHost();
+        Path ib = new io.gpudetect.probe.fabric.FabricTree(host.root).mlx5("pci0000:00/0000:00:02.0", "0000:07:00.0", -1,
+                "mlx5_0", "InfiniBand", "4: ACTIVE", "400 Gb/sec (4X NDR)");
+        SteadyStateDetector detector = detector(host);
+        Inventory first = detector.detect();
+        assertEquals("active", first.fabric().devices().get(0).ports().get(0).state());
+
+        Files.writeString(ib.resolve("ports/1/state"), "1: DOWN\n");
+        clock.advance(Duration.ofMinutes(1));
+        assertSame(first, detector.detect(), "the steady pass reads no fabric file");
+        assertEquals(1, detector.fullDetections());
+
+        clock.advance(REFRESH);
+        Inventory refreshed = detector.detect();
+        assertEquals(2, detector.fullDetections());
+        assertEquals("down", refreshed.fabric().devices().get(0).ports().get(0).state());
+    }
+
     @Test
     void theRefreshFallingDueDetectsInFull() throws IOException {
         FakeHost host = amdHost();

@@ -147,7 +147,7 @@ public final class AkashCommand implements Callable<Integer> {
                 "a host on its own does not know its node's allocatable nvidia.com/gpu or amd.com/gpu; "
                         + "use --records or --cluster", null,
                 "a host on its own does not know its Node's Ready condition or cordon; use --records or --cluster",
-                source.describe(), null);
+                source.describe(), null, io.gpudetect.record.FabricSpec.of(inventory.fabric()));
         return AkashForecast.of(inventory.source(), table, List.of(input), config,
                 detection.replay == null ? null : ON_THE_NODE);
     }

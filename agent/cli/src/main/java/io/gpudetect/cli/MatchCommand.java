@@ -54,7 +54,8 @@ public final class MatchCommand implements Callable<Integer> {
                     + "'vendor=nvidia,vram>=24Gi,count=2', 'vendor=nvidia,model=h100|a100,interface=sxm' or "
                     + "'vendor=amd,replicas=2'. Each GPU can also be asked for its driver stack and PCIe link: "
                     + "driver>=550.54, cuda>=12.8 (rocm>=6.2 for amd), pcie>=gen4x16, link=full (no GPU on fewer lanes "
-                    + "than it has). Repeatable.")
+                    + "than it has). And the node's RDMA fabric: fabric=infiniband (roce, iwarp, any), fabric>=400G. "
+                    + "Repeatable.")
     List<String> gpus = new ArrayList<>();
 
     @Mixin

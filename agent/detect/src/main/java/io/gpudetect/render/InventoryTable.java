@@ -50,7 +50,38 @@ public final class InventoryTable {
             out.append('\n');
         }
         out.append(summary(inventory)).append('\n');
+        String fabric = fabric(inventory.fabric());
+        if (fabric != null) {
+            out.append(fabric).append('\n');
+        }
         return out.toString();
+    }
+
+    /**
+     * {@code RDMA fabric: mlx5_0 infiniband 400 Gb/s, mlx5_1 roce down; GPUDirect RDMA can-work}: each device's
+     * ports, then the verdict; null when the fabric is not known or has no device (nothing to say that a table needs).
+     */
+    static String fabric(io.gpudetect.model.Fabric f) {
+        if (f == null || f.devices().isEmpty()) {
+            return null;
+        }
+        List<String> devices = new ArrayList<>();
+        for (io.gpudetect.model.Fabric.RdmaDevice d : f.devices()) {
+            List<String> ports = new ArrayList<>();
+            for (io.gpudetect.model.Fabric.RdmaPort p : d.ports()) {
+                String kind = p.kind() == null ? "?" : p.kind().id();
+                ports.add(kind + (p.active() ? p.rateGbps() == null ? "" : " " + rate(p.rateGbps()) + " Gb/s"
+                        : " " + (p.state() == null ? "state unknown" : p.state())));
+            }
+            devices.add(d.name() + (d.pciAddress() == null ? " (software)" : "") + " "
+                    + (ports.isEmpty() ? "no port" : String.join(" + ", ports)));
+        }
+        return "RDMA fabric: " + String.join(", ", devices) + (f.gpuDirectRdma() == null || f.gpuDirectRdma().verdict() == null
+                ? "" : "; GPUDirect RDMA " + f.gpuDirectRdma().verdict().id());
+    }
+
+    private static String rate(double gbps) {
+        return gbps == Math.rint(gbps) ? String.valueOf((long) gbps) : String.valueOf(gbps);
     }
 
     /** {@code 3 GPUs: 2 x nvidia rtx4090, 1 x intel uhd630} or a plain sentence when there are none. */

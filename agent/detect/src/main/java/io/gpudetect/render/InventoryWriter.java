@@ -76,8 +76,66 @@ final class InventoryWriter {
         if (inventory.failure() != null) {
             field(g, "failure", inventory.failure());
         }
+        if (inventory.fabric() != null) {
+            fabric(g, inventory.fabric());
+        }
         g.name("complete");
         g.bool(inventory.complete());
+        g.endObject();
+    }
+
+    /** The node's RDMA fabric, as databind writes {@link io.gpudetect.model.Fabric}. */
+    private static void fabric(DocumentSink g, io.gpudetect.model.Fabric f) throws IOException {
+        g.name("fabric");
+        g.startObject();
+        if (!f.devices().isEmpty()) {
+            g.name("devices");
+            g.startArray();
+            for (io.gpudetect.model.Fabric.RdmaDevice d : f.devices()) {
+                g.startObject();
+                field(g, "name", d.name());
+                field(g, "pciAddress", d.pciAddress());
+                field(g, "kernelDriver", d.kernelDriver());
+                field(g, "numaNode", d.numaNode());
+                field(g, "pcieRoot", d.pcieRoot());
+                g.name("ports");
+                g.startArray();
+                for (io.gpudetect.model.Fabric.RdmaPort p : d.ports()) {
+                    g.startObject();
+                    g.name("port");
+                    g.number(p.port());
+                    field(g, "kind", p.kind() == null ? null : p.kind().id());
+                    field(g, "linkLayer", p.linkLayer());
+                    field(g, "state", p.state());
+                    field(g, "physState", p.physState());
+                    field(g, "rateGbps", p.rateGbps());
+                    field(g, "rate", p.rate());
+                    g.endObject();
+                }
+                g.endArray();
+                g.endObject();
+            }
+            g.endArray();
+        }
+        if (f.gpuDirectRdma() != null) {
+            g.name("gpuDirectRdma");
+            g.startObject();
+            field(g, "verdict", f.gpuDirectRdma().verdict() == null ? null : f.gpuDirectRdma().verdict().id());
+            strings(g, "evidence", f.gpuDirectRdma().evidence());
+            g.endObject();
+        }
+        if (!f.nearestNics().isEmpty()) {
+            g.name("nearestNics");
+            g.startArray();
+            for (io.gpudetect.model.Fabric.NearestNic n : f.nearestNics()) {
+                g.startObject();
+                field(g, "gpuPciAddress", n.gpuPciAddress());
+                field(g, "device", n.device());
+                field(g, "distance", n.distance() == null ? null : n.distance().id());
+                g.endObject();
+            }
+            g.endArray();
+        }
         g.endObject();
     }
 

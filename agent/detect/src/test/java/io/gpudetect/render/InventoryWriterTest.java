@@ -107,6 +107,12 @@ class InventoryWriterTest {
         assertEquals(Set.of("minWatts", "maxWatts"), keys(gpu.get("powerLimits")), "an unknown default is left out");
         assertEquals(names(Inventory.ProbeSummary.class), keys(doc.get("probes").get(0)));
         assertEquals(names(Diagnostic.class), keys(doc.get("diagnostics").get(0)));
+        JsonNode fabric = doc.get("fabric");
+        assertEquals(names(io.gpudetect.model.Fabric.class), keys(fabric));
+        assertEquals(names(io.gpudetect.model.Fabric.RdmaDevice.class), keys(fabric.get("devices").get(0)));
+        assertEquals(names(io.gpudetect.model.Fabric.RdmaPort.class), keys(fabric.get("devices").get(0).get("ports").get(0)));
+        assertEquals(names(io.gpudetect.model.Fabric.GpuDirectRdma.class), keys(fabric.get("gpuDirectRdma")));
+        assertEquals(names(io.gpudetect.model.Fabric.NearestNic.class), keys(fabric.get("nearestNics").get(0)));
         // Every source a builder records is a written field's name.
         assertTrue(keys(gpu).containsAll(everyField().sources().keySet()), everyField().sources().keySet().toString());
     }
@@ -207,7 +213,21 @@ class InventoryWriterTest {
             diagnostics.add(new Diagnostic(s, "", AWKWARD, 0, "true"));
         }
         return new Inventory("bundle /tmp/" + AWKWARD, gpus, probes, diagnostics, "To Be Filled By O.E.M. / " + AWKWARD,
-                List.of("0000:41:00.0 (10de:2204): " + AWKWARD, ""), "cannot see the PCI bus: " + AWKWARD);
+                List.of("0000:41:00.0 (10de:2204): " + AWKWARD, ""), "cannot see the PCI bus: " + AWKWARD, fabric());
+    }
+
+    /** A fabric with every field set somewhere and left out somewhere else. */
+    private static io.gpudetect.model.Fabric fabric() {
+        return new io.gpudetect.model.Fabric(List.of(
+                new io.gpudetect.model.Fabric.RdmaDevice("mlx5_0", "0000:19:00.0", "mlx5_core", 0, "pci0000:15", List.of(
+                        new io.gpudetect.model.Fabric.RdmaPort(1, io.gpudetect.model.Fabric.Kind.INFINIBAND, "InfiniBand",
+                                "active", "linkup", 400.0, "4X NDR"),
+                        new io.gpudetect.model.Fabric.RdmaPort(2, null, null, null, null, 2.5, null))),
+                new io.gpudetect.model.Fabric.RdmaDevice(AWKWARD, null, null, null, null, List.of())),
+                new io.gpudetect.model.Fabric.GpuDirectRdma(io.gpudetect.model.Fabric.GpuDirectRdma.Verdict.UNKNOWN,
+                        List.of(AWKWARD, "")),
+                List.of(new io.gpudetect.model.Fabric.NearestNic("0000:18:00.0", "mlx5_0",
+                        io.gpudetect.model.Fabric.PcieDistance.PIX), new io.gpudetect.model.Fabric.NearestNic(null, null, null)));
     }
 
     private static Inventory emptyInventory() {

@@ -58,6 +58,10 @@ public final class AkashReport {
                     out.append("    gpus.json entry to add: ").append(c.tableEntry()).append('\n');
                 }
             }
+            if (n.interconnect() != null) {
+                out.append("  GPU interconnect capabilities the provider could declare: ").append(n.interconnect().isEmpty()
+                        ? "none (no active InfiniBand or RoCE port)" : String.join(", ", n.interconnect())).append('\n');
+            }
             list(out, "  problems:", n.problems());
             list(out, "  not checked:", n.notChecked());
         }

@@ -15,12 +15,22 @@ import java.util.TreeMap;
  * @param notChecked checks the input could not support, each with why
  * @param excluded  why the operator leaves the whole node out (not Ready, cordoned, or excluded by its
  *                  configuration), word for word; null when it does not, or when that is not known
+ * @param interconnect the GPU interconnect capabilities the provider could declare for this node
+ *                  ({@link InterconnectCapabilities}); empty when none, null when its fabric is not known
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeForecast(String node, SortedMap<String, String> labels, List<CardVerdict> cards,
-                           List<String> problems, List<String> notChecked, String excluded) {
+                           List<String> problems, List<String> notChecked, String excluded,
+                           List<String> interconnect) {
+
+    /** A forecast that says nothing of GPU interconnect. */
+    public NodeForecast(String node, SortedMap<String, String> labels, List<CardVerdict> cards, List<String> problems,
+                        List<String> notChecked, String excluded) {
+        this(node, labels, cards, problems, notChecked, excluded, null);
+    }
 
     public NodeForecast {
+        interconnect = interconnect == null ? null : List.copyOf(interconnect);
         labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));
         cards = List.copyOf(cards);
         problems = List.copyOf(problems);

@@ -21,10 +21,17 @@ import java.util.TreeMap;
  * @param source      what the facts were read from, for messages
  * @param handout     how the record says the GPUs are handed out (device plugin, DRA driver); null when it does not
  *                    say (an older agent's record, a host on its own)
+ * @param fabric      the node's RDMA fabric; null when not known
  */
 public record NodeInput(String node, List<Gpu> gpus, DrmCards drm, Map<String, Long> allocatable,
                         String allocatableNotKnown, KubeNode state, String stateNotKnown, String source,
-                        NodeHandout handout) {
+                        NodeHandout handout, io.gpudetect.record.FabricSpec fabric) {
+
+    /** A node whose RDMA fabric is not known. */
+    public NodeInput(String node, List<Gpu> gpus, DrmCards drm, Map<String, Long> allocatable, String allocatableNotKnown,
+                     KubeNode state, String stateNotKnown, String source, NodeHandout handout) {
+        this(node, gpus, drm, allocatable, allocatableNotKnown, state, stateNotKnown, source, handout, null);
+    }
 
     public NodeInput {
         gpus = List.copyOf(gpus);

@@ -234,7 +234,8 @@ public final class OperatorRules {
         for (Gpu g : gpus) {
             inOrder.add(verdicts.get(g));
         }
-        return new NodeForecast(node.node(), labels, inOrder, problems, notChecked, excluded);
+        return new NodeForecast(node.node(), labels, inOrder, problems, notChecked, excluded,
+                InterconnectCapabilities.of(node.fabric()));
     }
 
     /**

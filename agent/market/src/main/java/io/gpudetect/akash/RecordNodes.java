@@ -46,7 +46,7 @@ public final class RecordNodes {
             nodes.put(node, new NodeInput(node, gpus, drm(spec, gpus), allocatable, "the record has no allocatable field", set.listsNode(node) ? set.node(node) : null,
                     set.listsNode(node) ? "its Node object has no status" : "no Node object named " + node
                             + " was read beside the records (kubectl get gpucapacities,nodes -o yaml lists both)",
-                    store.describe(), handout));
+                    store.describe(), handout, spec == null ? null : spec.fabric()));
         }
         for (KubeNode n : set.nodes()) {
             nodes.putIfAbsent(n.name(), new NodeInput(n.name(), List.of(),

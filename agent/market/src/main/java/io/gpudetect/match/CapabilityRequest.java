@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
  *       the lowest runtime version the driver stack supports; compared part by part as numbers.</li>
  *   <li>{@code pcie>=gen4x16} (or {@code gen4}, {@code x16}): the lowest PCIe generation the GPU's link can
  *       reach and the fewest lanes it runs on; {@code link=full}: the link runs on every lane the GPU has.</li>
+ *   <li>{@code fabric=infiniband} (or {@code roce}, {@code iwarp}, {@code any}) and {@code fabric>=400G}: the node's
+ *       RDMA fabric, {@link FabricRequest}.</li>
  * </ul>
  * A GPU whose node did not publish a fact asked of it fails, with that said.
  */
@@ -56,6 +58,9 @@ public final class CapabilityRequest {
         String name = "--gpu[" + index + "]";
         Map<String, String> values = new LinkedHashMap<>();
         boolean ramAtLeast = false;
+        // fabric takes = (its kind) and >= (its rate) side by side: kept apart from the one-value keys.
+        String fabricKind = null;
+        String fabricRate = null;
         for (String part : text.split(",")) {
             if (part.isBlank()) {
                 continue;
@@ -66,7 +71,19 @@ public final class CapabilityRequest {
                         + "vendor=nvidia,model=h100,vram>=24Gi,count=2");
             }
             String key = m.group(1).equals("ram") ? "vram" : m.group(1);
-            if (m.group(2).equals(">=") && !AT_LEAST.contains(key)) {
+            if (key.equals("fabric")) {
+                boolean atLeast = m.group(2).equals(">=");
+                if (atLeast ? fabricRate != null : fabricKind != null) {
+                    throw error(name, "fabric" + m.group(2) + " given twice");
+                }
+                if (atLeast) {
+                    fabricRate = m.group(3);
+                } else {
+                    fabricKind = m.group(3);
+                }
+                continue;
+            }
+            if (m.group(2).equals(">=") && !AT_LEAST.contains(key) && !key.equals("fabric")) {
                 throw error(name, "'>=' only works with vram, driver, cuda, rocm and pcie; use " + key + "="
                         + m.group(3));
             }
@@ -83,7 +100,7 @@ public final class CapabilityRequest {
         for (String key : values.keySet()) {
             if (!KEYS.contains(key)) {
                 throw error(name, "unknown key '" + key + "'; expected vendor, model, vram, count, interface, mig, "
-                        + "replicas, driver, cuda, rocm, pcie or link");
+                        + "replicas, driver, cuda, rocm, pcie, link or fabric");
             }
         }
         Vendor vendor = vendor(values.get("vendor"), name);
@@ -122,7 +139,8 @@ public final class CapabilityRequest {
                 choices.add(new GpuChoice(vendor, model.strip(), ramGi, ramAtLeast, iface, mig, floor));
             }
         }
-        return new Placement(name, PLACEMENT, name, replicas, new GpuRequest(units, choices));
+        return new Placement(name, PLACEMENT, name, replicas, new GpuRequest(units, choices, null,
+                FabricRequest.parse(fabricKind, fabricRate, name)));
     }
 
     /** The driver, runtime and link parts of a request; {@link GpuFloor#NONE} when it has none. */

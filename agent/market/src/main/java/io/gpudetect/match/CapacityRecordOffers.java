@@ -167,7 +167,7 @@ public final class CapacityRecordOffers implements OfferSource {
             dra.inUse().forEach((kind, n) -> inUse.merge(kind, n, Integer::sum));
         }
         NodeOffer offer = NodeOffer.of(located.node(), gpus, allocatable, inUse,
-                RecordSet.lastGoodPass(located, store.describe()));
+                RecordSet.lastGoodPass(located, store.describe())).withFabric(spec.fabric());
         return dra == null ? offer : offer.handedOut(dra.describe(), dra.warnings());
     }
 

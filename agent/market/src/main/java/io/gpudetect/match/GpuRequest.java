@@ -12,10 +12,20 @@ import java.util.stream.Collectors;
  *                   provider cannot read fails the whole request); null when it can be bid on
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record GpuRequest(int units, List<GpuChoice> choices, String unbiddable) {
+public record GpuRequest(int units, List<GpuChoice> choices, String unbiddable, FabricRequest fabric) {
 
     public GpuRequest {
         choices = List.copyOf(choices);
+    }
+
+    /** A request that asks nothing of the node's fabric. */
+    public GpuRequest(int units, List<GpuChoice> choices, String unbiddable) {
+        this(units, choices, unbiddable, null);
+    }
+
+    /** This request with {@code fabric} asked of the node too (an SDL placement's interconnect capabilities). */
+    public GpuRequest withFabric(FabricRequest fabric) {
+        return fabric == null ? this : new GpuRequest(units, choices, unbiddable, fabric);
     }
 
     /** A request a provider can read. */
@@ -37,6 +47,6 @@ public record GpuRequest(int units, List<GpuChoice> choices, String unbiddable) 
             return "no GPU";
         }
         String any = choices.stream().map(GpuChoice::describe).collect(Collectors.joining(" | "));
-        return units + " x " + (choices.size() > 1 ? "(" + any + ")" : any);
+        return units + " x " + (choices.size() > 1 ? "(" + any + ")" : any) + (fabric == null ? "" : " " + fabric.describe());
     }
 }

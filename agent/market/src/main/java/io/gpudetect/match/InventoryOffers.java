@@ -32,7 +32,7 @@ public final class InventoryOffers implements OfferSource {
 
     public NodeOffer offer() {
         return NodeOffer.of(node, inventory.realGpus().stream().map(OfferedGpu::of).toList(), Map.of(), Map.of(),
-                inventory.complete() ? passTime : null);
+                inventory.complete() ? passTime : null).withFabric(io.gpudetect.record.FabricSpec.of(inventory.fabric()));
     }
 
     @Override

@@ -156,6 +156,10 @@ public final class Matcher {
             if (request.unbiddable() != null) {
                 return new NodeVerdict(node, false, 0, null, request.unbiddable());
             }
+            String noFabric = request.fabric() == null ? null : request.fabric().refusal(offer.fabric());
+            if (noFabric != null) {
+                return new NodeVerdict(node, false, 0, null, noFabric);
+            }
             Map<String, Map<Integer, Integer>> matching = matching(request);
             String bestKind = null;
             int bestFree = 0;

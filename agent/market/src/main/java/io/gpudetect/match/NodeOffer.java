@@ -1,5 +1,6 @@
 package io.gpudetect.match;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.Collections;
@@ -26,7 +27,14 @@ import java.util.TreeMap;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer> allocatable,
                         Map<String, Integer> inUse, Instant lastGoodPass, boolean recordMissing, String unavailable,
-                        String handout, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+                        String handout, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
+                        @JsonIgnore io.gpudetect.record.FabricSpec fabric) {
+
+    /** An offer whose node's fabric is not known. */
+    public NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer> allocatable, Map<String, Integer> inUse,
+                     Instant lastGoodPass, boolean recordMissing, String unavailable, String handout, List<String> warnings) {
+        this(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, unavailable, handout, warnings, null);
+    }
 
     public NodeOffer {
         gpus = List.copyOf(gpus);
@@ -48,12 +56,17 @@ public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer>
 
     /** This offer from a node that takes no new work, for {@code reason}. */
     public NodeOffer unavailable(String reason) {
-        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, reason, handout, warnings);
+        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, reason, handout, warnings, fabric);
     }
 
     /** This offer with the record's hand-out described and its warnings. */
     public NodeOffer handedOut(String handout, List<String> warnings) {
-        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, unavailable, handout, warnings);
+        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, unavailable, handout, warnings, fabric);
+    }
+
+    /** This offer with its node's RDMA fabric, as its record (or its pass) says it; null when not known. */
+    public NodeOffer withFabric(io.gpudetect.record.FabricSpec fabric) {
+        return new NodeOffer(node, gpus, allocatable, inUse, lastGoodPass, recordMissing, unavailable, handout, warnings, fabric);
     }
 
     /**

@@ -455,7 +455,8 @@ public final class RecordSet {
             record.setSpec(new GpuCapacitySpec(gpus, null, slices, resources(field(spec, status, "allocatable"),
                     at + ".allocatable"), resources(requested, at + ".requested"), null,
                     bool(field(spec, status, "sysClassDrm"), at + ".sysClassDrm"), null,
-                    handout(field(spec, status, "handout"), at + ".handout")));
+                    handout(field(spec, status, "handout"), at + ".handout"),
+                    RecordFabric.read(field(spec, status, "fabric"), at + ".fabric", this::error)));
             String lastGoodPass = text(field(spec, status, "lastGoodPass"));
             if (lastGoodPass != null) {
                 try {

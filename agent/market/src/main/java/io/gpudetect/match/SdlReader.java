@@ -93,7 +93,7 @@ public final class SdlReader {
                                     + MAX_GROUP_GPU);
                 }
                 placements.add(new Placement(service.getKey(), where.getKey(), profile.text(),
-                        (int) Math.min(count, Integer.MAX_VALUE), gpu));
+                        (int) Math.min(count, Integer.MAX_VALUE), gpu.withFabric(interconnect(profiles, where.getKey()))));
             }
         }
         return new Demand(file, placements, warnings);
@@ -177,6 +177,27 @@ public final class SdlReader {
         } catch (GoScalars.Refused e) {
             throw error(path, node, e.getMessage() + "; expected the number of GPUs each replica needs");
         }
+    }
+
+    /**
+     * What placement group {@code name}'s attributes ask of the node's RDMA fabric ({@code profiles.placement.<name>.
+     * attributes}: {@code capabilities/gpu-interconnect} and its fabric pin, {@link FabricRequest#ofPlacement}); null
+     * when nothing. The network matches these against the provider's attributes; we match them against each node.
+     */
+    private static FabricRequest interconnect(YamlNode profiles, String name) {
+        YamlNode placement = profiles.get("placement");
+        YamlNode group = placement == null || !placement.isMapping() ? null : placement.get(name);
+        YamlNode attributes = group == null || !group.isMapping() ? null : group.get("attributes");
+        if (attributes == null || !attributes.isMapping()) {
+            return null;
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Map.Entry<String, YamlNode> e : attributes.fields().entrySet()) {
+            if (e.getValue().isScalar()) {
+                values.put(e.getKey(), e.getValue().text().strip());
+            }
+        }
+        return FabricRequest.ofPlacement(values);
     }
 
     private Attributes attributes(YamlNode attributes, String path) throws InvalidInputException {

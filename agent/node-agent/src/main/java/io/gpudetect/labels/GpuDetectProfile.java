@@ -58,6 +58,8 @@ public final class GpuDetectProfile implements LabelProfile {
         if (integrated > 0) {
             put(out, "gpu.integrated.count", String.valueOf(integrated));
         }
+        FabricLabels.add(inventory.fabric(), gpus.stream().map(Gpu::pciAddress).filter(java.util.Objects::nonNull).toList(),
+                out, prefix);
         if (gpus.isEmpty()) {
             return out;
         }

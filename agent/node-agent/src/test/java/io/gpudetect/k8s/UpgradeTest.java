@@ -261,7 +261,17 @@ class UpgradeTest {
      */
     @Test
     void recordsFitTheOtherReleasesCrd() throws IOException {
-        Inventory inventory = Fixtures.detect(Fixtures.testCase(CASE));
+        Inventory replayed = Fixtures.detect(Fixtures.testCase(CASE));
+        // A live pass also reads the node's RDMA fabric (a replay of this case has none recorded): one NIC, nearest the first GPU.
+        io.gpudetect.model.Fabric fabric = new io.gpudetect.model.Fabric(List.of(new io.gpudetect.model.Fabric.RdmaDevice(
+                "mlx5_0", "0000:19:00.0", "mlx5_core", 0, "pci0000:15", List.of(new io.gpudetect.model.Fabric.RdmaPort(1,
+                        io.gpudetect.model.Fabric.Kind.INFINIBAND, "InfiniBand", "active", "linkup", 400.0, "4X NDR")))),
+                new io.gpudetect.model.Fabric.GpuDirectRdma(io.gpudetect.model.Fabric.GpuDirectRdma.Verdict.CAN_WORK,
+                        List.of("nvidia_peermem is loaded")),
+                List.of(new io.gpudetect.model.Fabric.NearestNic(replayed.gpus().get(0).pciAddress().toString(), "mlx5_0",
+                        io.gpudetect.model.Fabric.PcieDistance.PIX)));
+        Inventory inventory = new Inventory(replayed.source(), replayed.gpus(), replayed.probes(), replayed.diagnostics(),
+                replayed.machine(), replayed.gaps(), replayed.failure(), fabric);
         GpuCapacitySpec spec = CapacityRecords.spec(inventory, new TreeMap<>(Map.of("nvidia.com/gpu", 8L)),
                 new TreeMap<>(Map.of("nvidia.com/gpu", 2L)),
                 new GpuCapacitySpec.HostFacts("AMD EPYC 7763", 64, 128, 2_000_000_000_000L, "Ubuntu 22.04", "6.8.0"),
@@ -272,6 +282,8 @@ class UpgradeTest {
         record.setStatus(CapacityRecords.status(inventory, PassOutcome.COMPLETE, Instant.EPOCH, Duration.ofMinutes(5),
                 null).after(null));
         JsonNode ours = YAML.readTree(AGENT_JSON.asJson(record));
+        assertTrue(ours.path("spec").has("fabric") && ours.path("spec").path("gpus").path(0).has("nearestNic"),
+                "the record checked holds the fabric");
         JsonNode current = currentSchema();
         List<String> ownRefused = new ArrayList<>();
         assertEquals(List.of(), validate("", ours, current, ownRefused), "this release's record pruned by its own CRD");

@@ -37,7 +37,9 @@ public final class CapacityRecords {
         List<Gpu> gpus = inventory.realGpus();
         DrmCards.Listed listed = drm instanceof DrmCards.Listed l ? l : null;
         List<GpuCapacitySpec.GpuEntry> entries = gpus.stream()
-                .map(g -> GpuCapacitySpec.GpuEntry.of(g, listed == null ? null : listed.at(g.pciAddress()))).toList();
+                .map(g -> GpuCapacitySpec.GpuEntry.of(g, listed == null ? null : listed.at(g.pciAddress()),
+                        inventory.fabric() == null ? null
+                                : FabricSpec.NearestNic.of(inventory.fabric().nearestNicOf(g.pciAddress())))).toList();
         Map<GpuCapacitySpec.ModelTotal.Kind, Integer> counts = new java.util.HashMap<>();
         for (GpuCapacitySpec.GpuEntry e : entries) {
             counts.merge(GpuCapacitySpec.ModelTotal.Kind.of(e), 1, Integer::sum);
@@ -55,7 +57,8 @@ public final class CapacityRecords {
             }
         }
         return new GpuCapacitySpec(entries, totals, slices, new TreeMap<>(allocatable),
-                new TreeMap<>(requested), host, listed == null ? null : listed.present(), agentVersion, null);
+                new TreeMap<>(requested), host, listed == null ? null : listed.present(), agentVersion, null,
+                FabricSpec.of(inventory.fabric()));
     }
 
     private static String address(Gpu g) {

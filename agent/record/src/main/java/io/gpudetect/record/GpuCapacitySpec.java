@@ -49,7 +49,16 @@ public record GpuCapacitySpec(
         @JsonPropertyDescription("Version of the gpu-detect agent that wrote this record.")
         String agentVersion,
         @JsonPropertyDescription("How the GPUs are handed out to pods: device plugin (extended resources in allocatable) or DRA (ResourceSlices and ResourceClaims), per GPU; absent when the agent did not read the cluster (a dry run without a node).")
-        io.gpudetect.record.dra.NodeHandout handout) {
+        io.gpudetect.record.dra.NodeHandout handout,
+        @JsonPropertyDescription("The node's RDMA fabric (InfiniBand, RoCE): its devices, the fastest active port, whether GPUDirect RDMA can work; absent when not known (a bundle recorded without /sys/class/infiniband, an older agent).")
+        FabricSpec fabric) {
+
+    /** A spec without the fabric. */
+    public GpuCapacitySpec(List<GpuEntry> gpus, List<ModelTotal> totals, List<Slice> slices, Map<String, Long> allocatable,
+                           Map<String, Long> requested, HostFacts host, Boolean sysClassDrm, String agentVersion,
+                           io.gpudetect.record.dra.NodeHandout handout) {
+        this(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout, null);
+    }
 
     public GpuCapacitySpec {
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
@@ -62,7 +71,8 @@ public record GpuCapacitySpec(
 
     /** This spec with {@code handout} in place of its own. */
     public GpuCapacitySpec withHandout(io.gpudetect.record.dra.NodeHandout handout) {
-        return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout);
+        return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout,
+                fabric);
     }
 
     /**
@@ -95,7 +105,9 @@ public record GpuCapacitySpec(
                            @JsonPropertyDescription("The power cap in force, in watts.") Double powerLimitWatts,
                            @JsonPropertyDescription("The range the power cap may be set in and its default, in watts.") PowerLimits powerLimits,
                            @JsonPropertyDescription("The DRM card nodes (card0 for /sys/class/drm/card0) whose device is this GPU, as Akash's inventory operator finds them; empty when it has none (its DRM driver, such as nvidia_drm, is not loaded: the operator skips the GPU); absent when not known.")
-                           List<String> drmCards) {
+                           List<String> drmCards,
+                           @JsonPropertyDescription("The RDMA device nearest the GPU and how near (PIX, PXB, PHB, NODE, SYS, as nvidia-smi topo -m words it); absent when the node has none or the fabric is not known.")
+                           FabricSpec.NearestNic nearestNic) {
 
         /** The {@link Gpu} fields an entry holds, in the entry's order ({@code GpuEntryTest} checks the two agree). */
         public static final List<GpuField<?>> GPU_FIELDS = List.of(GpuField.VENDOR, GpuField.MODEL, GpuField.NAME,
@@ -116,6 +128,11 @@ public record GpuCapacitySpec(
          * partitioning is on, null when it has none.
          */
         public static GpuEntry of(Gpu g, List<String> drmCards) {
+            return of(g, drmCards, null);
+        }
+
+        /** The entry for {@code g}, with its nearest RDMA device (null: none, or not known). */
+        public static GpuEntry of(Gpu g, List<String> drmCards, FabricSpec.NearestNic nearestNic) {
             return new GpuEntry(g.vendor() == null ? Vendor.OTHER : g.vendor(), g.model(), g.name(), g.memoryMiB(),
                     g.memoryGi(), g.interfaceType(),
                     g.pciAddress() == null ? null : g.pciAddress().toString(), g.uuid(),
@@ -123,7 +140,7 @@ public record GpuCapacitySpec(
                     g.partitioning() == null ? null : g.partitioning().enabled(), g.pciVendorId(), g.pciDeviceId(),
                     g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), g.architecture(), g.computeCapability(),
                     g.driverVersion(), g.runtimeVersion(), g.vbiosVersion(), g.memoryKind(), g.pcieRoot(),
-                    g.numaNode(), steady(g.pcieLink()), g.powerLimitWatts(), g.powerLimits(), drmCards);
+                    g.numaNode(), steady(g.pcieLink()), g.powerLimitWatts(), g.powerLimits(), drmCards, nearestNic);
         }
 
         /**
@@ -144,7 +161,7 @@ public record GpuCapacitySpec(
             return new GpuEntry(vendor, model, name, memoryMiB, memoryGi, interfaceType, pciAddress, uuid, health,
                     partitioned, pciVendorId, pciDeviceId, pciSubsystemVendorId, pciSubsystemDeviceId, architecture,
                     computeCapability, driverVersion, runtimeVersion, vbiosVersion, memoryKind, pcieRoot, numaNode,
-                    pcieLink, powerLimitWatts, powerLimits, drmCards);
+                    pcieLink, powerLimitWatts, powerLimits, drmCards, nearestNic);
         }
 
         /**

@@ -38,9 +38,9 @@ class GpuEntryTest {
             expectedTypes.add(f == GpuField.HEALTH ? "Status" : f == GpuField.PCI_ADDRESS ? "String"
                     : f.type().getSimpleName());
         }
-        List<String> own = List.of("partitioned", "drmCards");
+        List<String> own = List.of("partitioned", "drmCards", "nearestNic");
         expected.addAll(own);
-        expectedTypes.addAll(List.of("Boolean", "List"));
+        expectedTypes.addAll(List.of("Boolean", "List", "NearestNic"));
         List<String> sorted = new ArrayList<>(components);
         assertEquals(expected.stream().sorted().toList(), sorted.stream().sorted().toList());
         for (int i = 0; i < components.size(); i++) {
@@ -75,7 +75,7 @@ class GpuEntryTest {
         assertEquals(new GpuCapacitySpec.GpuEntry(Vendor.NVIDIA, "h100", "NVIDIA H100 80GB HBM3", 81559L, 80,
                 GpuInterface.SXM, "0000:17:00.0", "GPU-1", Health.Status.DEGRADED, true, "10de", "2330", "10de",
                 "16c1", "Hopper", "9.0", "580.159.04", "13.0", "96.00.DA.00.0C", "dedicated", "pci0000:15", 0,
-                new PcieLink(null, 5, 16, 16), 700.0, new PowerLimits(200.0, 700.0, 700.0), List.of("card1")), entry);
+                new PcieLink(null, 5, 16, 16), 700.0, new PowerLimits(200.0, 700.0, 700.0), List.of("card1"), null), entry);
 
         Gpu back = entry.toGpu("record");
         for (GpuField<?> f : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
