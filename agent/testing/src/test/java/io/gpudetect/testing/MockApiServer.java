@@ -72,7 +72,9 @@ public final class MockApiServer {
                 client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
             }
             if (dra) {
-                client.genericKubernetesResources("resource.k8s.io/v1", "ResourceSlice")
+                client.genericKubernetesResources(new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                                .withGroup("resource.k8s.io").withVersion("v1").withKind("ResourceSlice")
+                                .withPlural("resourceslices").withNamespaced(false).build())
                         .resource(Serialization.unmarshal(NodePods.slice(node, 8), GenericKubernetesResource.class))
                         .create();
             }
