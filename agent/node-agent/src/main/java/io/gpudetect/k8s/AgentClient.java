@@ -115,7 +115,7 @@ public final class AgentClient {
      * {@code PlainHttpConnection} holds the connect timer, the timer its exchange, the exchange the response and
      * fabric8's handler the whole body, JDK 17 to 25). The agent's connections live as long as its watches: each
      * kept the body of the informers' first list, on a node with the kubelet's 110 pods about 0.7 MB of pods'
-     * JSON for good (docs/performance.md, "The agent with 110 pods on its node"). Without it a connection is still
+     * JSON for good (docs/performance.md, "The agent in a large cluster"). Without it a connection is still
      * bounded: every list, get and patch carries the request timeout ({@code requestTimeout}, 10 s unless the
      * configuration says otherwise), which in the JDK's client runs from the send, connecting included; only a
      * watch, which has no request timeout, may wait for the system's TCP connect timeout, and its informer then

@@ -26,7 +26,7 @@ import java.util.Map;
  * on a node with no pods at all. Cached pods also keep only name, namespace, uid and resource version of their
  * metadata (no labels, annotations or managed fields), and of their containers only those holding a GPU resource,
  * with those resources alone: a node's pods then cost the agent next to nothing (docs/performance.md, "The agent
- * with 110 pods on its node").
+ * in a large cluster").
  */
 @Group("")
 @Version("v1")
