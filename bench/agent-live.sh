@@ -6,7 +6,9 @@
 # machine; each pass then also fails to read its Node), or, where AGENT_KUBECONFIG names a cluster (the test
 # classes' MockApiServer, as bench/run.sh starts it), against that cluster as in production, reading from its
 # informers; SECONDS (default 30) are measured after 10 passes. AGENT_ARGS are added, e.g. --release-nvml,
-# --host-root DIR --driver-root DIR. Prints RESULT lines: cpu_ms_per_pass, rss_mib, rss_anon_mib, passes.
+# --host-root DIR --driver-root DIR. Prints RESULT lines: cpu_ms_per_pass, rss_mib, rss_anon_mib, passes; with
+# AGENT_HEAP=1 also heap_live_kib (the heap's live objects after a full collection, from jcmd's class histogram,
+# taken after the other figures) and boundpod_kib (the cached pods' BoundPod objects alone, without what they refer to).
 set -eu
 gd=${1:?usage: agent-live.sh GPU_DETECT OUT_DIR [SECONDS] [AGENT_ARGS...]}
 out=${2:?usage: agent-live.sh GPU_DETECT OUT_DIR [SECONDS] [AGENT_ARGS...]}
@@ -47,3 +49,8 @@ echo "RESULT passes $((p2 - p1))"
 awk -v c=$((c2 - c1)) -v p=$((p2 - p1)) -v hz="$hz" 'BEGIN {printf "RESULT cpu_ms_per_pass %.2f\n", (p > 0) ? (c * 1000 / hz / p) : -1}'
 echo "RESULT rss_mib $(( $(kib "$jvm" VmRSS) / 1024 ))"
 echo "RESULT rss_anon_mib $(( $(kib "$jvm" RssAnon) / 1024 ))"
+if [ "${AGENT_HEAP:-0}" = 1 ]; then
+    jcmd "$jvm" GC.class_histogram >"$out/histogram.txt" 2>&1 || true
+    awk '/^Total/ {printf "RESULT heap_live_kib %d\n", $3 / 1024}
+         $4 == "io.gpudetect.k8s.BoundPod" {printf "RESULT boundpod_kib %.1f\n", $3 / 1024}' "$out/histogram.txt"
+fi

@@ -139,4 +139,13 @@ class GpuFieldTest {
         assertThrows(IllegalArgumentException.class, () -> GpuField.PARTITIONING.parse("mig"),
                 "partitioning has no one-word form");
     }
+
+    @Test
+    void theDigitChecksAcceptWhatTheirPatternsMatched() {
+        for (String t : List.of("", "0", "7", "123456789", "1234567890", "12a", "-1", "1.5", " 1", "\u0663", "10de",
+                "10DE", "abcd", "abcg", "1de", "0x10", "ffff", "0000", "00000")) {
+            assertEquals(t.matches("\\d{1,9}"), GpuField.wholeNumber(t), t);
+            assertEquals(t.matches("[0-9a-f]{4}"), GpuField.fourHexDigits(t), t);
+        }
+    }
 }

@@ -111,8 +111,20 @@ public final class AgentClient {
 
     /**
      * A client for {@code config}. {@code retryAfter} sees every response (see {@link RetryAfterHint}).
+     *
+     * <p>Sets {@code config}'s connection timeout to 0 (none), because the JDK's HTTP client keeps the first
+     * exchange of every connection it opened with a connect timeout for as long as the connection lives (its
+     * {@code PlainHttpConnection} holds the connect timer, the timer its exchange, the exchange the response and
+     * fabric8's handler the whole body, JDK 17 to 25). The agent's connections live as long as its watches: each
+     * kept the body of the informers' first list, on a node with the kubelet's 110 pods about 0.7 MB of pods'
+     * JSON for good (docs/performance.md, "The agent in a large cluster"). Without it a connection is still
+     * bounded: every list, get and patch carries the request timeout ({@code requestTimeout}, 10 s unless the
+     * configuration says otherwise), which in the JDK's client runs from the send, connecting included; only a
+     * watch, which has no request timeout, may wait for the system's TCP connect timeout, and its informer then
+     * retries as after any failed watch.
      */
     public static KubernetesClient build(Config config, RetryAfterHint retryAfter) {
+        config.setConnectionTimeout(0);
         return new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(serialization())
                 .withHttpClientFactory(new HttpClientFactory())
                 .withTaskExecutorSupplier(new KubernetesClientBuilder.ExecutorSupplier() {

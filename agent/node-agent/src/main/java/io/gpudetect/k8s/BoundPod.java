@@ -24,7 +24,9 @@ import java.util.Map;
  * context ...), each with a builder and a fluent class that Jackson's introspection loads too, and their
  * deserializers stay cached in the client's object mapper: ~6 MB of heap and ~450 classes for a pod informer
  * on a node with no pods at all. Cached pods also keep only name, namespace, uid and resource version of their
- * metadata: no labels, annotations or managed fields.
+ * metadata (no labels, annotations or managed fields), and of their containers only those holding a GPU resource,
+ * with those resources alone: a node's pods then cost the agent next to nothing (docs/performance.md, "The agent
+ * in a large cluster").
  */
 @Group("")
 @Version("v1")
@@ -106,11 +108,28 @@ public final class BoundPod implements HasMetadata, Namespaced {
         this.status = status;
     }
 
-    /** {@code spec}: the node it is bound to, its containers and the ResourceClaims it names (DRA). */
+    /**
+     * {@code spec}: the node it is bound to, its containers that hold a GPU resource and the ResourceClaims it
+     * names (DRA). A container that holds no GPU resource is not kept: the informer's cache holds every pod of the
+     * node (the kubelet's default most is 110), and a GPU is what the agent counts.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Spec(String nodeName, List<Container> containers, List<Container> initContainers,
                        List<PodResourceClaim> resourceClaims) {
+        public Spec {
+            containers = holdingGpus(containers);
+            initContainers = holdingGpus(initContainers);
+        }
+
+        private static List<Container> holdingGpus(List<Container> all) {
+            if (all == null) {
+                return null;
+            }
+            List<Container> kept = all.stream().filter(c -> c != null && c.resources() != null
+                    && (!c.resources().limits().isEmpty() || !c.resources().requests().isEmpty())).toList();
+            return kept.isEmpty() ? List.of() : kept;
+        }
     }
 
     /**
@@ -128,10 +147,30 @@ public final class BoundPod implements HasMetadata, Namespaced {
     public record Container(String name, Resources resources) {
     }
 
-    /** {@code resources}: limits and requests by resource name. */
+    /**
+     * {@code resources}: limits and requests of GPU resources ({@link GpuResources#isGpuResource}) by name, never
+     * null; a container's CPU, memory and other resources are not kept.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record Resources(Map<String, Quantity> limits, Map<String, Quantity> requests) {
+        public Resources {
+            limits = gpusOnly(limits);
+            requests = gpusOnly(requests);
+        }
+
+        private static Map<String, Quantity> gpusOnly(Map<String, Quantity> all) {
+            if (all == null || all.isEmpty()) {
+                return Map.of();
+            }
+            Map<String, Quantity> gpus = new java.util.TreeMap<>();
+            all.forEach((name, quantity) -> {
+                if (GpuResources.isGpuResource(name)) {
+                    gpus.put(name, quantity);
+                }
+            });
+            return gpus.isEmpty() ? Map.of() : Map.copyOf(gpus);
+        }
     }
 
     /**

@@ -50,6 +50,11 @@ public final class GpuResources {
             if ("Succeeded".equals(phase) || "Failed".equals(phase) || pod.getSpec() == null) {
                 continue;
             }
+            if (list(pod.getSpec().containers()).isEmpty() && list(pod.getSpec().initContainers()).isEmpty()) {
+                // A cached pod keeps only containers that hold a GPU resource (BoundPod.Spec): most pods have none,
+                // and this runs for every pod of the node at every pass.
+                continue;
+            }
             java.util.Set<String> servedByDra = new java.util.HashSet<>();
             if (pod.getStatus() != null && pod.getStatus().extendedResourceClaimStatus() != null) {
                 for (BoundPod.RequestMapping m : list(pod.getStatus().extendedResourceClaimStatus().requestMappings())) {

@@ -41,6 +41,18 @@ class AgentClientTest {
     }
 
     @Test
+    void theClientOpensConnectionsWithoutAConnectTimeout() {
+        // With one, the JDK's client keeps each connection's first exchange, its whole response body included, for
+        // the connection's life: the informers' first lists (AgentClient.build's comment).
+        Config config = new io.fabric8.kubernetes.client.ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:1")
+                .withConnectionTimeout(10_000).withRequestTimeout(10_000).build();
+        try (var client = AgentClient.build(config, new RetryAfterHint())) {
+            assertEquals(0, client.getConfiguration().getConnectionTimeout());
+            assertEquals(10_000, client.getConfiguration().getRequestTimeout(), "every request keeps its timeout");
+        }
+    }
+
+    @Test
     void aNodeIsReadForItsMetadataResourcesConditionsAndTaintsOnly() {
         Node node = (Node) event("{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"n\", \"uid\": \"u\","
                 + " \"resourceVersion\": \"7\", \"labels\": {\"a\": \"b\"}, \"annotations\": {\"c\": \"d\"},"

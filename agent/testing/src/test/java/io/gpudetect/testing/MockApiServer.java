@@ -1,13 +1,18 @@
 package io.gpudetect.testing;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.gpudetect.record.GpuCapacity;
 import java.nio.file.Files;
@@ -19,8 +24,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A CRUD mock API server to run the real agent against by hand (memory and request measurements):
- * {@code java -cp ... io.gpudetect.testing.MockApiServer KUBECONFIG_OUT NODE}. It creates the node, writes a
+ * {@code java -cp ... io.gpudetect.testing.MockApiServer KUBECONFIG_OUT NODE [PODS [dra]]}. It creates the node,
+ * and with PODS that many of {@link NodePods}' pods on it (the first ten each holding an {@code nvidia.com/gpu}),
+ * with {@code dra} also serves {@code resource.k8s.io/v1} and the node's ResourceSlice of 8 GPUs; it writes a
  * kubeconfig pointing at itself, and every 10 s prints the requests it received, by method and path.
+ *
+ * <p>fabric8's CRUD store answers a {@code spec.nodeName} field selector with nothing (it knows only name and
+ * namespace as fields): here that selector is dropped before the store sees it. The server holds only this node's
+ * pods and slices, so every agent's list and watch then gets what a real API server would select.
  */
 public final class MockApiServer {
 
@@ -30,14 +41,43 @@ public final class MockApiServer {
     public static void main(String[] args) throws Exception {
         Path kubeconfig = Path.of(args[0]);
         String node = args.length > 1 ? args[1] : "node-1";
+        int pods = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+        boolean dra = args.length > 3 && args[3].equals("dra");
         var responses = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubernetesMixedDispatcher(responses), false);
+        KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(responses);
+        Dispatcher dropping = new Dispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest r) {
+                String path = r.getPath();
+                String dropped = path.replaceAll("fieldSelector=spec\\.nodeName(%3D|=)[^&]*&?", "").replaceAll("[?&]$", "");
+                return crud.dispatch(dropped.equals(path) ? r
+                        : new RecordedRequest(r.getHttpVersion(), r.method(), dropped, r.getHeaders(), r.getBody()));
+            }
+        };
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dropping,
+                false);
         server.init();
         server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
+        if (dra) {
+            server.expect().get().withPath("/apis/resource.k8s.io").andReturn(200, """
+                    {"kind":"APIGroup","apiVersion":"v1","name":"resource.k8s.io",
+                     "versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"}],
+                     "preferredVersion":{"groupVersion":"resource.k8s.io/v1","version":"v1"}}""").always();
+        }
         try (KubernetesClient client = server.createClient()) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().withNewStatus()
                     .addToAllocatable("nvidia.com/gpu", new Quantity("1")).endStatus().build()).create();
+            for (int p = 0; p < pods; p++) {
+                Pod pod = Serialization.unmarshal(NodePods.pod(node, p, p < 10), Pod.class);
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
+            }
+            if (dra) {
+                client.genericKubernetesResources(new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                                .withGroup("resource.k8s.io").withVersion("v1").withKind("ResourceSlice")
+                                .withPlural("resourceslices").withNamespaced(false).build())
+                        .resource(Serialization.unmarshal(NodePods.slice(node, 8), GenericKubernetesResource.class))
+                        .create();
+            }
         }
         writeKubeconfig(kubeconfig, server.getPort());
         System.out.println("mock API server on port " + server.getPort() + ", kubeconfig " + kubeconfig);

@@ -22,6 +22,15 @@ public final class PodClaims {
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
             return List.of();
         }
+        boolean named = pod.getSpec() != null && pod.getSpec().resourceClaims() != null
+                && !pod.getSpec().resourceClaims().isEmpty();
+        boolean made = status != null && (status.resourceClaimStatuses() != null && !status.resourceClaimStatuses().isEmpty()
+                || status.extendedResourceClaimStatus() != null);
+        if (!named && !made) {
+            // Most pods on a node hold no claim: asked of every pod at every pass (a node may have 110), in the
+            // interpreter (docs/performance.md, "The agent in a large cluster").
+            return List.of();
+        }
         TreeSet<String> names = new TreeSet<>();
         if (pod.getSpec() != null && pod.getSpec().resourceClaims() != null) {
             for (BoundPod.PodResourceClaim c : pod.getSpec().resourceClaims()) {
