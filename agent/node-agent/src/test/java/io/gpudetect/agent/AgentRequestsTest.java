@@ -124,9 +124,11 @@ class AgentRequestsTest {
             }
         }
         Map<String, Integer> writes = count(atStart, r -> !r.startsWith("GET "));
-        assertEquals(Map.of("PATCH /api/v1/nodes/" + NODE, 1, "POST /apis/gpu-detect.io/v1alpha1/gpucapacities", 1,
+        assertEquals(Map.of("PATCH /api/v1/nodes/" + NODE, 1, "PATCH /api/v1/nodes/" + NODE + "/status", 1,
+                        "POST /apis/gpu-detect.io/v1alpha1/gpucapacities", 1,
                         "PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/" + NODE + "/status", 1), writes,
-                "the first pass patches the Node's labels, creates the record and writes its status (a create cannot)");
+                "the first pass patches the Node's labels and its GpuHealthy condition, creates the record and writes"
+                        + " its status (a create cannot)");
         Map<String, Integer> reads = count(atStart, r -> r.startsWith("GET ") && !r.contains("watch=true"));
         assertEquals(1, reads.getOrDefault("GET /apis/resource.k8s.io", 0), "discovery asked once: " + reads);
         int reads1 = reads.values().stream().mapToInt(Integer::intValue).sum();
