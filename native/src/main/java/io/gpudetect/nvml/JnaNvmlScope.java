@@ -124,9 +124,13 @@ public final class JnaNvmlScope implements NvmlScope {
             cuda = lib.cudaDriverVersion();
             count = lib.deviceCount();
             if (count.ok()) {
+                List<NvmlDevice> handles = new ArrayList<>();
                 for (int i = 0; i < count.value(); i++) {
-                    devices.add(device(lib, i));
+                    NvmlCall<NvmlDevice> handle = lib.deviceHandle(i);
+                    handles.add(handle.ok() ? handle.value() : null);
+                    devices.add(device(lib, i, handle));
                 }
+                devices = NvLinks.withPeers(lib, devices, handles);
             }
         } finally {
             if (shutdown) {
@@ -137,8 +141,7 @@ public final class JnaNvmlScope implements NvmlScope {
                 devices, shutdownCall);
     }
 
-    private static NvmlSnapshot.Device device(NvmlLibrary lib, int index) {
-        NvmlCall<NvmlDevice> handle = lib.deviceHandle(index);
+    private static NvmlSnapshot.Device device(NvmlLibrary lib, int index, NvmlCall<NvmlDevice> handle) {
         if (!handle.ok()) {
             return NvmlSnapshot.Device.withoutHandle(index, handle.outcome());
         }
@@ -165,7 +168,7 @@ public final class JnaNvmlScope implements NvmlScope {
                 ecc.ok() && ecc.value().current() ? lib.eccUncorrectedAggregate(d) : null, mig, maxMig, migDevices,
                 lib.enforcedPowerLimitMilliwatts(d), lib.powerLimitConstraints(d), lib.defaultPowerLimitMilliwatts(d),
                 lib.vbiosVersion(d), lib.maxPcieLinkGeneration(d), lib.currentPcieLinkGeneration(d),
-                lib.maxPcieLinkWidth(d), lib.currentPcieLinkWidth(d));
+                lib.maxPcieLinkWidth(d), lib.currentPcieLinkWidth(d), NvLinks.read(lib, d), lib.gpuFabricInfo(d), null);
     }
 
     private static NvmlSnapshot.MigDevice migDevice(NvmlLibrary lib, int index, NvmlCall<NvmlDevice> handle) {
