@@ -741,7 +741,15 @@ EXPORT nvmlReturn_t nvmlDeviceGetAttributes_v2(nvmlDevice_t d, nvmlDeviceAttribu
 }
 
 /* NVLink: as nvml.h declares them. A GPU without NVLink answers Not Supported; a link past its last, Invalid Argument. */
+/* How often this process asked any NVLink call: a test checks that a steady pass (a pulse) asks none. */
+static unsigned int nvlink_calls;
+
+EXPORT unsigned int fakeNvmlNvLinkCalls(void) {
+    return __atomic_load_n(&nvlink_calls, __ATOMIC_SEQ_CST);
+}
+
 static nvmlReturn_t nvlink(nvmlDevice_t d, unsigned int link, const void *out, int need_active) {
+    __atomic_add_fetch(&nvlink_calls, 1, __ATOMIC_SEQ_CST);
     nvmlReturn_t r = check(d, out);
     if (r) return r;
     if (d->is_mig || d->nvlinks == 0) return NVML_ERROR_NOT_SUPPORTED;

@@ -15,11 +15,15 @@ final class NvLinks {
     }
 
     /**
-     * Link 0 up to the first link whose state call fails (that call included: it says why the list ends); the version,
-     * far end and its kind only for active links, which are the only ones that have them.
+     * Link 0 up to the first link whose state call fails (that call included: it says why the list ends); for an
+     * active link what is at its far end, and that end's PCI address where it is a GPU (a switch's address names no
+     * GPU of the node, and asking it for 18 links of 8 GPUs cost a fifth of the pass). The version is asked of the
+     * first active link only: NVML reports the GPU's NVLink generation, the same on every link, and one call instead
+     * of 18 keeps 8 GPUs within the 2 ms budget (docs/performance.md, "NVLink at a full detection").
      */
     static List<NvmlSnapshot.NvLink> read(NvmlLibrary lib, NvmlDevice d) {
         List<NvmlSnapshot.NvLink> links = new ArrayList<>();
+        boolean versionAsked = false;
         for (int link = 0; link < NvmlApi.NVLINK_MAX_LINKS; link++) {
             NvmlCall<Boolean> active = lib.nvLinkState(d, link);
             if (!active.ok()) {
@@ -30,8 +34,12 @@ final class NvLinks {
                 links.add(new NvmlSnapshot.NvLink(link, active, null, null, null));
                 continue;
             }
-            links.add(new NvmlSnapshot.NvLink(link, active, lib.nvLinkVersion(d, link), lib.nvLinkRemotePci(d, link),
-                    lib.nvLinkRemoteDeviceType(d, link)));
+            NvmlCall<Long> version = versionAsked ? null : lib.nvLinkVersion(d, link);
+            versionAsked = true;
+            NvmlCall<Long> type = lib.nvLinkRemoteDeviceType(d, link);
+            // Without the type call (an old driver) the address is what tells a GPU from a switch.
+            boolean gpuEnd = !type.ok() || type.value() == 0;
+            links.add(new NvmlSnapshot.NvLink(link, active, version, gpuEnd ? lib.nvLinkRemotePci(d, link) : null, type));
         }
         return links;
     }

@@ -36,7 +36,8 @@ class NvLinkNvmlTest {
             NvmlSnapshot.NvLink first = d.nvLinks().get(0);
             assertEquals(2L, first.remoteType().get(), "NVML_NVLINK_DEVICE_TYPE_SWITCH");
             assertEquals(6L, first.version().get(), "NVML_NVLINK_VERSION_4_0");
-            assertEquals("nvmlDeviceGetNvLinkRemotePciInfo_v2", first.remotePci().function());
+            assertNull(first.remotePci(), "a switch's address is not asked: it names no GPU of the node");
+            assertNull(d.nvLinks().get(1).version(), "the version is asked of the first active link only");
             assertEquals(NvmlReturn.ERROR_NOT_SUPPORTED, d.fabric().returnCode(), "no multi-node fabric on an HGX H100");
             assertEquals(7 - d.index(), d.nvlinkPeers().size(), "one P2P call a pair, from the lower index");
             for (NvmlSnapshot.Peer p : d.nvlinkPeers()) {
@@ -64,6 +65,7 @@ class NvLinkNvmlTest {
         assertEquals(NvmlReturn.name(2), a.nvLinks().get(4).active().status(), "Invalid Argument past the last link");
         assertEquals(0L, a.nvLinks().get(0).remoteType().get(), "NVML_NVLINK_DEVICE_TYPE_GPU");
         assertEquals(0x52, a.nvLinks().get(0).remotePci().get().bus());
+        assertEquals("nvmlDeviceGetNvLinkRemotePciInfo_v2", a.nvLinks().get(0).remotePci().function());
         assertEquals(List.of(1), a.nvlinkPeers().stream().map(NvmlSnapshot.Peer::peer).toList());
     }
 
@@ -87,6 +89,26 @@ class NvLinkNvmlTest {
         assertEquals(3, f.state(), "NVML_GPU_FABRIC_STATE_COMPLETED");
         assertEquals(0, f.status());
         assertEquals(7L, d.nvLinks().get(0).version().get(), "NVML_NVLINK_VERSION_5_0");
+    }
+
+    @Test
+    void aHeldSessionsPulsesAskNoNvlink() throws Exception {
+        Path root = FakeNvml.driverRoot(dir.resolve("held"), "current", "8xh100-nvswitch");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        int before = nvLinkCalls(root);
+        scope.snapshot();
+        int afterSnapshot = nvLinkCalls(root);
+        for (int pass = 0; pass < 3; pass++) {
+            scope.pulse();
+        }
+        assertEquals(8 * (18 + 18 + 1), afterSnapshot - before,
+                "a full detection asks each GPU's 18 states and far ends, and one version");
+        assertEquals(afterSnapshot, nvLinkCalls(root), "the steady passes' pulses ask none");
+    }
+
+    private static int nvLinkCalls(Path driverRoot) {
+        return com.sun.jna.NativeLibrary.getInstance(driverRoot.resolve("usr/lib64/libnvidia-ml.so.1").toString())
+                .getFunction("fakeNvmlNvLinkCalls").invokeInt(new Object[0]);
     }
 
     @Test

@@ -239,6 +239,13 @@ public final class NvmlGpus {
             }
             Map<GpuLinks.Link, Integer> groups = new LinkedHashMap<>();
             boolean known = false;
+            // The snapshot asks the version of the first active link only: the GPU's one NVLink generation.
+            Integer generation = null;
+            for (NvmlSnapshot.NvLink l : d.nvLinks()) {
+                if (generation == null && l.version() != null) {
+                    generation = nvlinkGeneration(fact(l.version(), "the version of NVLink " + l.link(), label));
+                }
+            }
             for (NvmlSnapshot.NvLink l : d.nvLinks()) {
                 NvmlCall<Boolean> active = l.active();
                 if (active == null) {
@@ -257,7 +264,6 @@ public final class NvmlGpus {
                 if (!active.value()) {
                     link = new GpuLinks.Link(GpuLinks.Kind.NVLINK, false, null, GpuLinks.Remote.UNKNOWN, null, 1);
                 } else {
-                    Long version = fact(l.version(), "the version of NVLink " + l.link(), label);
                     Long type = fact(l.remoteType(), "the far end of NVLink " + l.link(), label);
                     NvmlSnapshot.Pci far = fact(l.remotePci(), "the far end's PCI address of NVLink " + l.link(), label);
                     GpuLinks.Remote remote = type == null ? GpuLinks.Remote.UNKNOWN : type == 0 ? GpuLinks.Remote.GPU
@@ -272,7 +278,7 @@ public final class NvmlGpus {
                                     + ", which is not a PCI address"));
                         }
                     }
-                    link = new GpuLinks.Link(GpuLinks.Kind.NVLINK, true, nvlinkGeneration(version), remote, address, 1);
+                    link = new GpuLinks.Link(GpuLinks.Kind.NVLINK, true, generation, remote, address, 1);
                 }
                 groups.merge(link, 1, Integer::sum);
             }
