@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
  *       the lowest runtime version the driver stack supports; compared part by part as numbers.</li>
  *   <li>{@code pcie>=gen4x16} (or {@code gen4}, {@code x16}): the lowest PCIe generation the GPU's link can
  *       reach and the fewest lanes it runs on; {@code link=full}: the link runs on every lane the GPU has.</li>
+ *   <li>{@code nvlink=all}: every pair of the GPUs one replica gets is joined over NVLink ({@link InterconnectRequest}).</li>
  * </ul>
  * A GPU whose node did not publish a fact asked of it fails, with that said.
  */
@@ -43,7 +44,7 @@ public final class CapabilityRequest {
     /** The keys that take {@code >=}: the rest take {@code =}. */
     private static final List<String> AT_LEAST = List.of("vram", "driver", "cuda", "rocm", "pcie");
     private static final List<String> KEYS = List.of("vendor", "model", "vram", "count", "interface", "mig",
-            "replicas", "driver", "cuda", "rocm", "pcie", "link");
+            "replicas", "driver", "cuda", "rocm", "pcie", "link", "nvlink");
 
     private CapabilityRequest() {
     }
@@ -83,7 +84,7 @@ public final class CapabilityRequest {
         for (String key : values.keySet()) {
             if (!KEYS.contains(key)) {
                 throw error(name, "unknown key '" + key + "'; expected vendor, model, vram, count, interface, mig, "
-                        + "replicas, driver, cuda, rocm, pcie or link");
+                        + "replicas, driver, cuda, rocm, pcie, link or nvlink");
             }
         }
         Vendor vendor = vendor(values.get("vendor"), name);
@@ -122,7 +123,8 @@ public final class CapabilityRequest {
                 choices.add(new GpuChoice(vendor, model.strip(), ramGi, ramAtLeast, iface, mig, floor));
             }
         }
-        return new Placement(name, PLACEMENT, name, replicas, new GpuRequest(units, choices));
+        boolean nvlinkAll = InterconnectRequest.parseNvlink(values.get("nvlink"), name) != null;
+        return new Placement(name, PLACEMENT, name, replicas, new GpuRequest(units, choices, null, nvlinkAll));
     }
 
     /** The driver, runtime and link parts of a request; {@link GpuFloor#NONE} when it has none. */

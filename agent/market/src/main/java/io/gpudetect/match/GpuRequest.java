@@ -8,14 +8,21 @@ import java.util.stream.Collectors;
  * What one replica asks for: {@code units} GPUs, all from one node, each of them any one of {@code choices}
  * (the SDL's entries are alternatives). {@code units} 0 asks for no GPU (a CPU-only profile).
  *
+ * @param nvlinkAll  every pair of the GPUs one replica is given must be joined over NVLink ({@code nvlink=all})
  * @param unbiddable why no provider bids on this request whatever its nodes have (a GPU attribute key the
  *                   provider cannot read fails the whole request); null when it can be bid on
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record GpuRequest(int units, List<GpuChoice> choices, String unbiddable) {
+public record GpuRequest(int units, List<GpuChoice> choices, String unbiddable,
+                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean nvlinkAll) {
 
     public GpuRequest {
         choices = List.copyOf(choices);
+    }
+
+    /** A request without an interconnect ask. */
+    public GpuRequest(int units, List<GpuChoice> choices, String unbiddable) {
+        this(units, choices, unbiddable, false);
     }
 
     /** A request a provider can read. */
@@ -37,6 +44,6 @@ public record GpuRequest(int units, List<GpuChoice> choices, String unbiddable) 
             return "no GPU";
         }
         String any = choices.stream().map(GpuChoice::describe).collect(Collectors.joining(" | "));
-        return units + " x " + (choices.size() > 1 ? "(" + any + ")" : any);
+        return units + " x " + (choices.size() > 1 ? "(" + any + ")" : any) + (nvlinkAll ? ", joined pairwise over NVLink" : "");
     }
 }
