@@ -73,7 +73,7 @@ public record Interconnect(String topology, String summary, int gpus, int linked
                 down += l.linksDown();
                 for (GpuLinks.Link link : l.links()) {
                     if (link.up()) {
-                        kinds.add(kindOf(link.kind(), m));
+                        kinds.add(kindOf(link, m));
                     }
                 }
             }
@@ -141,9 +141,16 @@ public record Interconnect(String topology, String summary, int gpus, int linked
         return new Interconnect(topology, summary, n, linked, up, down, n >= 2 && all, kind, clique);
     }
 
-    /** A GPU's NVLink to another PCIe card is a bridge; NVLink on SXM boards and to switches is NVLink. */
-    private static String kindOf(GpuLinks.Kind kind, Member m) {
-        if (kind == GpuLinks.Kind.NVLINK && m.interfaceType() == GpuInterface.PCIE) {
+    /**
+     * A GPU's NVLink straight to another GPU is a bridge when the GPU is a PCIe card, or of unknown form (the tables
+     * place every SXM and OAM module; an RTX A6000 or an L40-class card is known only by its name and has NVLink only as
+     * a bridge). NVLink on SXM boards and to switches is NVLink.
+     */
+    private static String kindOf(GpuLinks.Link link, Member m) {
+        GpuLinks.Kind kind = link.kind();
+        boolean card = m.interfaceType() == GpuInterface.PCIE
+                || (m.interfaceType() == null && link.remote() == GpuLinks.Remote.GPU);
+        if (kind == GpuLinks.Kind.NVLINK && card) {
             return GpuLinks.Kind.BRIDGE.id();
         }
         return kind == null ? "nvlink" : kind.id();

@@ -68,6 +68,10 @@ class InterconnectTest {
         assertEquals("bridge", i.topology());
         assertEquals("2 GPUs joined by an NVLink bridge", i.summary());
         assertTrue(i.allPairsJoined());
+        // A card of unknown form (an RTX A6000, which no table places) linked straight to another is bridged too.
+        List<Gpu> unknownForm = List.of(gpu(0, null, new GpuLinks(List.of(toGpu(1, 4)), null)),
+                gpu(1, null, new GpuLinks(List.of(toGpu(0, 4)), null)));
+        assertEquals("bridge", Interconnect.of(unknownForm).topology());
     }
 
     @Test

@@ -82,7 +82,7 @@ class NvLinkSnapshotTest {
                 gpus.get(0).links().links());
         Interconnect i = Interconnect.of(gpus);
         assertTrue(i.allPairsJoined());
-        assertEquals("2 GPUs joined over NVLink", i.summary(), "SXM or unknown interface: NVLink, not a bridge");
+        assertEquals("2 GPUs joined by an NVLink bridge", i.summary(), "cards of unknown form linked straight: a bridge");
     }
 
     @Test
