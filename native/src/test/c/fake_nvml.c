@@ -12,7 +12,7 @@
  * on an NVLink bridge, 4 links), 4xgb200-nvl72 (a GB200 tray: 18 links each to the rack's switches, registered with
  * the multi-node fabric, clique 32766).
  * Built twice: normally, and with -DOLD_NVML, which leaves out every _v2/_v3 symbol, MIG and
- * architecture calls, as a pre-R450 library does; its nvmlDeviceGetPciInfo writes the v1 struct.
+ * architecture calls, and (to stand for a library without them) the NVLink, P2P and fabric calls; its nvmlDeviceGetPciInfo writes the v1 struct.
  *
  * It costs what the real library costs, so that a benchmark on a machine without a GPU predicts a real
  * host: CPU time and resident memory as measured on an H100 with driver 580.159.04
