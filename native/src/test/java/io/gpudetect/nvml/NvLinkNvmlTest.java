@@ -106,6 +106,17 @@ class NvLinkNvmlTest {
         assertEquals(afterSnapshot, nvLinkCalls(root), "the steady passes' pulses ask none");
     }
 
+    @Test
+    void pulsesWithoutAHeldSessionAskNoNvlinkEither() throws Exception {
+        Path root = FakeNvml.driverRoot(dir.resolve("released"), "current", "8xh100-nvswitch");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.PER_SNAPSHOT);
+        scope.snapshot();
+        int afterSnapshot = nvLinkCalls(root);
+        NvmlPulse pulse = scope.pulse();
+        assertEquals(afterSnapshot, nvLinkCalls(root), "--release-nvml: a steady pass's snapshot leaves NVLink out");
+        assertEquals(8, pulse.devices().size());
+    }
+
     private static int nvLinkCalls(Path driverRoot) {
         return com.sun.jna.NativeLibrary.getInstance(driverRoot.resolve("usr/lib64/libnvidia-ml.so.1").toString())
                 .getFunction("fakeNvmlNvLinkCalls").invokeInt(new Object[0]);
