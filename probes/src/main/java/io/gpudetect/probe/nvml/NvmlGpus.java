@@ -253,8 +253,10 @@ public final class NvmlGpus {
                 }
                 if (!active.ok()) {
                     int code = active.returnCode();
-                    known |= code == NvmlReturn.ERROR_NOT_SUPPORTED || code == ERROR_INVALID_ARGUMENT;
-                    if (!known) {
+                    boolean end = code == NvmlReturn.ERROR_NOT_SUPPORTED || code == ERROR_INVALID_ARGUMENT;
+                    known |= end;
+                    if (!end) {
+                        // A lost GPU, a missing symbol, or a failure after some links were read: said, not hidden.
                         fact(active, "the state of NVLink " + l.link(), label);
                     }
                     break;

@@ -98,6 +98,14 @@ class NvLinkSnapshotTest {
     }
 
     @Test
+    void aFailureAfterSomeLinksIsWarnedAndTheLinksReadAreKept() throws Exception {
+        ProbeResult r = NvmlGpus.interpret(host(gpu(0, 0x18, List.of(up(0, 6, 2, 0xc0), end(1, 10)), null)), "nvml.json");
+        assertEquals(1, r.gpus().get(0).links().linksUp());
+        assertTrue(r.diagnostics().stream().anyMatch(d -> d.message().contains("the state of NVLink 1 not read")),
+                r.diagnostics().toString());
+    }
+
+    @Test
     void aRegisteredFabricGivesTheCliqueAsGfdWritesIt() throws Exception {
         NvmlCall<NvmlSnapshot.Fabric> fabric = ok("nvmlDeviceGetGpuFabricInfoV",
                 new NvmlSnapshot.Fabric("9277D399-0674-44A9-B64E-D85BB19CE2B0", 32766, 3, 0));
