@@ -6,9 +6,13 @@
  *   2. the first word of the file "fake-nvml-scenario" beside this library (found with dladdr), so
  *      that tests in one JVM can give each copy of the library its own host, else
  *   3. "h100".
- * Scenarios: h100, 8xa100-mig, mixed, lost, empty, init-error-N (nvmlInit returns N).
+ * Scenarios: h100, 8xa100-mig, mixed, lost, empty, init-error-N (nvmlInit returns N), and NVLink topologies:
+ * 8xh100-nvswitch (18 links each to the NVSwitches), 8xh100-link-down (the same, GPU 3's link 7 inactive),
+ * 8xa100-nvswitch (12 links each), 4xv100-mesh (every pair of 4 V100 on 2 links), 2xa6000-bridge (two PCIe cards
+ * on an NVLink bridge, 4 links), 4xgb200-nvl72 (a GB200 tray: 18 links each to the rack's switches, registered with
+ * the multi-node fabric, clique 32766).
  * Built twice: normally, and with -DOLD_NVML, which leaves out every _v2/_v3 symbol, MIG and
- * architecture calls, as a pre-R450 library does; its nvmlDeviceGetPciInfo writes the v1 struct.
+ * architecture calls, and (to stand for a library without them) the NVLink, P2P and fabric calls; its nvmlDeviceGetPciInfo writes the v1 struct.
  *
  * It costs what the real library costs, so that a benchmark on a machine without a GPU predicts a real
  * host: CPU time and resident memory as measured on an H100 with driver 580.159.04
@@ -111,7 +115,15 @@ struct fake_device {
     struct fake_device *migs;
     int mig_count;
     int is_mig; unsigned int gi, ci, sm;
+    /* NVLink: how many links the GPU has (0: Not Supported), each one's state and far end (a device index, or
+       LINK_TO_SWITCH), the version all of them report (nvmlNvlinkVersion_t) */
+    unsigned int nvlinks, nvlink_version;
+    unsigned char link_active[18];
+    int link_remote[18];
+    /* multi-node NVLink: 0 answers Not Supported */
+    int fabric; unsigned char cluster_uuid[16]; unsigned int clique; unsigned char fabric_state;
 };
+#define LINK_TO_SWITCH (-1)
 
 static struct fake_device devices[MAX_DEVICES];
 static struct fake_device mig_devices[MAX_DEVICES][MAX_MIG];
@@ -220,6 +232,31 @@ static void add_mig(struct fake_device *parent, const char *profile, unsigned in
     parent->mig_count++;
 }
 
+/* Every one of the GPU's links, active, to the node's NVSwitches. */
+static struct fake_device *on_switch(struct fake_device *d, unsigned int links, unsigned int version) {
+    d->nvlinks = links; d->nvlink_version = version;
+    for (unsigned int l = 0; l < links; l++) {
+        d->link_active[l] = 1; d->link_remote[l] = LINK_TO_SWITCH;
+    }
+    return d;
+}
+
+/* `count` more active links between devices a and b, at both ends. */
+static void join(unsigned int a, unsigned int b, unsigned int count, unsigned int version) {
+    for (unsigned int i = 0; i < count; i++) {
+        struct fake_device *x = &devices[a], *y = &devices[b];
+        x->link_active[x->nvlinks] = 1; x->link_remote[x->nvlinks++] = (int) b; x->nvlink_version = version;
+        y->link_active[y->nvlinks] = 1; y->link_remote[y->nvlinks++] = (int) a; y->nvlink_version = version;
+    }
+}
+
+static void eight_h100(void) {
+    static const unsigned int buses[] = {0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb};
+    for (int i = 0; i < 8; i++) {
+        on_switch(hopper(add("NVIDIA H100 80GB HBM3", 0, buses[i], 0, 0x233010de, 0x16c110de, 81559)), 18, 6);
+    }
+}
+
 static void build_scenario(void) {
     memset(devices, 0, sizeof devices);
     device_count = 0;
@@ -266,6 +303,47 @@ static void build_scenario(void) {
         d->cc_major = 12; d->cc_minor = 1; d->arch = 10; d->unified_memory = 1;
         d->ecc_supported = 0; d->mig_supported = 0;
         snprintf(d->vbios, sizeof d->vbios, "9A.0B.00.00.01");
+    } else if (strcmp(scenario, "8xh100-nvswitch") == 0) {
+        eight_h100();
+    } else if (strcmp(scenario, "8xh100-link-down") == 0) {
+        eight_h100();
+        devices[3].link_active[7] = 0;
+    } else if (strcmp(scenario, "8xa100-nvswitch") == 0) {
+        static const unsigned int buses[] = {0x07, 0x0f, 0x47, 0x4e, 0x87, 0x90, 0xb7, 0xbd};
+        for (int i = 0; i < 8; i++) {
+            on_switch(ampere(add("NVIDIA A100-SXM4-80GB", 0, buses[i], 0, 0x20b210de, 0x147f10de, 81920)), 12, 4);
+        }
+    } else if (strcmp(scenario, "4xv100-mesh") == 0) {
+        static const unsigned int buses[] = {0x1a, 0x1b, 0x3d, 0x3e};
+        for (int i = 0; i < 4; i++) {
+            struct fake_device *d = add("Tesla V100-SXM2-32GB", 0, buses[i], 0, 0x1db510de, 0x124910de, 32768);
+            d->cc_major = 7; d->cc_minor = 0; d->arch = 5; d->power_mw = 300000; d->mig_supported = 0;
+            d->power_min_mw = 150000; d->power_max_mw = 300000; d->power_default_mw = 300000; d->power_enforced_mw = 300000;
+            snprintf(d->vbios, sizeof d->vbios, "88.00.80.00.01");
+            d->link_max_gen = 3; d->link_cur_gen = 3; d->link_max_width = 16; d->link_cur_width = 16;
+        }
+        for (unsigned int a = 0; a < 4; a++) {
+            for (unsigned int b = a + 1; b < 4; b++) {
+                join(a, b, 2, 2);
+            }
+        }
+    } else if (strcmp(scenario, "2xa6000-bridge") == 0) {
+        for (unsigned int i = 0; i < 2; i++) {
+            struct fake_device *g = add("NVIDIA RTX A6000", 0, i == 0 ? 0x4f : 0x52, 0, 0x223010de, 0x145910de, 49140);
+            g->cc_major = 8; g->cc_minor = 6; g->arch = 7; g->power_mw = 300000; g->brand = 12; g->mig_supported = 0;
+            g->power_min_mw = 100000; g->power_max_mw = 300000; g->power_default_mw = 300000; g->power_enforced_mw = 300000;
+            g->link_max_gen = 4; g->link_cur_gen = 1; g->link_max_width = 16; g->link_cur_width = 16;
+        }
+        join(0, 1, 4, 4);
+    } else if (strcmp(scenario, "4xgb200-nvl72") == 0) {
+        static const unsigned char uuid[16] = {0x92, 0x77, 0xd3, 0x99, 0x06, 0x74, 0x44, 0xa9,
+                                               0xb6, 0x4e, 0xd8, 0x5b, 0xb1, 0x9c, 0xe2, 0xb0};
+        for (unsigned int i = 0; i < 4; i++) {
+            struct fake_device *d = on_switch(hopper(add("NVIDIA GB200", 0x0008 + i, 0x01, 0, 0x294110de, 0x20e610de,
+                                                         189471)), 18, 7);
+            d->cc_major = 10; d->cc_minor = 0; d->arch = 10;
+            d->fabric = 1; memcpy(d->cluster_uuid, uuid, 16); d->clique = 32766; d->fabric_state = 3;
+        }
     } else if (strcmp(scenario, "empty") == 0) {
         /* the driver is loaded and sees no GPU */
     }
@@ -659,6 +737,108 @@ EXPORT nvmlReturn_t nvmlDeviceGetAttributes_v2(nvmlDevice_t d, nvmlDeviceAttribu
     memset(a, 0, sizeof *a);
     a->multiprocessorCount = d->sm;
     a->memorySizeMB = d->mem_total / MIB;
+    return NVML_SUCCESS;
+}
+
+/* NVLink: as nvml.h declares them. A GPU without NVLink answers Not Supported; a link past its last, Invalid Argument. */
+/* How often this process asked any NVLink call: a test checks that a steady pass (a pulse) asks none. */
+static unsigned int nvlink_calls;
+
+EXPORT unsigned int fakeNvmlNvLinkCalls(void) {
+    return __atomic_load_n(&nvlink_calls, __ATOMIC_SEQ_CST);
+}
+
+static nvmlReturn_t nvlink(nvmlDevice_t d, unsigned int link, const void *out, int need_active) {
+    __atomic_add_fetch(&nvlink_calls, 1, __ATOMIC_SEQ_CST);
+    nvmlReturn_t r = check(d, out);
+    if (r) return r;
+    if (d->is_mig || d->nvlinks == 0) return NVML_ERROR_NOT_SUPPORTED;
+    if (link >= d->nvlinks) return NVML_ERROR_INVALID_ARGUMENT;
+    if (need_active && !d->link_active[link]) return NVML_ERROR_NOT_SUPPORTED;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, unsigned int *isActive) {
+    nvmlReturn_t r = nvlink(d, link, isActive, 0);
+    if (r) return r;
+    *isActive = d->link_active[link];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t d, unsigned int link, unsigned int *version) {
+    nvmlReturn_t r = nvlink(d, link, version, 1);
+    if (r) return r;
+    *version = d->nvlink_version;
+    return NVML_SUCCESS;
+}
+
+/* The far end's PCI address: the peer GPU's, or for a switch an address on a bus of its own. */
+static nvmlReturn_t remote_pci(nvmlDevice_t d, unsigned int link, nvmlPciInfo_t *p) {
+    nvmlReturn_t r = nvlink(d, link, p, 1);
+    if (r) return r;
+    if (d->link_remote[link] >= 0) {
+        return pci(&devices[d->link_remote[link]], p, 8);
+    }
+    memset(p, 0, sizeof *p);
+    p->domain = d->domain; p->bus = 0xc0 + link / 4; p->device = 0;
+    snprintf(p->busIdLegacy, sizeof p->busIdLegacy, "%04X:%02X:00.0", p->domain, p->bus);
+    snprintf(p->busId, sizeof p->busId, "%08X:%02X:00.0", p->domain, p->bus);
+    p->pciDeviceId = 0x22a310de;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d, unsigned int link, nvmlPciInfo_t *p) {
+    return remote_pci(d, link, p);
+}
+
+/* 0 NVML_NVLINK_DEVICE_TYPE_GPU, 2 NVML_NVLINK_DEVICE_TYPE_SWITCH */
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t d, unsigned int link, unsigned int *type) {
+    nvmlReturn_t r = nvlink(d, link, type, 1);
+    if (r) return r;
+    *type = d->link_remote[link] >= 0 ? 0 : 2;
+    return NVML_SUCCESS;
+}
+
+/* NVML_P2P_CAPS_INDEX_NVLINK is 2; NVML_P2P_STATUS_OK 0, NVML_P2P_STATUS_NOT_SUPPORTED 5. */
+EXPORT nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t a, nvmlDevice_t b, unsigned int caps, unsigned int *status) {
+    nvmlReturn_t r = check(a, status);
+    if (r) return r;
+    r = check(b, status);
+    if (r) return r;
+    if (caps != 2) return NVML_ERROR_INVALID_ARGUMENT;
+    int a_switch = 0, b_switch = 0, direct = 0;
+    for (unsigned int l = 0; l < a->nvlinks; l++) {
+        if (!a->link_active[l]) continue;
+        a_switch |= a->link_remote[l] == LINK_TO_SWITCH;
+        direct |= a->link_remote[l] >= 0 && &devices[a->link_remote[l]] == b;
+    }
+    for (unsigned int l = 0; l < b->nvlinks; l++) {
+        b_switch |= b->link_active[l] && b->link_remote[l] == LINK_TO_SWITCH;
+    }
+    *status = direct || (a_switch && b_switch) ? 0 : 5;
+    return NVML_SUCCESS;
+}
+
+typedef struct {
+    unsigned int version;
+    unsigned char clusterUuid[16];
+    nvmlReturn_t status;
+    unsigned int cliqueId;
+    unsigned char state;
+    unsigned int healthMask;
+} nvmlGpuFabricInfo_v2_t;
+#define nvmlGpuFabricInfo_v2 (unsigned int)(sizeof(nvmlGpuFabricInfo_v2_t) | (2 << 24U))
+
+EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t d, nvmlGpuFabricInfo_v2_t *info) {
+    nvmlReturn_t r = check(d, info);
+    if (r) return r;
+    if (info->version != nvmlGpuFabricInfo_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    if (d->is_mig || !d->fabric) return NVML_ERROR_NOT_SUPPORTED;
+    memcpy(info->clusterUuid, d->cluster_uuid, 16);
+    info->status = NVML_SUCCESS;
+    info->cliqueId = d->clique;
+    info->state = d->fabric_state;
+    info->healthMask = 0;
     return NVML_SUCCESS;
 }
 #endif

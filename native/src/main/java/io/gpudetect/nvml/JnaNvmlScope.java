@@ -53,6 +53,11 @@ public final class JnaNvmlScope implements NvmlScope {
 
     @Override
     public synchronized NvmlSnapshot snapshot() {
+        return read(true);
+    }
+
+    /** A snapshot, with each GPU's NVLinks, fabric and P2P ({@link NvLinks}) only where {@code links}. */
+    private NvmlSnapshot read(boolean links) {
         try {
             if (library == null) {
                 library = NvmlLibrary.open(NvmlLocator.candidates(driverRoot));
@@ -66,7 +71,7 @@ public final class JnaNvmlScope implements NvmlScope {
         if (session == Session.HELD && !held) {
             held = library.init().ok();
         }
-        NvmlSnapshot snapshot = take(library, session != Session.UNTIL_EXIT);
+        NvmlSnapshot snapshot = take(library, session != Session.UNTIL_EXIT, links);
         if (held && !answering(NvmlPulse.of(snapshot))) {
             giveUpSession();
         }
@@ -81,7 +86,8 @@ public final class JnaNvmlScope implements NvmlScope {
     @Override
     public synchronized NvmlPulse pulse() {
         if (!held) {
-            return NvmlPulse.of(snapshot());
+            // A steady pass without a held session (--release-nvml) reads a snapshot; NVLink is not part of a pulse.
+            return NvmlPulse.of(read(false));
         }
         NvmlPulse pulse = NvmlPulse.read(library, maxMigDevices);
         if (!answering(pulse)) {
@@ -105,9 +111,10 @@ public final class JnaNvmlScope implements NvmlScope {
 
     /**
      * Everything detection reads, after one init and (with {@code shutdown}) before one shutdown; a device that fails
-     * does not stop the others. Without the shutdown the snapshot has none.
+     * does not stop the others. Without the shutdown the snapshot has none. NVLink, the fabric and P2P only where
+     * {@code links}: a pulse's snapshot leaves them out.
      */
-    static NvmlSnapshot take(NvmlLibrary lib, boolean shutdown) {
+    static NvmlSnapshot take(NvmlLibrary lib, boolean shutdown, boolean links) {
         NvmlCall<Void> init = lib.init();
         if (!init.ok()) {
             return new NvmlSnapshot(NvmlSnapshot.FORMAT, lib.path(), null, init, null, null, null, null, List.of(), null);
@@ -124,8 +131,14 @@ public final class JnaNvmlScope implements NvmlScope {
             cuda = lib.cudaDriverVersion();
             count = lib.deviceCount();
             if (count.ok()) {
+                List<NvmlDevice> handles = new ArrayList<>();
                 for (int i = 0; i < count.value(); i++) {
-                    devices.add(device(lib, i));
+                    NvmlCall<NvmlDevice> handle = lib.deviceHandle(i);
+                    handles.add(handle.ok() ? handle.value() : null);
+                    devices.add(device(lib, i, handle, links));
+                }
+                if (links) {
+                    devices = NvLinks.withPeers(lib, devices, handles);
                 }
             }
         } finally {
@@ -137,8 +150,7 @@ public final class JnaNvmlScope implements NvmlScope {
                 devices, shutdownCall);
     }
 
-    private static NvmlSnapshot.Device device(NvmlLibrary lib, int index) {
-        NvmlCall<NvmlDevice> handle = lib.deviceHandle(index);
+    private static NvmlSnapshot.Device device(NvmlLibrary lib, int index, NvmlCall<NvmlDevice> handle, boolean links) {
         if (!handle.ok()) {
             return NvmlSnapshot.Device.withoutHandle(index, handle.outcome());
         }
@@ -165,7 +177,8 @@ public final class JnaNvmlScope implements NvmlScope {
                 ecc.ok() && ecc.value().current() ? lib.eccUncorrectedAggregate(d) : null, mig, maxMig, migDevices,
                 lib.enforcedPowerLimitMilliwatts(d), lib.powerLimitConstraints(d), lib.defaultPowerLimitMilliwatts(d),
                 lib.vbiosVersion(d), lib.maxPcieLinkGeneration(d), lib.currentPcieLinkGeneration(d),
-                lib.maxPcieLinkWidth(d), lib.currentPcieLinkWidth(d));
+                lib.maxPcieLinkWidth(d), lib.currentPcieLinkWidth(d), links ? NvLinks.read(lib, d) : null,
+                links ? lib.gpuFabricInfo(d) : null, null);
     }
 
     private static NvmlSnapshot.MigDevice migDevice(NvmlLibrary lib, int index, NvmlCall<NvmlDevice> handle) {

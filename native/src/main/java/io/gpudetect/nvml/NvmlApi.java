@@ -44,6 +44,11 @@ final class NvmlApi {
     /** {@code NVML_AGGREGATE_ECC}: counted over the GPU's lifetime, kept in the infoROM. */
     static final int AGGREGATE_ECC = 1;
 
+    /** {@code NVML_NVLINK_MAX_LINKS}: the most NVLinks a GPU has (18 on Hopper and Blackwell). */
+    static final int NVLINK_MAX_LINKS = 18;
+    /** {@code NVML_P2P_CAPS_INDEX_NVLINK}. */
+    static final int P2P_CAPS_INDEX_NVLINK = 2;
+
     private final NativeLibrary library;
     /** Each symbol's function, or null where the library does not export it. */
     private final Map<String, Function> functions = new HashMap<>();
@@ -237,5 +242,31 @@ final class NvmlApi {
 
     int nvmlDeviceGetAttributes_v2(NvmlDevice device, NvmlDeviceAttributes attributes) {
         return call("nvmlDeviceGetAttributes_v2", device.getPointer(), attributes.memory);
+    }
+
+    int nvmlDeviceGetNvLinkState(NvmlDevice device, int link, IntByReference isActive) {
+        return call("nvmlDeviceGetNvLinkState", device.getPointer(), link, isActive.getPointer());
+    }
+
+    int nvmlDeviceGetNvLinkVersion(NvmlDevice device, int link, IntByReference version) {
+        return call("nvmlDeviceGetNvLinkVersion", device.getPointer(), link, version.getPointer());
+    }
+
+    int nvmlDeviceGetNvLinkRemoteDeviceType(NvmlDevice device, int link, IntByReference type) {
+        return call("nvmlDeviceGetNvLinkRemoteDeviceType", device.getPointer(), link, type.getPointer());
+    }
+
+    /** {@code nvmlDeviceGetNvLinkRemotePciInfo_v2}, or the v1 call (the shorter struct, as {@link #nvmlDeviceGetPciInfo}). */
+    int nvmlDeviceGetNvLinkRemotePciInfo(String symbol, NvmlDevice device, int link, NvmlPciInfo pci) {
+        return call(symbol, device.getPointer(), link, pci.memory);
+    }
+
+    int nvmlDeviceGetP2PStatus(NvmlDevice device1, NvmlDevice device2, int capsIndex, IntByReference status) {
+        return call("nvmlDeviceGetP2PStatus", device1.getPointer(), device2.getPointer(), capsIndex, status.getPointer());
+    }
+
+    /** {@code nvmlDeviceGetGpuFabricInfoV} or {@code nvmlDeviceGetGpuFabricInfo}, each with its struct ({@link NvmlFabricInfo}). */
+    int nvmlDeviceGetGpuFabricInfo(String symbol, NvmlDevice device, NvmlFabricInfo info) {
+        return call(symbol, device.getPointer(), info.memory);
     }
 }

@@ -483,4 +483,82 @@ public final class NvmlLibrary {
                 ? NvmlCall.success("nvmlDeviceGetAttributes_v2", Integer.toUnsignedLong(a.multiprocessorCount()))
                 : failed("nvmlDeviceGetAttributes_v2", rc);
     }
+
+    // --- NVLink and the multi-node NVLink fabric: read at a full detection only, never in a pulse ---
+
+    /** {@code nvmlDeviceGetNvLinkState}: whether link {@code link} is active. */
+    public NvmlCall<Boolean> nvLinkState(NvmlDevice d, int link) {
+        if (!exports("nvmlDeviceGetNvLinkState")) {
+            return missing("nvmlDeviceGetNvLinkState");
+        }
+        IntByReference v = new IntByReference();
+        int rc = api.nvmlDeviceGetNvLinkState(d, link, v);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetNvLinkState", v.getValue() != 0)
+                : failed("nvmlDeviceGetNvLinkState", rc);
+    }
+
+    /** {@code nvmlDeviceGetNvLinkVersion}: the link's {@code nvmlNvlinkVersion_t}. */
+    public NvmlCall<Long> nvLinkVersion(NvmlDevice d, int link) {
+        if (!exports("nvmlDeviceGetNvLinkVersion")) {
+            return missing("nvmlDeviceGetNvLinkVersion");
+        }
+        IntByReference v = new IntByReference();
+        int rc = api.nvmlDeviceGetNvLinkVersion(d, link, v);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetNvLinkVersion", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetNvLinkVersion", rc);
+    }
+
+    /** {@code nvmlDeviceGetNvLinkRemoteDeviceType}: 0 GPU, 1 IBM NPU, 2 NVSwitch, 255 unknown. */
+    public NvmlCall<Long> nvLinkRemoteDeviceType(NvmlDevice d, int link) {
+        if (!exports("nvmlDeviceGetNvLinkRemoteDeviceType")) {
+            return missing("nvmlDeviceGetNvLinkRemoteDeviceType");
+        }
+        IntByReference v = new IntByReference();
+        int rc = api.nvmlDeviceGetNvLinkRemoteDeviceType(d, link, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetNvLinkRemoteDeviceType", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetNvLinkRemoteDeviceType", rc);
+    }
+
+    /** The PCI address at the far end of link {@code link}: {@code _v2}, else the v1 call with its shorter struct. */
+    public NvmlCall<NvmlSnapshot.Pci> nvLinkRemotePci(NvmlDevice d, int link) {
+        String s = firstExported("nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo");
+        if (s == null) {
+            return missing("nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo");
+        }
+        NvmlPciInfo p = new NvmlPciInfo();
+        int rc = api.nvmlDeviceGetNvLinkRemotePciInfo(s, d, link, p);
+        boolean v1 = !s.endsWith("_v2");
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success(s, new NvmlSnapshot.Pci(v1 ? p.busIdLegacy() : p.busId(),
+                        Integer.toUnsignedLong(p.domain()), p.bus(), p.device(), hex(p.pciDeviceId()), hex(p.pciSubSystemId())))
+                : failed(s, rc);
+    }
+
+    /** {@code nvmlDeviceGetP2PStatus} with {@code NVML_P2P_CAPS_INDEX_NVLINK}: 0 ({@code NVML_P2P_STATUS_OK}) when P2P over NVLink works. */
+    public NvmlCall<Long> nvLinkP2pStatus(NvmlDevice a, NvmlDevice b) {
+        if (!exports("nvmlDeviceGetP2PStatus")) {
+            return missing("nvmlDeviceGetP2PStatus");
+        }
+        IntByReference v = new IntByReference();
+        int rc = api.nvmlDeviceGetP2PStatus(a, b, NvmlApi.P2P_CAPS_INDEX_NVLINK, v);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetP2PStatus", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetP2PStatus", rc);
+    }
+
+    /**
+     * The GPU's multi-node NVLink fabric registration: {@code nvmlDeviceGetGpuFabricInfoV} (R550 on) with the v2 struct,
+     * else {@code nvmlDeviceGetGpuFabricInfo} (R535).
+     */
+    public NvmlCall<NvmlSnapshot.Fabric> gpuFabricInfo(NvmlDevice d) {
+        String s = firstExported("nvmlDeviceGetGpuFabricInfoV", "nvmlDeviceGetGpuFabricInfo");
+        if (s == null) {
+            return missing("nvmlDeviceGetGpuFabricInfoV", "nvmlDeviceGetGpuFabricInfo");
+        }
+        NvmlFabricInfo f = new NvmlFabricInfo(s.endsWith("V"));
+        int rc = api.nvmlDeviceGetGpuFabricInfo(s, d, f);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success(s, new NvmlSnapshot.Fabric(f.clusterUuid(), f.cliqueId(), f.state(), f.status()))
+                : failed(s, rc);
+    }
 }

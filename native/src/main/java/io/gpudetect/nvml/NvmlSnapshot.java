@@ -41,17 +41,48 @@ public record NvmlSnapshot(int format, String library, String unavailable, NvmlC
                          NvmlCall<Long> enforcedPowerLimitMilliwatts, NvmlCall<PowerRange> powerLimitConstraints,
                          NvmlCall<Long> defaultPowerLimitMilliwatts, NvmlCall<String> vbiosVersion,
                          NvmlCall<Long> maxPcieLinkGeneration, NvmlCall<Long> currentPcieLinkGeneration,
-                         NvmlCall<Long> maxPcieLinkWidth, NvmlCall<Long> currentPcieLinkWidth) {
+                         NvmlCall<Long> maxPcieLinkWidth, NvmlCall<Long> currentPcieLinkWidth,
+                         List<NvLink> nvLinks, NvmlCall<Fabric> fabric, List<Peer> nvlinkPeers) {
 
         public Device {
             migDevices = migDevices == null ? List.of() : List.copyOf(migDevices);
+            // Null, not empty, in a snapshot recorded before NVLink was asked (issue 40): not asked differs from none.
+            nvLinks = nvLinks == null ? null : List.copyOf(nvLinks);
+            nvlinkPeers = nvlinkPeers == null ? null : List.copyOf(nvlinkPeers);
         }
 
         /** A device whose handle call failed: nothing else was asked. */
         public static Device withoutHandle(int index, NvmlCall<Void> handle) {
             return new Device(index, handle, null, null, null, null, null, null, null, null, null, null, null, null,
-                    null, null, List.of(), null, null, null, null, null, null, null, null);
+                    null, null, List.of(), null, null, null, null, null, null, null, null, null, null, null);
         }
+    }
+
+    /**
+     * One NVLink of a GPU, by its number: whether it is active ({@code nvmlDeviceGetNvLinkState}) and, for an active
+     * one, its version ({@code nvmlDeviceGetNvLinkVersion}: {@code nvmlNvlinkVersion_t}, 6 for NVLink 4.0), the PCI
+     * address of its far end ({@code nvmlDeviceGetNvLinkRemotePciInfo_v2}) and what that is
+     * ({@code nvmlDeviceGetNvLinkRemoteDeviceType}: 0 GPU, 1 IBM NPU (a POWER CPU), 2 NVSwitch, 255 unknown). The
+     * list of a GPU ends at the first link whose state call fails: the GPU has no more links (Not Supported at link
+     * 0: it has none).
+     */
+    public record NvLink(int link, NvmlCall<Boolean> active, NvmlCall<Long> version, NvmlCall<Pci> remotePci,
+                         NvmlCall<Long> remoteType) {
+    }
+
+    /**
+     * {@code nvmlDeviceGetGpuFabricInfoV} ({@code nvmlGpuFabricInfo_v2_t}) or {@code nvmlDeviceGetGpuFabricInfo}: the
+     * GPU's registration with a multi-node NVLink fabric (GB200 NVL72).
+     *
+     * @param clusterUuid the 16 bytes as a UUID, lower-case with dashes
+     * @param state       {@code nvmlGpuFabricState_t}: 0 not supported, 1 not started, 2 in progress, 3 completed
+     * @param status      the registration's {@code nvmlReturn_t}, meaningful when completed
+     */
+    public record Fabric(String clusterUuid, long cliqueId, int state, int status) {
+    }
+
+    /** {@code nvmlDeviceGetP2PStatus} over NVLink from this GPU to the GPU of index {@code peer}: 0 is OK. */
+    public record Peer(int peer, NvmlCall<Long> status) {
     }
 
     /** {@code nvmlDeviceGetPowerManagementLimitConstraints}: the range a power cap may be set in, milliwatts. */

@@ -77,6 +77,15 @@ public record Inventory(String source, List<Gpu> gpus, List<ProbeSummary> probes
         return failure == null && gaps.isEmpty();
     }
 
+    /**
+     * How the GPUs to bid with are joined to each other (NVLink, NVSwitch, bridges, XGMI): derived from their
+     * {@code links}, never stored; null when no source read any GPU's links.
+     */
+    @JsonProperty("interconnect")
+    public io.gpudetect.model.Interconnect interconnect() {
+        return io.gpudetect.model.Interconnect.of(realGpus());
+    }
+
     /** GPUs to bid with: emulated and management adapters left out. */
     @JsonIgnore
     public List<Gpu> realGpus() {

@@ -86,6 +86,12 @@ public record Gpu(
          * with its own VRAM. Null when neither is known.
          */
         String memoryKind,
+        /**
+         * The GPU's NVLink, XGMI or bridge links, grouped by far end ({@link GpuLinks}); an empty list when a source
+         * said it has none, null when nothing read them. Read at a full detection only: they change with the
+         * hardware, not from pass to pass.
+         */
+        GpuLinks links,
         Map<String, String> sources) {
 
     public Gpu {
@@ -192,6 +198,7 @@ public record Gpu(
         public Builder powerLimits(PowerLimits v) { return set(GpuField.POWER_LIMITS, v == null || v.isEmpty() ? null : v); }
         public Builder vbiosVersion(String v) { return set(GpuField.VBIOS_VERSION, v); }
         public Builder memoryKind(String v) { return set(GpuField.MEMORY_KIND, v); }
+        public Builder links(GpuLinks v) { return set(GpuField.LINKS, v); }
 
         /**
          * Sets every field still unset from {@code other}, with the source {@code other} names for it. Merging
@@ -221,7 +228,7 @@ public record Gpu(
                     get(GpuField.KERNEL_DRIVER), get(GpuField.POWER_LIMIT_WATTS), get(GpuField.PARTITIONING),
                     get(GpuField.HEALTH), get(GpuField.EMULATED), get(GpuField.VGPU), get(GpuField.PCIE_ROOT),
                     get(GpuField.NUMA_NODE), get(GpuField.PCIE_LINK), get(GpuField.POWER_LIMITS),
-                    get(GpuField.VBIOS_VERSION), get(GpuField.MEMORY_KIND), sources);
+                    get(GpuField.VBIOS_VERSION), get(GpuField.MEMORY_KIND), get(GpuField.LINKS), sources);
         }
     }
 }

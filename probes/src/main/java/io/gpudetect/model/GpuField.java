@@ -55,6 +55,7 @@ public final class GpuField<T> {
     public static final GpuField<PowerLimits> POWER_LIMITS = new GpuField<>(32, "powerLimits", PowerLimits.class);
     public static final GpuField<String> VBIOS_VERSION = new GpuField<>(33, "vbiosVersion", String.class);
     public static final GpuField<String> MEMORY_KIND = new GpuField<>(34, "memoryKind", String.class);
+    public static final GpuField<GpuLinks> LINKS = new GpuField<>(35, "links", GpuLinks.class);
 
     /** Every field, in the order of {@link Gpu}'s components (and of the JSON output). */
     public static final List<GpuField<?>> ALL = List.of(VENDOR, NAME, MODEL, MEMORY_MIB, MEMORY_GI, SHARED_MEMORY,
@@ -62,7 +63,7 @@ public final class GpuField<T> {
             PCI_SUBSYSTEM_DEVICE_ID, PCI_REVISION, PCI_CLASS, UUID, SERIAL, BOARD_PART_NUMBER, BOARD_NAME, INTERFACE,
             ARCHITECTURE,
             COMPUTE_CAPABILITY, COMPUTE_UNITS, KERNEL_DRIVER, POWER_LIMIT_WATTS, PARTITIONING, HEALTH, EMULATED,
-            VGPU, PCIE_ROOT, NUMA_NODE, PCIE_LINK, POWER_LIMITS, VBIOS_VERSION, MEMORY_KIND);
+            VGPU, PCIE_ROOT, NUMA_NODE, PCIE_LINK, POWER_LIMITS, VBIOS_VERSION, MEMORY_KIND, LINKS);
 
     /** The fields that hold text as a tool printed it: what a broken or hostile tool could fill with anything. */
     public static final List<GpuField<String>> TEXT = text();
@@ -144,6 +145,7 @@ public final class GpuField<T> {
             case 32 -> gpu.powerLimits();
             case 33 -> gpu.vbiosVersion();
             case 34 -> gpu.memoryKind();
+            case 35 -> gpu.links();
             default -> throw new IllegalStateException("no GPU field " + index);
         };
     }

@@ -91,6 +91,9 @@ class GpuFieldTest {
             return new PcieLink(1, 5, 8, 16);
         } else if (type == PowerLimits.class) {
             return new PowerLimits(200.0, 700.0, 700.0);
+        } else if (type == GpuLinks.class) {
+            return new GpuLinks(List.of(new GpuLinks.Link(GpuLinks.Kind.NVLINK, true, 4, GpuLinks.Remote.NVSWITCH, null, 18)),
+                    null);
         }
         throw new AssertionError("no sample for " + type + ": add one with the new field");
     }

@@ -5,6 +5,7 @@ import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.GpuField;
 import io.gpudetect.model.GpuInterface;
+import io.gpudetect.model.GpuLinks;
 import io.gpudetect.model.Health;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
@@ -23,7 +24,7 @@ import java.util.Map;
  * introspection of the records were about 50 ms of a one-shot command's start-up (docs/performance.md,
  * "Start-up and footprint tricks", row "JSON without a JSON library").
  *
- * <p>Fields come in record-component order, {@code complete} last. A null is left out (the records'
+ * <p>Fields come in record-component order, then {@code complete} and {@code interconnect}. A null is left out (the records'
  * {@code NON_NULL}), except in a probe summary, which has no inclusion rule but for {@code why}; an empty {@code gaps} is left out too; {@link Health} also leaves out
  * an empty problem list ({@code NON_EMPTY}). InventoryWriterTest compares this with databind for every
  * fixture and fails when a record gains a component that is not written here.
@@ -81,6 +82,11 @@ final class InventoryWriter {
         }
         g.name("complete");
         g.bool(inventory.complete());
+        io.gpudetect.model.Interconnect links = inventory.interconnect();
+        if (links != null) {
+            g.name("interconnect");
+            interconnect(g, links);
+        }
         g.endObject();
     }
 
@@ -187,6 +193,9 @@ final class InventoryWriter {
             field(g, "maxWatts", p.maxWatts());
             field(g, "defaultWatts", p.defaultWatts());
             g.endObject();
+        } else if (value instanceof GpuLinks l) {
+            g.name(name);
+            links(g, l);
         } else if (value instanceof Vendor v) {
             field(g, name, v.id());
         } else if (value instanceof GpuInterface i) {
@@ -205,6 +214,47 @@ final class InventoryWriter {
             throw new IllegalStateException("GPU field " + name + " of a type the writer does not know: "
                     + value.getClass().getName());
         }
+    }
+
+    private static void links(DocumentSink g, GpuLinks l) throws IOException {
+        g.startObject();
+        g.name("links");
+        g.startArray();
+        for (GpuLinks.Link link : l.links()) {
+            g.startObject();
+            field(g, "kind", link.kind() == null ? null : link.kind().id());
+            field(g, "up", link.up());
+            field(g, "version", link.version());
+            field(g, "remote", link.remote() == null ? null : link.remote().id());
+            field(g, "remotePciAddress", link.remotePciAddress());
+            field(g, "count", link.count());
+            g.endObject();
+        }
+        g.endArray();
+        if (l.fabric() != null) {
+            g.name("fabric");
+            g.startObject();
+            field(g, "clusterUuid", l.fabric().clusterUuid());
+            field(g, "cliqueId", l.fabric().cliqueId());
+            field(g, "state", l.fabric().state());
+            field(g, "status", l.fabric().status());
+            g.endObject();
+        }
+        g.endObject();
+    }
+
+    private static void interconnect(DocumentSink g, io.gpudetect.model.Interconnect i) throws IOException {
+        g.startObject();
+        field(g, "topology", i.topology());
+        field(g, "summary", i.summary());
+        field(g, "gpus", i.gpus());
+        field(g, "linkedGpus", i.linkedGpus());
+        field(g, "linksUp", i.linksUp());
+        field(g, "linksDown", i.linksDown());
+        field(g, "allPairsJoined", i.allPairsJoined());
+        field(g, "kind", i.kind());
+        field(g, "clique", i.clique());
+        g.endObject();
     }
 
     private static void partitioning(DocumentSink g, Partitioning p) throws IOException {

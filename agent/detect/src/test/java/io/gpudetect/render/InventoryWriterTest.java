@@ -95,6 +95,7 @@ class InventoryWriterTest {
         JsonNode doc = new ObjectMapper().readTree(InventoryDocument.json(handBuilt()));
         Set<String> inventory = names(Inventory.class);
         inventory.add("complete");
+        inventory.add("interconnect");
         assertEquals(inventory, keys(doc));
         JsonNode gpu = doc.get("gpus").get(0);
         assertEquals(names(Gpu.class), keys(gpu));
@@ -113,6 +114,10 @@ class InventoryWriterTest {
         assertEquals(names(io.gpudetect.model.Fabric.RdmaPort.class), keys(fabric.get("devices").get(0).get("ports").get(0)));
         assertEquals(names(io.gpudetect.model.Fabric.GpuDirectRdma.class), keys(fabric.get("gpuDirectRdma")));
         assertEquals(names(io.gpudetect.model.Fabric.NearestNic.class), keys(fabric.get("nearestNics").get(0)));
+        assertEquals(names(io.gpudetect.model.GpuLinks.class), keys(gpu.get("links")));
+        assertEquals(names(io.gpudetect.model.GpuLinks.Link.class), keys(gpu.get("links").get("links").get(0)));
+        assertEquals(names(io.gpudetect.model.GpuLinks.Fabric.class), keys(gpu.get("links").get("fabric")));
+        assertEquals(names(io.gpudetect.model.Interconnect.class), keys(doc.get("interconnect")));
         // Every source a builder records is a written field's name.
         assertTrue(keys(gpu).containsAll(everyField().sources().keySet()), everyField().sources().keySet().toString());
     }
@@ -169,6 +174,13 @@ class InventoryWriterTest {
                 .vgpu(new Vgpu(true, "550.54.16", "r550_40"))
                 .as("sysfs-pci").pcieRoot("pci0000:3a").numaNode(0).pcieLink(new PcieLink(1, 5, 8, 16))
                 .powerLimits(new PowerLimits(200.0, 700.0, null)).vbiosVersion("96.00.\"74\".00.01").memoryKind("dedicated")
+                .as("nvml").links(new io.gpudetect.model.GpuLinks(List.of(
+                        new io.gpudetect.model.GpuLinks.Link(io.gpudetect.model.GpuLinks.Kind.NVLINK, true, 4,
+                                io.gpudetect.model.GpuLinks.Remote.GPU, "0000:07:00.0", 12),
+                        new io.gpudetect.model.GpuLinks.Link(io.gpudetect.model.GpuLinks.Kind.NVLINK, false, null,
+                                io.gpudetect.model.GpuLinks.Remote.UNKNOWN, null, 1)),
+                        new io.gpudetect.model.GpuLinks.Fabric("9277d399-0674-44a9-b64e-d85bb19ce2b0", 32766L,
+                                "completed", "NVML_SUCCESS")))
                 .build();
     }
 
@@ -178,7 +190,7 @@ class InventoryWriterTest {
         // Nothing set: only the (empty) sources map is written.
         gpus.add(new Gpu(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null));
+                null, null, null, null, null, null, null));
         // A builder without a source name records null sources; empty strings are not null.
         gpus.add(Gpu.builder(null).name("").model("").emulated(true).build());
         // A GPU read as no vGPU: the host driver's version and branch are left out.

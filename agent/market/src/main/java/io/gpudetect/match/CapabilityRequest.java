@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
  *       reach and the fewest lanes it runs on; {@code link=full}: the link runs on every lane the GPU has.</li>
  *   <li>{@code fabric=infiniband} (or {@code roce}, {@code iwarp}, {@code any}) and {@code fabric>=400G}: the node's
  *       RDMA fabric, {@link FabricRequest}.</li>
+ *   <li>{@code nvlink=all}: every pair of the GPUs one replica gets is joined over NVLink ({@link InterconnectRequest}).</li>
  * </ul>
  * A GPU whose node did not publish a fact asked of it fails, with that said.
  */
@@ -45,7 +46,7 @@ public final class CapabilityRequest {
     /** The keys that take {@code >=}: the rest take {@code =}. */
     private static final List<String> AT_LEAST = List.of("vram", "driver", "cuda", "rocm", "pcie");
     private static final List<String> KEYS = List.of("vendor", "model", "vram", "count", "interface", "mig",
-            "replicas", "driver", "cuda", "rocm", "pcie", "link");
+            "replicas", "driver", "cuda", "rocm", "pcie", "link", "nvlink");
 
     private CapabilityRequest() {
     }
@@ -100,7 +101,7 @@ public final class CapabilityRequest {
         for (String key : values.keySet()) {
             if (!KEYS.contains(key)) {
                 throw error(name, "unknown key '" + key + "'; expected vendor, model, vram, count, interface, mig, "
-                        + "replicas, driver, cuda, rocm, pcie, link or fabric");
+                        + "replicas, driver, cuda, rocm, pcie, link, nvlink or fabric");
             }
         }
         Vendor vendor = vendor(values.get("vendor"), name);
@@ -139,8 +140,9 @@ public final class CapabilityRequest {
                 choices.add(new GpuChoice(vendor, model.strip(), ramGi, ramAtLeast, iface, mig, floor));
             }
         }
+        boolean nvlinkAll = InterconnectRequest.parseNvlink(values.get("nvlink"), name) != null;
         return new Placement(name, PLACEMENT, name, replicas, new GpuRequest(units, choices, null,
-                FabricRequest.parse(fabricKind, fabricRate, name)));
+                FabricRequest.parse(fabricKind, fabricRate, name), nvlinkAll));
     }
 
     /** The driver, runtime and link parts of a request; {@link GpuFloor#NONE} when it has none. */

@@ -142,7 +142,18 @@ public final class Matcher {
                     }
                 }
             }
+            if (request.nvlinkAll()) {
+                // Whole GPUs only: MIG slices of one GPU share it, NVLink joins GPUs.
+                byKind.replaceAll((kind, perGpu) -> kind.startsWith("mig-") ? perGpu
+                        : InterconnectRequest.joinedSubset(request, offer.gpus(), perGpu));
+            }
             return byKind;
+        }
+
+        /** Matching GPUs of {@code kind} before {@code nvlink=all} keeps only a joined set of them. */
+        private int matchingIgnoringLinks(GpuRequest request, String kind) {
+            GpuRequest any = new GpuRequest(request.units(), request.choices(), request.unbiddable(), request.fabric(), false);
+            return matching(any).getOrDefault(kind, Map.of()).values().stream().mapToInt(Integer::intValue).sum();
         }
 
         NodeVerdict verdict(GpuRequest request) {
@@ -184,6 +195,12 @@ public final class Matcher {
                 return noMatch(request);
             }
             String what = kind.startsWith("mig-") ? "MIG " + kind.substring(4) + " slice" : "GPU";
+            if (matching < request.units() && request.nvlinkAll() && !kind.startsWith("mig-")) {
+                int all = matchingIgnoringLinks(request, kind);
+                if (all >= request.units()) {
+                    return InterconnectRequest.shortfall(offer.gpus(), all, matching, request.units());
+                }
+            }
             if (matching < request.units()) {
                 return "too few GPUs: " + matching + " matching " + what + (matching == 1 ? "" : "s") + " ("
                         + matchingModels(request) + "), " + request.units() + " asked per replica"

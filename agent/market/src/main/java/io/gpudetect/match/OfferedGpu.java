@@ -20,7 +20,8 @@ import java.util.Objects;
  *                      requests, as NVIDIA's device plugin offers a MIG-enabled card only as slices
  * @param profiles      the profile of each slice that exists ({@code 1g.10gb} twice for two such slices)
  * @param platform      the driver stack and slot it runs with, what {@code driver>=}, {@code cuda>=} and
- *                      {@code pcie>=} are checked against; null when nothing says
+ *                      {@code pcie>=} are checked against, and its links, which {@code nvlink=all} is; null when
+ *                      nothing says
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
@@ -36,14 +37,15 @@ public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
      * @param runtimeVersion the CUDA (NVIDIA) or ROCm (AMD) version
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Platform(String pciAddress, String driverVersion, String runtimeVersion, PcieLink pcieLink) {
+    public record Platform(String pciAddress, String driverVersion, String runtimeVersion, PcieLink pcieLink,
+                           @com.fasterxml.jackson.annotation.JsonIgnore io.gpudetect.model.GpuLinks links) {
 
         /** Nothing published. */
-        public static final Platform UNKNOWN = new Platform(null, null, null, null);
+        public static final Platform UNKNOWN = new Platform(null, null, null, null, null);
 
         public static Platform of(Gpu gpu) {
             return new Platform(gpu.pciAddress() == null ? null : gpu.pciAddress().toString(), gpu.driverVersion(),
-                    gpu.runtimeVersion(), gpu.pcieLink());
+                    gpu.runtimeVersion(), gpu.pcieLink(), gpu.links());
         }
     }
 

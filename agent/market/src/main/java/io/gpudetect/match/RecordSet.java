@@ -485,7 +485,11 @@ public final class RecordSet {
             }
             Gpu.Builder fields = Gpu.builder("record");
             for (GpuField<?> field : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
-                read(fields, field, gpu.get(field.name()), at);
+                if (field == GpuField.LINKS) {
+                    fields.links(LinksYaml.read(gpu.get(field.name()), at + "." + field.name(), this::error));
+                } else {
+                    read(fields, field, gpu.get(field.name()), at);
+                }
             }
             Gpu read = fields.build();
             String address = read.pciAddress() == null ? null : read.pciAddress().toString();

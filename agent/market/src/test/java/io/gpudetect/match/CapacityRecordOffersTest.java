@@ -53,10 +53,10 @@ class CapacityRecordOffersTest {
         NodeOffer a = offers.get(0);
         assertEquals("node-a", a.node());
         assertEquals(new OfferedGpu(Vendor.NVIDIA, "a100", 40, "sxm", true, List.of("3g.20gb", "3g.20gb"),
-                new OfferedGpu.Platform("0000:17:00.0", null, null, null)),
+                new OfferedGpu.Platform("0000:17:00.0", null, null, null, null)),
                 a.gpus().get(0), "slices of other cards are not this card's");
         assertEquals(new OfferedGpu(Vendor.NVIDIA, "h100", 80, "pcie", false, List.of(),
-                new OfferedGpu.Platform("0000:65:00.0", null, null, null)), a.gpus().get(1));
+                new OfferedGpu.Platform("0000:65:00.0", null, null, null, null)), a.gpus().get(1));
         assertEquals(Map.of("nvidia", 1, "mig-3g.20gb", 2), a.allocatable());
         assertEquals(0, a.free("nvidia"));
         assertEquals(2, a.free("mig-3g.20gb"));

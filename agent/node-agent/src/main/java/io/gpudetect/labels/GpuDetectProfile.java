@@ -108,6 +108,7 @@ public final class GpuDetectProfile implements LabelProfile {
             put(out, "gpu.pcie.degraded.count", String.valueOf(gpus.stream()
                     .filter(g -> g.pcieLink() != null && Boolean.TRUE.equals(g.pcieLink().degraded())).count()));
         }
+        InterconnectLabels.ownLabels(out, name -> LabelText.key(prefix, name), gpus);
         long unhealthy = gpus.stream()
                 .filter(g -> g.health() != null && g.health().status() != Health.Status.OK).count();
         put(out, "gpu.unhealthy.count", String.valueOf(unhealthy));

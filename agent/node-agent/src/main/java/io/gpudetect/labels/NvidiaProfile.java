@@ -142,6 +142,10 @@ public final class NvidiaProfile implements LabelProfile {
             out.put(key("gpu.mode"), mode);
         }
         vgpuLabels(out, gpus);
+        String clique = InterconnectLabels.gfdClique(gpus);
+        if (clique != null) {
+            out.put(key("gpu.clique"), clique);
+        }
         fullGpuLabels(out, gpus);
         if (settings.migStrategy() != MigStrategy.NONE) {
             out.put(key("mig.strategy"), settings.migStrategy().id());

@@ -30,7 +30,7 @@ import java.util.Map;
  * them. 0.1.0 (48f1f59) did fail on them ({@code UpgradeTest}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonIgnoreProperties(value = "interconnect", allowGetters = true, ignoreUnknown = true)
 public record GpuCapacitySpec(
         @JsonPropertyDescription("Every GPU on the node (emulated display adapters left out), sorted by PCI address.")
         List<GpuEntry> gpus,
@@ -69,6 +69,20 @@ public record GpuCapacitySpec(
         requested = requested == null ? Map.of() : Map.copyOf(requested);
     }
 
+    /**
+     * How the node's GPUs are joined ({@link io.gpudetect.model.Interconnect}), derived from the GPUs' {@code links}:
+     * written with them, never read back (a reader derives it again); absent when no GPU's links were read.
+     */
+    @JsonProperty("interconnect")
+    @JsonPropertyDescription("How the node's GPUs are joined, derived from their links: topology (nvswitch, all-to-all, bridge, pairs, hybrid-cube-mesh, partial, none), summary (8 GPUs all-to-all through NVSwitch), gpus, linkedGpus, linksUp, linksDown, allPairsJoined, kind (nvlink, bridge, xgmi), clique (the multi-node NVLink clique as nvidia.com/gpu.clique writes it). Absent when no GPU's links were read.")
+    public io.gpudetect.model.Interconnect interconnect() {
+        List<io.gpudetect.model.Interconnect.Member> members = new java.util.ArrayList<>();
+        for (GpuEntry e : gpus) {
+            members.add(new io.gpudetect.model.Interconnect.Member(e.pciAddress(), e.interfaceType(), e.links()));
+        }
+        return io.gpudetect.model.Interconnect.ofMembers(members);
+    }
+
     /** This spec with {@code handout} in place of its own. */
     public GpuCapacitySpec withHandout(io.gpudetect.record.dra.NodeHandout handout) {
         return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout,
@@ -104,6 +118,8 @@ public record GpuCapacitySpec(
                            @JsonPropertyDescription("The PCIe link: the most generation it can train to, the lanes it runs on and the lanes the device has; degraded when it runs on fewer lanes than the device has. No current generation: it follows the load (an idle GPU drops to Gen1).") PcieLink pcieLink,
                            @JsonPropertyDescription("The power cap in force, in watts.") Double powerLimitWatts,
                            @JsonPropertyDescription("The range the power cap may be set in and its default, in watts.") PowerLimits powerLimits,
+                           @JsonPropertyDescription("The GPU's NVLink, XGMI or NVLink-bridge links, grouped by far end: kind (nvlink, xgmi, bridge), up, version (the NVLink generation), remote (gpu, nvswitch, cpu, unknown), remotePciAddress (the far GPU) and count; fabric: the multi-node NVLink fabric (clusterUuid, cliqueId, state, status). An empty list: the GPU has no links; absent: not read.")
+                           @SchemaFrom(type = LinksSchema.class) io.gpudetect.model.GpuLinks links,
                            @JsonPropertyDescription("The DRM card nodes (card0 for /sys/class/drm/card0) whose device is this GPU, as Akash's inventory operator finds them; empty when it has none (its DRM driver, such as nvidia_drm, is not loaded: the operator skips the GPU); absent when not known.")
                            List<String> drmCards,
                            @JsonPropertyDescription("The RDMA device nearest the GPU and how near (PIX, PXB, PHB, NODE, SYS, as nvidia-smi topo -m words it); absent when the node has none or the fabric is not known.")
@@ -116,7 +132,7 @@ public record GpuCapacitySpec(
                 GpuField.PCI_SUBSYSTEM_DEVICE_ID, GpuField.ARCHITECTURE, GpuField.COMPUTE_CAPABILITY,
                 GpuField.DRIVER_VERSION, GpuField.RUNTIME_VERSION, GpuField.VBIOS_VERSION, GpuField.MEMORY_KIND,
                 GpuField.PCIE_ROOT, GpuField.NUMA_NODE, GpuField.PCIE_LINK, GpuField.POWER_LIMIT_WATTS,
-                GpuField.POWER_LIMITS);
+                GpuField.POWER_LIMITS, GpuField.LINKS);
 
         public GpuEntry {
             // Null, not empty, when the writer could not tell: "not known" differs from "no DRM node".
@@ -140,7 +156,7 @@ public record GpuCapacitySpec(
                     g.partitioning() == null ? null : g.partitioning().enabled(), g.pciVendorId(), g.pciDeviceId(),
                     g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), g.architecture(), g.computeCapability(),
                     g.driverVersion(), g.runtimeVersion(), g.vbiosVersion(), g.memoryKind(), g.pcieRoot(),
-                    g.numaNode(), steady(g.pcieLink()), g.powerLimitWatts(), g.powerLimits(), drmCards, nearestNic);
+                    g.numaNode(), steady(g.pcieLink()), g.powerLimitWatts(), g.powerLimits(), g.links(), drmCards, nearestNic);
         }
 
         /**
@@ -161,7 +177,7 @@ public record GpuCapacitySpec(
             return new GpuEntry(vendor, model, name, memoryMiB, memoryGi, interfaceType, pciAddress, uuid, health,
                     partitioned, pciVendorId, pciDeviceId, pciSubsystemVendorId, pciSubsystemDeviceId, architecture,
                     computeCapability, driverVersion, runtimeVersion, vbiosVersion, memoryKind, pcieRoot, numaNode,
-                    pcieLink, powerLimitWatts, powerLimits, drmCards, nearestNic);
+                    pcieLink, powerLimitWatts, powerLimits, links, drmCards, nearestNic);
         }
 
         /**
@@ -177,7 +193,7 @@ public record GpuCapacitySpec(
                     .pciSubsystemDeviceId(pciSubsystemDeviceId).architecture(architecture)
                     .computeCapability(computeCapability).driverVersion(driverVersion).runtimeVersion(runtimeVersion)
                     .vbiosVersion(vbiosVersion).memoryKind(memoryKind).pcieRoot(pcieRoot).numaNode(numaNode)
-                    .pcieLink(pcieLink).powerLimitWatts(powerLimitWatts).powerLimits(powerLimits).build();
+                    .pcieLink(pcieLink).powerLimitWatts(powerLimitWatts).powerLimits(powerLimits).links(links).build();
         }
 
         /**
@@ -189,6 +205,17 @@ public record GpuCapacitySpec(
         public Map<String, DeviceAttribute> attributes() {
             return GpuAttributes.of(toGpu("record"));
         }
+    }
+
+    /**
+     * The CRD's schema of a GPU's {@code links}: {@link io.gpudetect.model.GpuLinks} with its kind and far end as plain
+     * strings, so that a kind a newer agent adds is not refused by an older CRD (as vendor and interface).
+     */
+    record LinksSchema(List<LinkSchema> links, io.gpudetect.model.GpuLinks.Fabric fabric) {
+    }
+
+    /** One group of links in {@link LinksSchema}. */
+    record LinkSchema(String kind, boolean up, Integer version, String remote, String remotePciAddress, int count) {
     }
 
     /** How many GPUs share one vendor, model, memory size and interface: a {@link Kind} and its count. */

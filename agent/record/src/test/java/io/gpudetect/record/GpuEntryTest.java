@@ -20,6 +20,10 @@ import org.junit.jupiter.api.Test;
 
 class GpuEntryTest {
 
+    private static final io.gpudetect.model.GpuLinks SWITCHED = new io.gpudetect.model.GpuLinks(List.of(
+            new io.gpudetect.model.GpuLinks.Link(io.gpudetect.model.GpuLinks.Kind.NVLINK, true, 4,
+                    io.gpudetect.model.GpuLinks.Remote.NVSWITCH, null, 18)), null);
+
     /** The entry's components are its GPU fields, under their JSON names and types, then its own two. */
     @Test
     void componentsAreTheGpuFieldsItNamesThenItsOwn() {
@@ -70,12 +74,12 @@ class GpuEntryTest {
                 .computeCapability("9.0").driverVersion("580.159.04").runtimeVersion("13.0")
                 .vbiosVersion("96.00.DA.00.0C").memoryKind("dedicated").pcieRoot("pci0000:15").numaNode(0)
                 .pcieLink(new PcieLink(5, 5, 16, 16)).powerLimitWatts(700.0)
-                .powerLimits(new PowerLimits(200.0, 700.0, 700.0)).serial("1654123456789").build();
+                .powerLimits(new PowerLimits(200.0, 700.0, 700.0)).serial("1654123456789").links(SWITCHED).build();
         GpuCapacitySpec.GpuEntry entry = GpuCapacitySpec.GpuEntry.of(h100, List.of("card1"));
         assertEquals(new GpuCapacitySpec.GpuEntry(Vendor.NVIDIA, "h100", "NVIDIA H100 80GB HBM3", 81559L, 80,
                 GpuInterface.SXM, "0000:17:00.0", "GPU-1", Health.Status.DEGRADED, true, "10de", "2330", "10de",
                 "16c1", "Hopper", "9.0", "580.159.04", "13.0", "96.00.DA.00.0C", "dedicated", "pci0000:15", 0,
-                new PcieLink(null, 5, 16, 16), 700.0, new PowerLimits(200.0, 700.0, 700.0), List.of("card1"), null), entry);
+                new PcieLink(null, 5, 16, 16), 700.0, new PowerLimits(200.0, 700.0, 700.0), SWITCHED, List.of("card1"), null), entry);
 
         Gpu back = entry.toGpu("record");
         for (GpuField<?> f : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {

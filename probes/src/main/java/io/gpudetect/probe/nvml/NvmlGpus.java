@@ -2,6 +2,7 @@ package io.gpudetect.probe.nvml;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuLinks;
 import io.gpudetect.model.Health;
 import io.gpudetect.model.PcieLink;
 import io.gpudetect.model.PowerLimits;
@@ -16,7 +17,9 @@ import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.probe.nvidia.NvidiaValues;
 import io.gpudetect.tables.MemorySize;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -33,6 +36,8 @@ import java.util.regex.Pattern;
 public final class NvmlGpus {
 
     private static final long MIB = 1024L * 1024L;
+    /** {@code NVML_ERROR_INVALID_ARGUMENT}: what a link past a GPU's last answers. */
+    private static final int ERROR_INVALID_ARGUMENT = 2;
     /** "NVIDIA A100-SXM4-40GB MIG 1g.5gb" -> "1g.5gb"; also "... MIG 1c.2g.20gb" for a compute instance. */
     private static final Pattern MIG_PROFILE = Pattern.compile("\\bMIG\\s+(\\S+)\\s*$");
 
@@ -204,6 +209,7 @@ public final class NvmlGpus {
                     lanesOrGen(fact(d.maxPcieLinkGeneration(), "the maximum PCIe link generation", label)),
                     lanesOrGen(fact(d.currentPcieLinkWidth(), "the PCIe link width", label)),
                     lanesOrGen(fact(d.maxPcieLinkWidth(), "the maximum PCIe link width", label))));
+            b.links(links(d, label));
             NvmlSnapshot.Modes ecc = fact(d.eccMode(), "the ECC mode", label);
             Long uncorrected = ecc != null && ecc.current()
                     ? fact(d.eccUncorrectedAggregate(), "the uncorrected ECC count", label) : null;
@@ -218,6 +224,112 @@ public final class NvmlGpus {
             }
             return b.health(new Health(problems.isEmpty() ? Health.Status.OK : Health.Status.DEGRADED, uncorrected,
                     problems)).build();
+        }
+
+        /**
+         * The GPU's NVLinks grouped by far end, and its multi-node fabric; null when neither was asked (a snapshot
+         * recorded before issue 40) or this library lacks the calls. A first link that answers Not Supported is a GPU
+         * without NVLink: an empty list. The list ends at the first link whose state call fails (Invalid Argument:
+         * past the GPU's last link), as the snapshot's reader stopped asking there.
+         */
+        private GpuLinks links(NvmlSnapshot.Device d, String label) {
+            GpuLinks.Fabric fabric = fabric(d, label);
+            if (d.nvLinks() == null) {
+                return fabric == null ? null : new GpuLinks(List.of(), fabric);
+            }
+            Map<GpuLinks.Link, Integer> groups = new LinkedHashMap<>();
+            boolean known = false;
+            // The snapshot asks the version of the first active link only: the GPU's one NVLink generation.
+            Integer generation = null;
+            for (NvmlSnapshot.NvLink l : d.nvLinks()) {
+                if (generation == null && l.version() != null) {
+                    generation = nvlinkGeneration(fact(l.version(), "the version of NVLink " + l.link(), label));
+                }
+            }
+            for (NvmlSnapshot.NvLink l : d.nvLinks()) {
+                NvmlCall<Boolean> active = l.active();
+                if (active == null) {
+                    continue;
+                }
+                if (!active.ok()) {
+                    int code = active.returnCode();
+                    boolean end = code == NvmlReturn.ERROR_NOT_SUPPORTED || code == ERROR_INVALID_ARGUMENT;
+                    known |= end;
+                    if (!end) {
+                        // A lost GPU, a missing symbol, or a failure after some links were read: said, not hidden.
+                        fact(active, "the state of NVLink " + l.link(), label);
+                    }
+                    break;
+                }
+                known = true;
+                GpuLinks.Link link;
+                if (!active.value()) {
+                    link = new GpuLinks.Link(GpuLinks.Kind.NVLINK, false, null, GpuLinks.Remote.UNKNOWN, null, 1);
+                } else {
+                    Long type = fact(l.remoteType(), "the far end of NVLink " + l.link(), label);
+                    NvmlSnapshot.Pci far = fact(l.remotePci(), "the far end's PCI address of NVLink " + l.link(), label);
+                    GpuLinks.Remote remote = type == null ? GpuLinks.Remote.UNKNOWN : type == 0 ? GpuLinks.Remote.GPU
+                            : type == 1 ? GpuLinks.Remote.CPU : type == 2 ? GpuLinks.Remote.NVSWITCH : GpuLinks.Remote.UNKNOWN;
+                    String address = null;
+                    if (remote == GpuLinks.Remote.GPU && far != null) {
+                        try {
+                            address = new PciAddress(Math.toIntExact(far.domain()), far.bus(), far.device(), 0).toString();
+                        } catch (IllegalArgumentException | ArithmeticException e) {
+                            notes.add(Diagnostic.warning(NvmlProbe.PROBE, file, null, label + ": NVLink " + l.link()
+                                    + " leads to domain " + far.domain() + ", bus " + far.bus() + ", device " + far.device()
+                                    + ", which is not a PCI address"));
+                        }
+                    }
+                    link = new GpuLinks.Link(GpuLinks.Kind.NVLINK, true, generation, remote, address, 1);
+                }
+                groups.merge(link, 1, Integer::sum);
+            }
+            if (!known) {
+                return fabric == null ? null : new GpuLinks(List.of(), fabric);
+            }
+            List<GpuLinks.Link> links = new ArrayList<>();
+            for (Map.Entry<GpuLinks.Link, Integer> e : groups.entrySet()) {
+                GpuLinks.Link k = e.getKey();
+                links.add(new GpuLinks.Link(k.kind(), k.up(), k.version(), k.remote(), k.remotePciAddress(), e.getValue()));
+            }
+            return new GpuLinks(links, fabric);
+        }
+
+        private GpuLinks.Fabric fabric(NvmlSnapshot.Device d, String label) {
+            NvmlSnapshot.Fabric f = fact(d.fabric(), "the NVLink fabric", label);
+            if (f == null) {
+                return null;
+            }
+            String uuid = f.clusterUuid() == null || f.clusterUuid().replace("-", "").matches("0*") ? null
+                    : f.clusterUuid().toLowerCase(java.util.Locale.ROOT);
+            String state = switch (f.state()) {
+                case 0 -> "not-supported";
+                case 1 -> "not-started";
+                case 2 -> "in-progress";
+                case 3 -> "completed";
+                default -> "unknown";
+            };
+            return new GpuLinks.Fabric(uuid, uuid == null ? null : f.cliqueId(), state, NvmlReturn.name(f.status()));
+        }
+
+        /**
+         * NVLink's generation from {@code nvmlNvlinkVersion_t} (1 for 1.0, 2 for 2.0, 3 for 2.2, 4 for 3.0, 5 for
+         * 3.1, 6 for 4.0, 7 for 5.0, 8 for 6.0): the generation that tells link speeds apart (V100 2, A100 3, H100 4,
+         * B200 5); null for 0 (invalid) or a value nvml.h does not have.
+         */
+        private static Integer nvlinkGeneration(Long version) {
+            if (version == null) {
+                return null;
+            }
+            return switch (version.intValue()) {
+                case 1 -> 1;
+                case 2, 3 -> 2;
+                case 4, 5 -> 3;
+                case 6 -> 4;
+                case 7 -> 5;
+                case 8 -> 6;
+                default -> null;
+            };
         }
 
         private void ids(Gpu.Builder b, NvmlSnapshot.Pci pci, String label) {

@@ -42,7 +42,10 @@ import java.util.List;
  *                  "enforcedPowerLimitMilliwatts", "defaultPowerLimitMilliwatts",
  *                  "powerLimitConstraints": {call, "value": {"minMilliwatts", "maxMilliwatts"}}, "vbiosVersion",
  *                  "maxPcieLinkGeneration", "currentPcieLinkGeneration", "maxPcieLinkWidth", "currentPcieLinkWidth"
- *                  (absent from snapshots recorded before they were asked) } ] }
+ *                  (absent from snapshots recorded before they were asked),
+ *                  "nvLinks": [ { "link", "active": {call, "value": true}, "version", "remotePci": {call, pci},
+ *                                 "remoteType" } ], "fabric": {call, "value": {"clusterUuid", "cliqueId", "state",
+ *                  "status"}}, "nvlinkPeers": [ { "peer", "status": {call} } ] (absent before issue 40) } ] }
  * </pre>
  * Every call is {@code {function, returnCode, status, error?, value?}}: the symbol that answered, NVML's
  * return code and its name, {@code nvmlErrorString} on failure. Unknown members are ignored, so a newer
@@ -95,7 +98,7 @@ public final class NvmlSnapshotJson {
 
     /** What an NVML call's {@code value} holds, by the call it answers. */
     private enum Value {
-        NONE, STRING, INT, LONG, MODES, PCI, MEMORY, COMPUTE_CAPABILITY, POWER_RANGE
+        NONE, STRING, INT, LONG, MODES, PCI, MEMORY, COMPUTE_CAPABILITY, POWER_RANGE, BOOL, FABRIC
     }
 
     private static NvmlSnapshot snapshot(JsonParser p) throws IOException {
@@ -163,6 +166,9 @@ public final class NvmlSnapshotJson {
         NvmlCall<Long> currentGen = null;
         NvmlCall<Long> maxWidth = null;
         NvmlCall<Long> currentWidth = null;
+        List<NvmlSnapshot.NvLink> nvLinks = null;
+        NvmlCall<NvmlSnapshot.Fabric> fabric = null;
+        List<NvmlSnapshot.Peer> peers = null;
         for (String m = nextMember(p); m != null; m = nextMember(p)) {
             switch (m) {
                 case "index" -> index = orZero(integer(p, m));
@@ -199,12 +205,84 @@ public final class NvmlSnapshotJson {
                 case "currentPcieLinkGeneration" -> currentGen = call(p, m, Value.LONG);
                 case "maxPcieLinkWidth" -> maxWidth = call(p, m, Value.LONG);
                 case "currentPcieLinkWidth" -> currentWidth = call(p, m, Value.LONG);
+                case "nvLinks" -> {
+                    if (array(p, m)) {
+                        nvLinks = new ArrayList<>();
+                        while (p.nextToken() != JsonToken.END_ARRAY) {
+                            if (!object(p, "nvLinks[]")) {
+                                throw JsonMembers.wrong(p, "nvLinks[]", "an NVLink (a JSON object)");
+                            }
+                            nvLinks.add(nvLink(p));
+                        }
+                    }
+                }
+                case "fabric" -> fabric = call(p, m, Value.FABRIC);
+                case "nvlinkPeers" -> {
+                    if (array(p, m)) {
+                        peers = new ArrayList<>();
+                        while (p.nextToken() != JsonToken.END_ARRAY) {
+                            if (!object(p, "nvlinkPeers[]")) {
+                                throw JsonMembers.wrong(p, "nvlinkPeers[]", "a peer (a JSON object)");
+                            }
+                            peers.add(peer(p));
+                        }
+                    }
+                }
                 default -> skip(p);
             }
         }
         return new NvmlSnapshot.Device(index, handle, name, uuid, serial, part, pci, memory, cc, architecture, brand,
                 powerLimit, ecc, eccErrors, mig, maxMig, migDevices, enforcedPowerLimit, powerRange, defaultPowerLimit,
-                vbios, maxGen, currentGen, maxWidth, currentWidth);
+                vbios, maxGen, currentGen, maxWidth, currentWidth, nvLinks, fabric, peers);
+    }
+
+    private static NvmlSnapshot.NvLink nvLink(JsonParser p) throws IOException {
+        int link = 0;
+        NvmlCall<Boolean> active = null;
+        NvmlCall<Long> version = null;
+        NvmlCall<NvmlSnapshot.Pci> remotePci = null;
+        NvmlCall<Long> remoteType = null;
+        for (String m = nextMember(p); m != null; m = nextMember(p)) {
+            switch (m) {
+                case "link" -> link = orZero(integer(p, m));
+                case "active" -> active = call(p, m, Value.BOOL);
+                case "version" -> version = call(p, m, Value.LONG);
+                case "remotePci" -> remotePci = call(p, m, Value.PCI);
+                case "remoteType" -> remoteType = call(p, m, Value.LONG);
+                default -> skip(p);
+            }
+        }
+        return new NvmlSnapshot.NvLink(link, active, version, remotePci, remoteType);
+    }
+
+    private static NvmlSnapshot.Peer peer(JsonParser p) throws IOException {
+        int peer = 0;
+        NvmlCall<Long> status = null;
+        for (String m = nextMember(p); m != null; m = nextMember(p)) {
+            switch (m) {
+                case "peer" -> peer = orZero(integer(p, m));
+                case "status" -> status = call(p, m, Value.LONG);
+                default -> skip(p);
+            }
+        }
+        return new NvmlSnapshot.Peer(peer, status);
+    }
+
+    private static NvmlSnapshot.Fabric fabric(JsonParser p, String member) throws IOException {
+        String uuid = null;
+        long clique = 0;
+        int state = 0;
+        int status = 0;
+        for (String m = nextMember(p); m != null; m = nextMember(p)) {
+            switch (m) {
+                case "clusterUuid" -> uuid = text(p, member + ".clusterUuid");
+                case "cliqueId" -> clique = orZero(whole(p, member + ".cliqueId"));
+                case "state" -> state = orZero(integer(p, member + ".state"));
+                case "status" -> status = orZero(integer(p, member + ".status"));
+                default -> skip(p);
+            }
+        }
+        return new NvmlSnapshot.Fabric(uuid, clique, state, status);
     }
 
     private static NvmlSnapshot.MigDevice migDevice(JsonParser p) throws IOException {
@@ -273,6 +351,9 @@ public final class NvmlSnapshotJson {
         if (kind == Value.LONG) {
             return whole(p, member);
         }
+        if (kind == Value.BOOL) {
+            return bool(p, member);
+        }
         if (!object(p, member)) {
             return null;
         }
@@ -281,6 +362,7 @@ public final class NvmlSnapshotJson {
             case PCI -> pci(p, member);
             case MEMORY -> memory(p, member);
             case COMPUTE_CAPABILITY -> computeCapability(p, member);
+            case FABRIC -> fabric(p, member);
             default -> powerRange(p, member);
         };
     }
