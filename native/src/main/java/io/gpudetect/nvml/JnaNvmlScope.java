@@ -165,7 +165,9 @@ public final class JnaNvmlScope implements NvmlScope {
                 ecc.ok() && ecc.value().current() ? lib.eccUncorrectedAggregate(d) : null, mig, maxMig, migDevices,
                 lib.enforcedPowerLimitMilliwatts(d), lib.powerLimitConstraints(d), lib.defaultPowerLimitMilliwatts(d),
                 lib.vbiosVersion(d), lib.maxPcieLinkGeneration(d), lib.currentPcieLinkGeneration(d),
-                lib.maxPcieLinkWidth(d), lib.currentPcieLinkWidth(d));
+                lib.maxPcieLinkWidth(d), lib.currentPcieLinkWidth(d),
+                ecc.ok() && ecc.value().current() ? lib.eccUncorrectedVolatile(d) : null, lib.retiredPagesPending(d),
+                lib.remappedRows(d), lib.clocksEventReasons(d));
     }
 
     private static NvmlSnapshot.MigDevice migDevice(NvmlLibrary lib, int index, NvmlCall<NvmlDevice> handle) {

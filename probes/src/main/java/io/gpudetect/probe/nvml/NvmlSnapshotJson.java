@@ -41,7 +41,10 @@ import java.util.List;
  *                                    "memory", "multiprocessors" } ],
  *                  "enforcedPowerLimitMilliwatts", "defaultPowerLimitMilliwatts",
  *                  "powerLimitConstraints": {call, "value": {"minMilliwatts", "maxMilliwatts"}}, "vbiosVersion",
- *                  "maxPcieLinkGeneration", "currentPcieLinkGeneration", "maxPcieLinkWidth", "currentPcieLinkWidth"
+ *                  "maxPcieLinkGeneration", "currentPcieLinkGeneration", "maxPcieLinkWidth", "currentPcieLinkWidth",
+ *                  "eccUncorrectedVolatile", "retiredPagesPending" (nvmlEnableState_t),
+ *                  "remappedRows": {call, "value": {"corrected", "uncorrected", "pending", "failure"}},
+ *                  "clocksEventReasons" (the nvmlClocksEventReason bits)
  *                  (absent from snapshots recorded before they were asked) } ] }
  * </pre>
  * Every call is {@code {function, returnCode, status, error?, value?}}: the symbol that answered, NVML's
@@ -95,7 +98,7 @@ public final class NvmlSnapshotJson {
 
     /** What an NVML call's {@code value} holds, by the call it answers. */
     private enum Value {
-        NONE, STRING, INT, LONG, MODES, PCI, MEMORY, COMPUTE_CAPABILITY, POWER_RANGE
+        NONE, STRING, INT, LONG, MODES, PCI, MEMORY, COMPUTE_CAPABILITY, POWER_RANGE, REMAPPED_ROWS
     }
 
     private static NvmlSnapshot snapshot(JsonParser p) throws IOException {
@@ -163,6 +166,10 @@ public final class NvmlSnapshotJson {
         NvmlCall<Long> currentGen = null;
         NvmlCall<Long> maxWidth = null;
         NvmlCall<Long> currentWidth = null;
+        NvmlCall<Long> eccVolatile = null;
+        NvmlCall<Long> pagesPending = null;
+        NvmlCall<NvmlSnapshot.RemappedRows> remapped = null;
+        NvmlCall<Long> clocks = null;
         for (String m = nextMember(p); m != null; m = nextMember(p)) {
             switch (m) {
                 case "index" -> index = orZero(integer(p, m));
@@ -199,12 +206,16 @@ public final class NvmlSnapshotJson {
                 case "currentPcieLinkGeneration" -> currentGen = call(p, m, Value.LONG);
                 case "maxPcieLinkWidth" -> maxWidth = call(p, m, Value.LONG);
                 case "currentPcieLinkWidth" -> currentWidth = call(p, m, Value.LONG);
+                case "eccUncorrectedVolatile" -> eccVolatile = call(p, m, Value.LONG);
+                case "retiredPagesPending" -> pagesPending = call(p, m, Value.LONG);
+                case "remappedRows" -> remapped = call(p, m, Value.REMAPPED_ROWS);
+                case "clocksEventReasons" -> clocks = call(p, m, Value.LONG);
                 default -> skip(p);
             }
         }
         return new NvmlSnapshot.Device(index, handle, name, uuid, serial, part, pci, memory, cc, architecture, brand,
                 powerLimit, ecc, eccErrors, mig, maxMig, migDevices, enforcedPowerLimit, powerRange, defaultPowerLimit,
-                vbios, maxGen, currentGen, maxWidth, currentWidth);
+                vbios, maxGen, currentGen, maxWidth, currentWidth, eccVolatile, pagesPending, remapped, clocks);
     }
 
     private static NvmlSnapshot.MigDevice migDevice(JsonParser p) throws IOException {
@@ -281,6 +292,7 @@ public final class NvmlSnapshotJson {
             case PCI -> pci(p, member);
             case MEMORY -> memory(p, member);
             case COMPUTE_CAPABILITY -> computeCapability(p, member);
+            case REMAPPED_ROWS -> remappedRows(p, member);
             default -> powerRange(p, member);
         };
     }
@@ -358,6 +370,23 @@ public final class NvmlSnapshotJson {
             }
         }
         return new NvmlSnapshot.PowerRange(min, max);
+    }
+
+    private static NvmlSnapshot.RemappedRows remappedRows(JsonParser p, String member) throws IOException {
+        long corrected = 0;
+        long uncorrected = 0;
+        boolean pending = false;
+        boolean failure = false;
+        for (String m = nextMember(p); m != null; m = nextMember(p)) {
+            switch (m) {
+                case "corrected" -> corrected = orZero(whole(p, member + ".corrected"));
+                case "uncorrected" -> uncorrected = orZero(whole(p, member + ".uncorrected"));
+                case "pending" -> pending = Boolean.TRUE.equals(bool(p, member + ".pending"));
+                case "failure" -> failure = Boolean.TRUE.equals(bool(p, member + ".failure"));
+                default -> skip(p);
+            }
+        }
+        return new NvmlSnapshot.RemappedRows(corrected, uncorrected, pending, failure);
     }
 
     private static int orZero(Integer value) {
