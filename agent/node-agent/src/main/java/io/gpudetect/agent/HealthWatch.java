@@ -171,6 +171,9 @@ public final class HealthWatch {
                         g.pciAddress().toString());
             }
         }
+        if (marks.isEmpty()) {
+            return seen;
+        }
         if (inventory == lastIn && version == lastVersion) {
             return new Observation(lastOut.inventory(), seen.drmCards(), seen.hostFacts());
         }
