@@ -455,7 +455,19 @@ static void spend_since(long start, long us) {
 
 static void spend(long us) { spend_since(cpu_us(), us); }
 
+/* NVML is thread-safe: an agent's passes and its event watcher init and shut down on threads of their own. */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static nvmlReturn_t init_locked(void);
+
 static nvmlReturn_t init(void) {
+    pthread_mutex_lock(&init_lock);
+    nvmlReturn_t r = init_locked();
+    pthread_mutex_unlock(&init_lock);
+    return r;
+}
+
+static nvmlReturn_t init_locked(void) {
     if (initialized) {
         initialized++;
         return NVML_SUCCESS;
@@ -494,7 +506,11 @@ EXPORT nvmlReturn_t nvmlInit_v2(void) { return init(); }
 #endif
 
 EXPORT nvmlReturn_t nvmlShutdown(void) {
-    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    pthread_mutex_lock(&init_lock);
+    if (!initialized) {
+        pthread_mutex_unlock(&init_lock);
+        return NVML_ERROR_UNINITIALIZED;
+    }
     initialized--;
     if (!initialized) {
         spend(COST_SHUTDOWN_US);
@@ -503,6 +519,7 @@ EXPORT nvmlReturn_t nvmlShutdown(void) {
             nanosleep(&wait, NULL);
         }
     }
+    pthread_mutex_unlock(&init_lock);
     return NVML_SUCCESS;
 }
 
