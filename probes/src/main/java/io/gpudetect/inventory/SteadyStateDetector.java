@@ -149,12 +149,12 @@ public final class SteadyStateDetector {
             // An unreadable fingerprint equals nothing, itself included.
             return o instanceof Fingerprint f && functions != null && f.functions != null
                     && functions.equals(f.functions) && drivers.equals(f.drivers) && nvidiaModule.equals(f.nvidiaModule)
-                    && amdgpuModule.equals(f.amdgpuModule) && Objects.equals(nvml, f.nvml);
+                    && amdgpuModule.equals(f.amdgpuModule) && Objects.equals(nvml, f.nvml) && Objects.equals(health, f.health);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(functions, drivers, nvidiaModule, amdgpuModule, nvml);
+            return Objects.hash(functions, drivers, nvidiaModule, amdgpuModule, nvml, health);
         }
     }
 }
