@@ -17,5 +17,5 @@ for variant in current old; do
     # -Bsymbolic and hidden visibility keep each copy's calls inside itself when several are loaded.
     "$cc" -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -fPIC -shared -fvisibility=hidden -Wl,-Bsymbolic \
         -Wl,-soname,libnvidia-ml.so.1 $flags -o "$out/$variant/usr/lib64/libnvidia-ml.so.1" \
-        "$here/fake_nvml.c" -ldl
+        "$here/fake_nvml.c" -ldl -lpthread
 done

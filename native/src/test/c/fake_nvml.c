@@ -6,11 +6,22 @@
  *   2. the first word of the file "fake-nvml-scenario" beside this library (found with dladdr), so
  *      that tests in one JVM can give each copy of the library its own host, else
  *   3. "h100".
- * Scenarios: h100, 8xa100-mig, mixed, lost, empty, init-error-N (nvmlInit returns N), and NVLink topologies:
- * 8xh100-nvswitch (18 links each to the NVSwitches), 8xh100-link-down (the same, GPU 3's link 7 inactive),
- * 8xa100-nvswitch (12 links each), 4xv100-mesh (every pair of 4 V100 on 2 links), 2xa6000-bridge (two PCIe cards
- * on an NVLink bridge, 4 links), 4xgb200-nvl72 (a GB200 tray: 18 links each to the rack's switches, registered with
- * the multi-node fabric, clique 32766).
+ * Scenarios: h100, 8xa100-mig, mixed, lost, health, v100-pages, empty, init-error-N (nvmlInit returns N), and
+ * NVLink topologies: 8xh100-nvswitch (18 links each to the NVSwitches), 8xh100-link-down (the same, GPU 3's link 7
+ * inactive), 8xa100-nvswitch (12 links each), 4xv100-mesh (every pair of 4 V100 on 2 links), 2xa6000-bridge (two
+ * PCIe cards on an NVLink bridge, 4 links), 4xgb200-nvl72 (a GB200 tray: 18 links each to the rack's switches,
+ * registered with the multi-node fabric, clique 32766). Any scenario with "-noevents" after it answers Not Supported
+ * to the event calls, as vGPU guests and old drivers do.
+ *
+ * Health and events (issue 38): each GPU reports retired pages pending, remapped rows, volatile ECC counts and
+ * clock event reasons as its scenario sets them. Lines appended to the file "fake-nvml-events" beside this
+ * library inject what happens to a GPU while a process runs; the library reads the file's new complete lines
+ * when a wait on an event set wakes (it watches the folder with inotify, so a wait costs no CPU, as the real
+ * library's poll on the driver does) and when a handle is asked for (a stat when nothing changed):
+ *   xid INDEX N    an Xid critical error event with data N; 79 (fallen off the bus) also makes the GPU lost
+ *   dbe INDEX      a double-bit ECC event; the GPU's volatile uncorrected count goes up by one
+ *   lost INDEX     the GPU is lost (every call but the PCI info answers GPU_IS_LOST), without an event
+ *   reload         a driver reload: what was injected is forgotten, every GPU answers as its scenario says
  * Built twice: normally, and with -DOLD_NVML, which leaves out every _v2/_v3 symbol, MIG and
  * architecture calls, and (to stand for a library without them) the NVLink, P2P and fabric calls; its nvmlDeviceGetPciInfo writes the v1 struct.
  *
@@ -30,6 +41,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef int nvmlReturn_t;
 #define NVML_SUCCESS 0
@@ -111,6 +127,11 @@ struct fake_device {
     int unified_memory;    /* nvmlDeviceGetMemoryInfo* answer Not Supported, as on GB10 and Jetson */
     int ecc_supported; unsigned int ecc_current, ecc_pending; unsigned long long ecc_uncorrected;
     int mig_supported; unsigned int mig_current, mig_pending;
+    unsigned long long ecc_volatile_uncorrected;
+    /* 1: the GPU retires pages (before Ampere), 2: it remaps rows (Ampere and later), 0: neither (GeForce) */
+    int memory_repair; unsigned int pages_pending;
+    unsigned int rows_corrected, rows_uncorrected, rows_pending, rows_failure;
+    unsigned long long clock_reasons;
     /* MIG devices of a full GPU, or for a MIG device its ids */
     struct fake_device *migs;
     int mig_count;
@@ -206,6 +227,7 @@ static struct fake_device *hopper(struct fake_device *d) {
     d->power_min_mw = 200000; d->power_max_mw = 700000; d->power_default_mw = 700000; d->power_enforced_mw = 700000;
     snprintf(d->vbios, sizeof d->vbios, "96.00.99.00.01");
     d->link_max_gen = 5; d->link_cur_gen = 1; d->link_max_width = 16; d->link_cur_width = 16;
+    d->memory_repair = 2; d->clock_reasons = 0x1; /* nvmlClocksEventReasonGpuIdle */
     return d;
 }
 
@@ -214,6 +236,7 @@ static struct fake_device *ampere(struct fake_device *d) {
     d->power_min_mw = 100000; d->power_max_mw = 400000; d->power_default_mw = 400000; d->power_enforced_mw = 400000;
     snprintf(d->vbios, sizeof d->vbios, "92.00.45.00.04");
     d->link_max_gen = 4; d->link_cur_gen = 4; d->link_max_width = 16; d->link_cur_width = 16;
+    d->memory_repair = 2; d->clock_reasons = 0x1;
     return d;
 }
 
@@ -344,9 +367,118 @@ static void build_scenario(void) {
             d->cc_major = 10; d->cc_minor = 0; d->arch = 10;
             d->fabric = 1; memcpy(d->cluster_uuid, uuid, 16); d->clique = 32766; d->fabric_state = 3;
         }
+    } else if (strcmp(scenario, "health") == 0) {
+        /* one healthy H100 and one with each thing the pass-time checks look for */
+        static const unsigned int buses[] = {0x19, 0x3b, 0x4c, 0x5d, 0x9b};
+        for (int i = 0; i < 5; i++) {
+            hopper(add("NVIDIA H100 80GB HBM3", 0, buses[i], 0, 0x233010de, 0x16c110de, 81559));
+        }
+        devices[1].rows_corrected = 2; devices[1].rows_pending = 1;            /* degraded: RowsPendingRemap */
+        devices[2].rows_uncorrected = 1; devices[2].rows_failure = 1;          /* failed: RowRemapFailure */
+        devices[2].ecc_volatile_uncorrected = 4;                               /* and UncorrectableEcc */
+        devices[3].clock_reasons = 0x8 | 0x40;                                 /* degraded: HardwareSlowdown */
+        devices[4].clock_reasons = 0x4 | 0x20;                                 /* power cap, SW thermal: healthy */
+    } else if (strcmp(scenario, "v100-pages") == 0) {
+        /* a Volta GPU retires pages instead of remapping rows */
+        struct fake_device *d = add("Tesla V100-SXM2-16GB", 0, 0x1a, 0, 0x1db110de, 0x121210de, 16384);
+        d->cc_major = 7; d->cc_minor = 0; d->arch = 5; d->power_mw = 300000; d->memory_repair = 1;
+        d->pages_pending = 1;
+        d->link_max_gen = 3; d->link_cur_gen = 3; d->link_max_width = 16; d->link_cur_width = 16;
     } else if (strcmp(scenario, "empty") == 0) {
         /* the driver is loaded and sees no GPU */
     }
+}
+
+
+/* ---- injected state and events (see the top of this file) ---- */
+
+#define MAX_EVENTS 256
+#define MAX_SETS 8
+struct fake_event { unsigned int index; unsigned long long type, data; };
+struct fake_set {
+    int used, inotify_fd;
+    unsigned long long mask[MAX_DEVICES];
+    unsigned int cursor;
+};
+static struct fake_event event_log[MAX_EVENTS];
+static unsigned int event_count;
+static struct fake_set sets[MAX_SETS];
+static int events_unsupported;
+/* What was injected and holds until "reload": kept apart from the scenario, which each init from zero rebuilds. */
+static int injected_lost[MAX_DEVICES];
+static unsigned long long injected_dbe[MAX_DEVICES];
+static long control_consumed;
+static struct timespec control_mtime;
+static long control_size = -1;
+static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void library_dir_file(char *path, size_t size, const char *name) {
+    path[0] = '\0';
+    Dl_info info;
+    if (dladdr((void *) library_dir_file, &info) && info.dli_fname) {
+        snprintf(path, size, "%s", info.dli_fname);
+        char *slash = strrchr(path, '/');
+        if (slash) {
+            snprintf(slash + 1, size - (size_t) (slash + 1 - path), "%s", name);
+            return;
+        }
+    }
+    snprintf(path, size, "%s", name);
+}
+
+static void log_event(unsigned int index, unsigned long long type, unsigned long long data) {
+    if (event_count < MAX_EVENTS) {
+        event_log[event_count].index = index;
+        event_log[event_count].type = type;
+        event_log[event_count].data = data;
+        event_count++;
+    }
+}
+
+/* Applies what was injected to the devices the scenario built. */
+static void apply_injected(void) {
+    for (unsigned int i = 0; i < device_count; i++) {
+        if (injected_lost[i]) devices[i].lost = 1;
+    }
+}
+
+/* Reads the control file's new complete lines; a stat when it did not change. Call with control_lock held. */
+static void read_control(void) {
+    char path[4096];
+    library_dir_file(path, sizeof path, "fake-nvml-events");
+    struct stat st;
+    if (stat(path, &st) != 0) return;
+    if (st.st_size == control_size && st.st_mtim.tv_sec == control_mtime.tv_sec
+            && st.st_mtim.tv_nsec == control_mtime.tv_nsec) {
+        return;
+    }
+    control_size = st.st_size;
+    control_mtime = st.st_mtim;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    if (fseek(f, control_consumed, SEEK_SET) != 0) { fclose(f); return; }
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        size_t n = strlen(line);
+        if (n == 0 || line[n - 1] != '\n') break; /* a line still being written: read it next time */
+        control_consumed += (long) n;
+        unsigned int index; unsigned long long xid;
+        if (sscanf(line, "xid %u %llu", &index, &xid) == 2 && index < MAX_DEVICES) {
+            log_event(index, 0x8, xid);
+            if (xid == 79) injected_lost[index] = 1;
+        } else if (sscanf(line, "dbe %u", &index) == 1 && index < MAX_DEVICES) {
+            injected_dbe[index]++;
+            log_event(index, 0x2, 0);
+        } else if (sscanf(line, "lost %u", &index) == 1 && index < MAX_DEVICES) {
+            injected_lost[index] = 1;
+        } else if (strncmp(line, "reload", 6) == 0) {
+            memset(injected_lost, 0, sizeof injected_lost);
+            memset(injected_dbe, 0, sizeof injected_dbe);
+            build_scenario(); /* every GPU as its scenario has it, handles still valid: the array stays */
+        }
+    }
+    fclose(f);
+    apply_injected();
 }
 
 static int fill(char *out, unsigned int length, const char *value) {
@@ -401,7 +533,19 @@ static void spend_since(long start, long us) {
 
 static void spend(long us) { spend_since(cpu_us(), us); }
 
+/* NVML is thread-safe: an agent's passes and its event watcher init and shut down on threads of their own. */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static nvmlReturn_t init_locked(void);
+
 static nvmlReturn_t init(void) {
+    pthread_mutex_lock(&init_lock);
+    nvmlReturn_t r = init_locked();
+    pthread_mutex_unlock(&init_lock);
+    return r;
+}
+
+static nvmlReturn_t init_locked(void) {
     if (initialized) {
         initialized++;
         return NVML_SUCCESS;
@@ -422,7 +566,14 @@ static nvmlReturn_t init(void) {
     if (sscanf(scenario, "init-error-%d", &code) == 1) {
         return code;
     }
+    char *noevents = strstr(scenario, "-noevents");
+    events_unsupported = noevents != NULL;
+    if (noevents) *noevents = '\0';
     build_scenario();
+    pthread_mutex_lock(&control_lock);
+    read_control();
+    apply_injected();
+    pthread_mutex_unlock(&control_lock);
     initialized = 1;
     return NVML_SUCCESS;
 }
@@ -433,7 +584,11 @@ EXPORT nvmlReturn_t nvmlInit_v2(void) { return init(); }
 #endif
 
 EXPORT nvmlReturn_t nvmlShutdown(void) {
-    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    pthread_mutex_lock(&init_lock);
+    if (!initialized) {
+        pthread_mutex_unlock(&init_lock);
+        return NVML_ERROR_UNINITIALIZED;
+    }
     initialized--;
     if (!initialized) {
         spend(COST_SHUTDOWN_US);
@@ -442,6 +597,7 @@ EXPORT nvmlReturn_t nvmlShutdown(void) {
             nanosleep(&wait, NULL);
         }
     }
+    pthread_mutex_unlock(&init_lock);
     return NVML_SUCCESS;
 }
 
@@ -490,6 +646,9 @@ static nvmlReturn_t handle(unsigned int index, nvmlDevice_t *device) {
     if (!initialized) return NVML_ERROR_UNINITIALIZED;
     if (device == NULL || index >= device_count) return NVML_ERROR_INVALID_ARGUMENT;
     if (devices[index].handle_error) return devices[index].handle_error;
+    pthread_mutex_lock(&control_lock);
+    read_control();
+    pthread_mutex_unlock(&control_lock);
     *device = &devices[index];
     return NVML_SUCCESS;
 }
@@ -648,7 +807,156 @@ EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, unsigned int err
     if (r) return r;
     if (!d->ecc_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
     if (errorType > 1 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
-    *n = errorType == 1 && counterType == 1 ? d->ecc_uncorrected : 0;
+    unsigned long long volatile_count = d->ecc_volatile_uncorrected + injected_dbe[d - devices];
+    *n = errorType != 1 ? 0 : counterType == 1 ? d->ecc_uncorrected + volatile_count : volatile_count;
+    return NVML_SUCCESS;
+}
+
+/* Costs not measured on a real GPU yet: the ECC count's, for calls that read the same kind of driver state. */
+#define COST_MEMORY_REPAIR_US COST_ECC_COUNT_US
+#define COST_CLOCK_REASONS_US COST_BRAND_US
+#define COST_REGISTER_EVENTS_US COST_SLOW_CALL_US
+
+EXPORT nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d, unsigned int *pending) {
+    spend(COST_MEMORY_REPAIR_US);
+    nvmlReturn_t r = check(d, pending);
+    if (r) return r;
+    if (d->is_mig || d->memory_repair != 1) return NVML_ERROR_NOT_SUPPORTED;
+    *pending = d->pages_pending ? 1 : 0;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int *corr, unsigned int *unc,
+                                              unsigned int *pending, unsigned int *failure) {
+    spend(COST_MEMORY_REPAIR_US);
+    nvmlReturn_t r = check(d, corr);
+    if (r) return r;
+    if (unc == NULL || pending == NULL || failure == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (d->is_mig || d->memory_repair != 2) return NVML_ERROR_NOT_SUPPORTED;
+    *corr = d->rows_corrected; *unc = d->rows_uncorrected; *pending = d->rows_pending; *failure = d->rows_failure;
+    return NVML_SUCCESS;
+}
+
+static nvmlReturn_t clock_reasons(nvmlDevice_t d, unsigned long long *reasons) {
+    spend(COST_CLOCK_REASONS_US);
+    nvmlReturn_t r = check(d, reasons);
+    if (r) return r;
+    if (d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    *reasons = d->clock_reasons;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long *reasons) {
+    return clock_reasons(d, reasons);
+}
+
+/* nvml.h: the event calls. nvmlEventSet_t is a pointer to a set. */
+typedef struct fake_set *nvmlEventSet_t;
+typedef struct nvmlEventData_st {
+    nvmlDevice_t device;
+    unsigned long long eventType;
+    unsigned long long eventData;
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+} nvmlEventData_t;
+
+/* Events this fake can raise on a GPU: Xid critical errors, and ECC errors where the GPU has ECC. */
+static unsigned long long supported_events(nvmlDevice_t d) {
+    return 0x8 | (d->ecc_supported ? 0x1 | 0x2 : 0);
+}
+
+EXPORT nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t *set) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    if (set == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (events_unsupported) return NVML_ERROR_NOT_SUPPORTED;
+    pthread_mutex_lock(&control_lock);
+    struct fake_set *s = NULL;
+    for (int i = 0; i < MAX_SETS; i++) {
+        if (!sets[i].used) { s = &sets[i]; break; }
+    }
+    if (s == NULL) { pthread_mutex_unlock(&control_lock); return NVML_ERROR_UNKNOWN; }
+    memset(s, 0, sizeof *s);
+    s->used = 1;
+    read_control();
+    s->cursor = event_count;
+    s->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    char path[4096];
+    library_dir_file(path, sizeof path, "");
+    if (s->inotify_fd >= 0) inotify_add_watch(s->inotify_fd, path, IN_CLOSE_WRITE | IN_MOVED_TO | IN_MODIFY);
+    pthread_mutex_unlock(&control_lock);
+    *set = s;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetSupportedEventTypes(nvmlDevice_t d, unsigned long long *types) {
+    nvmlReturn_t r = check(d, types);
+    if (r) return r;
+    if (events_unsupported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    *types = supported_events(d);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t d, unsigned long long types, nvmlEventSet_t set) {
+    spend(COST_REGISTER_EVENTS_US);
+    nvmlReturn_t r = check(d, set);
+    if (r) return r;
+    if (events_unsupported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
+    if (types & ~supported_events(d)) return NVML_ERROR_NOT_SUPPORTED;
+    pthread_mutex_lock(&control_lock);
+    set->mask[d - devices] |= types;
+    pthread_mutex_unlock(&control_lock);
+    return NVML_SUCCESS;
+}
+
+static long now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
+}
+
+/* Blocks in poll() on the folder's inotify descriptor until the control file changes or the timeout passes. */
+static nvmlReturn_t wait_event(nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms, int v2) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    if (set == NULL || data == NULL || !set->used) return NVML_ERROR_INVALID_ARGUMENT;
+    long deadline = now_ms() + timeoutms;
+    for (;;) {
+        pthread_mutex_lock(&control_lock);
+        read_control();
+        while (set->cursor < event_count) {
+            struct fake_event *e = &event_log[set->cursor++];
+            if (e->index < device_count && (set->mask[e->index] & e->type)) {
+                pthread_mutex_unlock(&control_lock);
+                data->device = &devices[e->index];
+                data->eventType = e->type;
+                data->eventData = e->data;
+                if (v2) { data->gpuInstanceId = 0xFFFFFFFFu; data->computeInstanceId = 0xFFFFFFFFu; }
+                return NVML_SUCCESS;
+            }
+        }
+        pthread_mutex_unlock(&control_lock);
+        long left = deadline - now_ms();
+        if (left <= 0) return 10; /* NVML_ERROR_TIMEOUT */
+        struct pollfd p = {set->inotify_fd, POLLIN, 0};
+        if (poll(&p, 1, (int) left) > 0) {
+            char buf[4096];
+            while (read(set->inotify_fd, buf, sizeof buf) > 0) {
+            }
+        }
+    }
+}
+
+/* The unversioned wait fills the struct without the instance ids. */
+EXPORT nvmlReturn_t nvmlEventSetWait(nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms) {
+    return wait_event(set, data, timeoutms, 0);
+}
+
+EXPORT nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set) {
+    if (!initialized) return NVML_ERROR_UNINITIALIZED;
+    if (set == NULL || !set->used) return NVML_ERROR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&control_lock);
+    if (set->inotify_fd >= 0) close(set->inotify_fd);
+    set->used = 0;
+    pthread_mutex_unlock(&control_lock);
     return NVML_SUCCESS;
 }
 
@@ -840,5 +1148,13 @@ EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t d, nvmlGpuFabricInf
     info->state = d->fabric_state;
     info->healthMask = 0;
     return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *reasons) {
+    return clock_reasons(d, reasons);
+}
+
+EXPORT nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms) {
+    return wait_event(set, data, timeoutms, 1);
 }
 #endif

@@ -178,7 +178,9 @@ public final class JnaNvmlScope implements NvmlScope {
                 lib.enforcedPowerLimitMilliwatts(d), lib.powerLimitConstraints(d), lib.defaultPowerLimitMilliwatts(d),
                 lib.vbiosVersion(d), lib.maxPcieLinkGeneration(d), lib.currentPcieLinkGeneration(d),
                 lib.maxPcieLinkWidth(d), lib.currentPcieLinkWidth(d), links ? NvLinks.read(lib, d) : null,
-                links ? lib.gpuFabricInfo(d) : null, null);
+                links ? lib.gpuFabricInfo(d) : null, null,
+                ecc.ok() && ecc.value().current() ? lib.eccUncorrectedVolatile(d) : null, lib.retiredPagesPending(d),
+                lib.remappedRows(d), lib.clocksEventReasons(d));
     }
 
     private static NvmlSnapshot.MigDevice migDevice(NvmlLibrary lib, int index, NvmlCall<NvmlDevice> handle) {

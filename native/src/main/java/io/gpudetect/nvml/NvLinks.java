@@ -67,7 +67,8 @@ final class NvLinks {
                     d.eccMode(), d.eccUncorrectedAggregate(), d.migMode(), d.maxMigDevices(), d.migDevices(),
                     d.enforcedPowerLimitMilliwatts(), d.powerLimitConstraints(), d.defaultPowerLimitMilliwatts(),
                     d.vbiosVersion(), d.maxPcieLinkGeneration(), d.currentPcieLinkGeneration(), d.maxPcieLinkWidth(),
-                    d.currentPcieLinkWidth(), d.nvLinks(), d.fabric(), peers));
+                    d.currentPcieLinkWidth(), d.nvLinks(), d.fabric(), peers, d.eccUncorrectedVolatile(),
+                    d.retiredPagesPending(), d.remappedRows(), d.clocksEventReasons()));
         }
         return out;
     }

@@ -43,6 +43,8 @@ final class NvmlApi {
     static final int MEMORY_ERROR_TYPE_UNCORRECTED = 1;
     /** {@code NVML_AGGREGATE_ECC}: counted over the GPU's lifetime, kept in the infoROM. */
     static final int AGGREGATE_ECC = 1;
+    /** {@code NVML_VOLATILE_ECC}: counted since the driver loaded (a reboot or driver reload starts it at zero). */
+    static final int VOLATILE_ECC = 0;
 
     /** {@code NVML_NVLINK_MAX_LINKS}: the most NVLinks a GPU has (18 on Hopper and Blackwell). */
     static final int NVLINK_MAX_LINKS = 18;
@@ -268,5 +270,43 @@ final class NvmlApi {
     /** {@code nvmlDeviceGetGpuFabricInfoV} or {@code nvmlDeviceGetGpuFabricInfo}, each with its struct ({@link NvmlFabricInfo}). */
     int nvmlDeviceGetGpuFabricInfo(String symbol, NvmlDevice device, NvmlFabricInfo info) {
         return call(symbol, device.getPointer(), info.memory);
+    }
+
+    int nvmlDeviceGetRetiredPagesPendingStatus(NvmlDevice device, IntByReference isPending) {
+        return call("nvmlDeviceGetRetiredPagesPendingStatus", device.getPointer(), isPending.getPointer());
+    }
+
+    int nvmlDeviceGetRemappedRows(NvmlDevice device, IntByReference corrRows, IntByReference uncRows,
+                                  IntByReference isPending, IntByReference failureOccurred) {
+        return call("nvmlDeviceGetRemappedRows", device.getPointer(), corrRows.getPointer(), uncRows.getPointer(),
+                isPending.getPointer(), failureOccurred.getPointer());
+    }
+
+    /** {@code nvmlDeviceGetCurrentClocksEventReasons}, or its older name {@code ...ThrottleReasons}: same signature. */
+    int clocksEventReasons(String function, NvmlDevice device, LongByReference reasons) {
+        return call(function, device.getPointer(), reasons.getPointer());
+    }
+
+    // --- events (nvml.h "Event Handling Methods") ---
+
+    int nvmlEventSetCreate(PointerByReference set) {
+        return call("nvmlEventSetCreate", set.getPointer());
+    }
+
+    int nvmlDeviceGetSupportedEventTypes(NvmlDevice device, LongByReference eventTypes) {
+        return call("nvmlDeviceGetSupportedEventTypes", device.getPointer(), eventTypes.getPointer());
+    }
+
+    int nvmlDeviceRegisterEvents(NvmlDevice device, long eventTypes, com.sun.jna.Pointer set) {
+        return call("nvmlDeviceRegisterEvents", device.getPointer(), eventTypes, set);
+    }
+
+    /** {@code _v2} fills {@code nvmlEventData_t} with the GPU and compute instance ids; the unversioned one without. */
+    int eventSetWait(String function, com.sun.jna.Pointer set, com.sun.jna.Memory data, int timeoutMs) {
+        return call(function, set, data, timeoutMs);
+    }
+
+    int nvmlEventSetFree(com.sun.jna.Pointer set) {
+        return call("nvmlEventSetFree", set);
     }
 }

@@ -561,4 +561,119 @@ public final class NvmlLibrary {
                 ? NvmlCall.success(s, new NvmlSnapshot.Fabric(f.clusterUuid(), f.cliqueId(), f.state(), f.status()))
                 : failed(s, rc);
     }
+
+    // --- health ---
+
+    /** Uncorrected ECC errors since the driver loaded ({@code NVML_VOLATILE_ECC}): a GPU whose work fails now. */
+    public NvmlCall<Long> eccUncorrectedVolatile(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetTotalEccErrors")) {
+            return missing("nvmlDeviceGetTotalEccErrors");
+        }
+        LongByReference n = new LongByReference();
+        int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.VOLATILE_ECC, n);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n.getValue())
+                : failed("nvmlDeviceGetTotalEccErrors", rc);
+    }
+
+    /** Whether pages retired for ECC errors wait for a GPU reset ({@code NVML_FEATURE_ENABLED} = 1); pre-Ampere GPUs. */
+    public NvmlCall<Long> retiredPagesPending(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetRetiredPagesPendingStatus")) {
+            return missing("nvmlDeviceGetRetiredPagesPendingStatus");
+        }
+        IntByReference v = new IntByReference();
+        int rc = api.nvmlDeviceGetRetiredPagesPendingStatus(d, v);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetRetiredPagesPendingStatus", Integer.toUnsignedLong(v.getValue()))
+                : failed("nvmlDeviceGetRetiredPagesPendingStatus", rc);
+    }
+
+    /** Ampere and later: rows remapped for correctable and uncorrectable errors, one pending a reset, a failure. */
+    public NvmlCall<NvmlSnapshot.RemappedRows> remappedRows(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetRemappedRows")) {
+            return missing("nvmlDeviceGetRemappedRows");
+        }
+        IntByReference corrected = new IntByReference();
+        IntByReference uncorrected = new IntByReference();
+        IntByReference pending = new IntByReference();
+        IntByReference failure = new IntByReference();
+        int rc = api.nvmlDeviceGetRemappedRows(d, corrected, uncorrected, pending, failure);
+        return rc == NvmlReturn.SUCCESS
+                ? NvmlCall.success("nvmlDeviceGetRemappedRows", new NvmlSnapshot.RemappedRows(
+                        Integer.toUnsignedLong(corrected.getValue()), Integer.toUnsignedLong(uncorrected.getValue()),
+                        pending.getValue() != 0, failure.getValue() != 0))
+                : failed("nvmlDeviceGetRemappedRows", rc);
+    }
+
+    /** The {@code nvmlClocksEventReason*} bits holding the clocks down now (the older name says "throttle"). */
+    public NvmlCall<Long> clocksEventReasons(NvmlDevice d) {
+        String s = firstExported("nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
+        if (s == null) {
+            return missing("nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
+        }
+        LongByReference v = new LongByReference();
+        int rc = api.clocksEventReasons(s, d, v);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v.getValue()) : failed(s, rc);
+    }
+
+    // --- events ---
+
+    /** {@code nvmlEventSetCreate}: the set's pointer. */
+    public NvmlCall<com.sun.jna.Pointer> eventSetCreate() {
+        if (!exports("nvmlEventSetCreate")) {
+            return missing("nvmlEventSetCreate");
+        }
+        PointerByReference ref = new PointerByReference();
+        int rc = api.nvmlEventSetCreate(ref);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlEventSetCreate", ref.getValue())
+                : failed("nvmlEventSetCreate", rc);
+    }
+
+    /** The {@code nvmlEventType*} bits the device can report. */
+    public NvmlCall<Long> supportedEventTypes(NvmlDevice d) {
+        if (!exports("nvmlDeviceGetSupportedEventTypes")) {
+            return missing("nvmlDeviceGetSupportedEventTypes");
+        }
+        LongByReference v = new LongByReference();
+        int rc = api.nvmlDeviceGetSupportedEventTypes(d, v);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetSupportedEventTypes", v.getValue())
+                : failed("nvmlDeviceGetSupportedEventTypes", rc);
+    }
+
+    public NvmlCall<Void> registerEvents(NvmlDevice d, long eventTypes, com.sun.jna.Pointer set) {
+        if (!exports("nvmlDeviceRegisterEvents")) {
+            return missing("nvmlDeviceRegisterEvents");
+        }
+        int rc = api.nvmlDeviceRegisterEvents(d, eventTypes, set);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceRegisterEvents", null)
+                : failed("nvmlDeviceRegisterEvents", rc);
+    }
+
+    /**
+     * Blocks in {@code nvmlEventSetWait_v2} (or the unversioned one) up to {@code timeoutMs} for the next event;
+     * {@code NVML_ERROR_TIMEOUT} when none came. The device is the handle the event came from.
+     */
+    public NvmlCall<NvmlEvent> eventSetWait(com.sun.jna.Pointer set, int timeoutMs) {
+        String s = firstExported("nvmlEventSetWait_v2", "nvmlEventSetWait");
+        if (s == null) {
+            return missing("nvmlEventSetWait_v2", "nvmlEventSetWait");
+        }
+        // nvmlEventData_t: device handle, eventType and eventData (unsigned long long), then (v2) two unsigned ints.
+        com.sun.jna.Memory data = new com.sun.jna.Memory(32);
+        data.clear();
+        int rc = api.eventSetWait(s, set, data, timeoutMs);
+        if (rc != NvmlReturn.SUCCESS) {
+            return rc == NvmlReturn.ERROR_TIMEOUT ? NvmlCall.failure(s, rc, null) : failed(s, rc);
+        }
+        int pointer = com.sun.jna.Native.POINTER_SIZE;
+        return NvmlCall.success(s, new NvmlEvent(new NvmlDevice(data.getPointer(0)), data.getLong(pointer),
+                data.getLong(pointer + 8)));
+    }
+
+    public NvmlCall<Void> eventSetFree(com.sun.jna.Pointer set) {
+        if (!exports("nvmlEventSetFree")) {
+            return missing("nvmlEventSetFree");
+        }
+        int rc = api.nvmlEventSetFree(set);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlEventSetFree", null) : failed("nvmlEventSetFree", rc);
+    }
 }

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * What can change on an NVIDIA host while the agent runs, and nothing else: which devices answer and with which
  * UUID, their MIG and ECC modes (current and pending), uncorrected ECC errors and how many MIG devices each has,
- * and the driver's version. An agent's steady pass compares one with the last (two equal pulses: the full
+ * the health checks ({@link #health}: uncorrected ECC errors since the driver loaded, pages or rows pending, a
+ * row-remap failure, a hardware slowdown) and the driver's version. An agent's steady pass compares one with the last (two equal pulses: the full
  * snapshot would find what it found before), at about six calls a GPU instead of a snapshot's twenty.
  * Each part is kept as NVML answered it, a value or {@code rc=N}, so that a call that starts failing is a change.
  *
@@ -23,9 +24,29 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
      * One device by index.
      *
      * @param migDevices how many MIG devices answer, where MIG is on; null where it is not
+     * @param health     the health checks' answers ({@link #health}); null where the handle failed
      */
     public record Device(int index, String handle, String uuid, String migMode, String eccMode, String eccErrors,
-                         Integer migDevices) {
+                         Integer migDevices, String health) {
+    }
+
+    /**
+     * The {@code nvmlClocksEventReason*} bits that are the hardware's doing: {@code HwSlowdown} (0x8),
+     * {@code HwThermalSlowdown} (0x40), {@code HwPowerBrakeSlowdown} (0x80). The others (idle, application clocks,
+     * software power cap, software thermal, sync boost, display clocks) follow load and settings and change from one
+     * pass to the next on a healthy GPU.
+     */
+    public static final long HARDWARE_SLOWDOWN_BITS = 0x8L | 0x40L | 0x80L;
+
+    /**
+     * The health checks' answers as compared: each call's answer, the clock reasons masked to
+     * {@link #HARDWARE_SLOWDOWN_BITS} so that a healthy GPU's changing reasons are no change.
+     */
+    static String health(NvmlCall<Long> eccVolatile, NvmlCall<Long> pagesPending,
+                         NvmlCall<NvmlSnapshot.RemappedRows> rows, NvmlCall<Long> clocks) {
+        NvmlCall<Long> hardware = clocks == null ? null : clocks.map(bits -> bits & HARDWARE_SLOWDOWN_BITS);
+        return "ecc=" + answer(eccVolatile) + " pages=" + answer(pagesPending) + " rows=" + answer(rows)
+                + " slowdown=" + answer(hardware);
     }
 
     /** The pulse a full snapshot shows: what a scope that reads only snapshots answers. */
@@ -39,8 +60,10 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             devices.add(d.handle().ok()
                     ? new Device(d.index(), "ok", answer(d.uuid()), answer(d.migMode()), answer(d.eccMode()),
                             answer(d.eccUncorrectedAggregate()), d.migMode() != null && d.migMode().ok()
-                                    && d.migMode().value().current() ? d.migDevices().size() : null)
-                    : new Device(d.index(), answer(d.handle()), null, null, null, null, null));
+                                    && d.migMode().value().current() ? d.migDevices().size() : null,
+                            health(d.eccUncorrectedVolatile(), d.retiredPagesPending(), d.remappedRows(),
+                                    d.clocksEventReasons()))
+                    : new Device(d.index(), answer(d.handle()), null, null, null, null, null, null));
         }
         return new NvmlPulse(null, answer(s.driverVersion()), devices);
     }
@@ -60,7 +83,7 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
         for (int i = 0; i < count.value(); i++) {
             NvmlCall<NvmlDevice> handle = lib.deviceHandle(i);
             if (!handle.ok()) {
-                devices.add(new Device(i, answer(handle), null, null, null, null, null));
+                devices.add(new Device(i, answer(handle), null, null, null, null, null, null));
                 continue;
             }
             NvmlDevice d = handle.value();
@@ -83,8 +106,11 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
                 }
                 migDevices = answering;
             }
+            boolean eccOn = ecc.ok() && ecc.value().current();
             devices.add(new Device(i, "ok", answer(lib.uuid(d)), answer(mig), answer(ecc),
-                    ecc.ok() && ecc.value().current() ? answer(lib.eccUncorrectedAggregate(d)) : null, migDevices));
+                    eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null, migDevices,
+                    health(eccOn ? lib.eccUncorrectedVolatile(d) : null, lib.retiredPagesPending(d),
+                            lib.remappedRows(d), lib.clocksEventReasons(d))));
         }
         return new NvmlPulse(null, answer(lib.driverVersion()), devices);
     }

@@ -11,6 +11,8 @@ public final class NvmlReturn {
     public static final int ERROR_NO_PERMISSION = 4;
     public static final int ERROR_NOT_FOUND = 6;
     public static final int ERROR_DRIVER_NOT_LOADED = 9;
+    /** {@code nvmlEventSetWait} found no event within its timeout. */
+    public static final int ERROR_TIMEOUT = 10;
     public static final int ERROR_LIBRARY_NOT_FOUND = 12;
     /** Also what we record when the loaded library does not export a symbol at all. */
     public static final int ERROR_FUNCTION_NOT_FOUND = 13;

@@ -29,8 +29,9 @@ public record NvmlSnapshot(int format, String library, String unavailable, NvmlC
 
     /**
      * One GPU as {@code nvmlDeviceGetHandleByIndex} numbers it. When the handle call failed every other
-     * call is null: there was nothing to ask. The calls after {@code migDevices} came later (issue 29); a
-     * snapshot recorded before them has them null, which reads as not asked.
+     * call is null: there was nothing to ask. The calls after {@code migDevices} came later (issue 29, and the
+     * health checks of issue 38 from {@code eccUncorrectedVolatile} on); a snapshot recorded before them has them
+     * null, which reads as not asked.
      */
     public record Device(int index, NvmlCall<Void> handle, NvmlCall<String> name, NvmlCall<String> uuid,
                          NvmlCall<String> serial, NvmlCall<String> boardPartNumber, NvmlCall<Pci> pci,
@@ -42,7 +43,9 @@ public record NvmlSnapshot(int format, String library, String unavailable, NvmlC
                          NvmlCall<Long> defaultPowerLimitMilliwatts, NvmlCall<String> vbiosVersion,
                          NvmlCall<Long> maxPcieLinkGeneration, NvmlCall<Long> currentPcieLinkGeneration,
                          NvmlCall<Long> maxPcieLinkWidth, NvmlCall<Long> currentPcieLinkWidth,
-                         List<NvLink> nvLinks, NvmlCall<Fabric> fabric, List<Peer> nvlinkPeers) {
+                         List<NvLink> nvLinks, NvmlCall<Fabric> fabric, List<Peer> nvlinkPeers,
+                         NvmlCall<Long> eccUncorrectedVolatile, NvmlCall<Long> retiredPagesPending,
+                         NvmlCall<RemappedRows> remappedRows, NvmlCall<Long> clocksEventReasons) {
 
         public Device {
             migDevices = migDevices == null ? List.of() : List.copyOf(migDevices);
@@ -54,7 +57,7 @@ public record NvmlSnapshot(int format, String library, String unavailable, NvmlC
         /** A device whose handle call failed: nothing else was asked. */
         public static Device withoutHandle(int index, NvmlCall<Void> handle) {
             return new Device(index, handle, null, null, null, null, null, null, null, null, null, null, null, null,
-                    null, null, List.of(), null, null, null, null, null, null, null, null, null, null, null);
+                    null, null, List.of(), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
         }
     }
 
@@ -107,6 +110,13 @@ public record NvmlSnapshot(int format, String library, String unavailable, NvmlC
     }
 
     public record ComputeCapability(int major, int minor) {
+    }
+
+    /**
+     * {@code nvmlDeviceGetRemappedRows}: rows remapped for correctable and for uncorrectable errors, whether a
+     * remapping waits for a GPU reset, and whether one failed (the GPU has no spare row left).
+     */
+    public record RemappedRows(long corrected, long uncorrected, boolean pending, boolean failure) {
     }
 
     /** A current and a pending (after the next GPU reset) on/off state: ECC mode, MIG mode. */

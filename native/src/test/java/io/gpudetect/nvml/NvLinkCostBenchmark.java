@@ -40,7 +40,7 @@ public final class NvLinkCostBenchmark {
                 NvmlDevice d = handles.get(i);
                 devices.add(new NvmlSnapshot.Device(i, null, null, null, null, null, null, null, null, null, null, null,
                         null, null, null, null, List.of(), null, null, null, null, null, null, null, null,
-                        NvLinks.read(lib, d), lib.gpuFabricInfo(d), null));
+                        NvLinks.read(lib, d), lib.gpuFabricInfo(d), null, null, null, null, null));
             }
             NvLinks.withPeers(lib, devices, handles);
             if (r >= warmup) {

@@ -1,10 +1,12 @@
 package io.gpudetect.inventory;
 
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Vendor;
 import io.gpudetect.nvml.NvmlPulse;
 import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.probe.nvml.NvmlProbe;
+import io.gpudetect.probe.pci.PciHealth;
 import io.gpudetect.probe.pci.SysfsPciProbe;
 import io.gpudetect.source.Source;
 import io.gpudetect.tables.Tables;
@@ -105,12 +107,13 @@ public final class SteadyStateDetector {
      * @param nvml      what NVML said (GPUs, health, MIG mode), where the last pass consulted it
      */
     record Fingerprint(List<String> functions, List<String> drivers, String nvidiaModule, String amdgpuModule,
-                       NvmlPulse nvml) {
+                       NvmlPulse nvml, List<String> health) {
 
         /** @param basis the inventory whose GPUs' drivers are read; null for none */
         static Fingerprint read(Source source, Inventory basis, NvmlProbe nvml) {
             List<String> functions;
             List<String> drivers = new ArrayList<>();
+            List<String> health = new ArrayList<>();
             String nvidia;
             String amdgpu;
             try {
@@ -119,14 +122,20 @@ public final class SteadyStateDetector {
                     if (g.pciAddress() != null) {
                         Optional<String> link = source.readLink(SysfsPciProbe.PCI_DEVICES + "/" + g.pciAddress() + "/driver");
                         drivers.add(g.pciAddress() + "=" + link.map(l -> l.substring(l.lastIndexOf('/') + 1)).orElse(""));
+                        if (g.vendor() != Vendor.NVIDIA) {
+                            // What PciHealth reads: a GPU off the bus or a RAS count that moved is a change.
+                            health.add(g.pciAddress() + "=" + PciHealth.fingerprint(source,
+                                    SysfsPciProbe.PCI_DEVICES + "/" + g.pciAddress()));
+                        }
                     }
                 }
                 nvidia = source.readFile(NVIDIA_MODULE_VERSION).map(String::strip).orElse("");
                 amdgpu = source.readFile(SysfsPciProbe.AMDGPU_VERSION).map(String::strip).orElse("");
             } catch (IOException e) {
-                return new Fingerprint(null, null, null, null, null);
+                return new Fingerprint(null, null, null, null, null, null);
             }
-            return new Fingerprint(functions, drivers, nvidia, amdgpu, nvml == null ? null : nvml.pulse(source).orElse(null));
+            return new Fingerprint(functions, drivers, nvidia, amdgpu, nvml == null ? null : nvml.pulse(source).orElse(null),
+                    health);
         }
 
         /** The PCI functions and the module versions are as in {@code other}: what does not depend on a basis. */
@@ -140,12 +149,12 @@ public final class SteadyStateDetector {
             // An unreadable fingerprint equals nothing, itself included.
             return o instanceof Fingerprint f && functions != null && f.functions != null
                     && functions.equals(f.functions) && drivers.equals(f.drivers) && nvidiaModule.equals(f.nvidiaModule)
-                    && amdgpuModule.equals(f.amdgpuModule) && Objects.equals(nvml, f.nvml);
+                    && amdgpuModule.equals(f.amdgpuModule) && Objects.equals(nvml, f.nvml) && Objects.equals(health, f.health);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(functions, drivers, nvidiaModule, amdgpuModule, nvml);
+            return Objects.hash(functions, drivers, nvidiaModule, amdgpuModule, nvml, health);
         }
     }
 }

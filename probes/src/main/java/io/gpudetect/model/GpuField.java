@@ -302,7 +302,7 @@ public final class GpuField<T> {
                 return s;
             }
         }
-        throw new IllegalArgumentException("expected ok, degraded or lost");
+        throw new IllegalArgumentException("expected ok, degraded, failed or lost");
     }
 
     @Override

@@ -175,7 +175,7 @@ public final class FieldLimits {
             same &= Objects.equals(cleaned, problem);
             problems.add(cleaned);
         }
-        return same ? h : new Health(h.status(), h.eccUncorrectedErrors(), problems);
+        return same ? h : new Health(h.status(), h.eccUncorrectedErrors(), problems, h.reasons());
     }
 
     /**

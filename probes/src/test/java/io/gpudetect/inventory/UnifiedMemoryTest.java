@@ -51,7 +51,7 @@ class UnifiedMemoryTest {
                 null, null, ok("nvmlDeviceGetPciInfo_v3", new NvmlSnapshot.Pci("0000000F:01:00.0", 0xf, 1, 0, "2e1210de", "000010de")),
                 NvmlCall.failure("nvmlDeviceGetMemoryInfo_v2", NvmlReturn.ERROR_NOT_SUPPORTED, "Not Supported"),
                 ok("nvmlDeviceGetCudaComputeCapability", new NvmlSnapshot.ComputeCapability(12, 1)), null, null, null,
-                null, null, null, null, List.of(), null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, List.of(), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
         return new NvmlSnapshot(1, "/usr/lib/aarch64-linux-gnu/libnvidia-ml.so.1", null, ok("nvmlInit_v2", null),
                 ok("nvmlSystemGetNVMLVersion", "13.580.95.05"), ok("nvmlSystemGetDriverVersion", "580.95.05"),
                 ok("nvmlSystemGetCudaDriverVersion_v2", 13000), ok("nvmlDeviceGetCount_v2", 1), List.of(d),

@@ -135,7 +135,7 @@ class GpuFieldTest {
                 assertThrows(IllegalArgumentException.class, () -> GpuField.MEMORY_GI.parse("80Gi")).getMessage());
         assertEquals("expected pcie, sxm, oam or integrated",
                 assertThrows(IllegalArgumentException.class, () -> GpuField.INTERFACE.parse("nvlink")).getMessage());
-        assertEquals("expected ok, degraded or lost",
+        assertEquals("expected ok, degraded, failed or lost",
                 assertThrows(IllegalArgumentException.class, () -> GpuField.HEALTH.parse("fine")).getMessage());
         assertEquals("expected a PCI address such as 0000:17:00.0",
                 assertThrows(IllegalArgumentException.class, () -> GpuField.PCI_ADDRESS.parse("gpu0")).getMessage());

@@ -11,6 +11,7 @@ import io.gpudetect.agent.AgentSettings;
 import io.gpudetect.agent.HealthOutputs;
 import io.gpudetect.k8s.health.DeviceTaints;
 import io.gpudetect.k8s.health.HealthTaint;
+import io.gpudetect.agent.HealthWatch;
 import io.gpudetect.agent.LabelOutput;
 import io.gpudetect.agent.NodeAgent;
 import io.gpudetect.agent.PassTriggers;
@@ -37,12 +38,14 @@ import io.gpudetect.sink.Observation;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.Source;
 import io.gpudetect.nvml.JnaNvmlScope;
+import io.gpudetect.nvml.NvmlEventWatcher;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
@@ -171,6 +174,12 @@ public final class AgentCommand implements Callable<Integer> {
             + "pass and GPU host).")
     boolean releaseNvml;
 
+    @Option(names = "--nvml-events", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Wait for NVML's Xid and uncorrectable ECC events on a thread of its own and run a pass at "
+                    + "once when one comes (default: on; --no-nvml-events leaves the checks of each pass alone). "
+                    + "See docs/health.md.")
+    boolean nvmlEvents;
+
     @Option(names = "--nfd-output", paramLabel = "MODE",
             description = "off (patch the Node, default), file (an NFD features.d file) or nodefeature (an NFD NodeFeature object).")
     String nfdOutput;
@@ -244,8 +253,11 @@ public final class AgentCommand implements Callable<Integer> {
         GpuCapacitySpec.HostFacts host = detection.replay == null ? HostFactsReader.read() : null;
         // One look at the host per pass, through one source: the inventory, its DRM cards (nvidia_drm may be loaded
         // while the agent runs) and the host's facts (read once: they do not change while it runs).
-        Supplier<Observation> observe = () -> new Observation(detector.get(), DrmCards.read(source), host);
         AgentLog log = new AgentLog(err, Clock.systemUTC());
+        AgentMetrics metrics = new AgentMetrics();
+        // What NVML's events said between passes joins each pass's health (a no-op while no GPU is marked).
+        HealthWatch health = new HealthWatch(log, metrics, Clock.systemUTC());
+        Supplier<Observation> observe = () -> health.apply(new Observation(detector.get(), DrmCards.read(source), host));
         RetryAfterHint retryAfter = new RetryAfterHint();
         KubernetesClient kubernetes;
         try {
@@ -255,14 +267,15 @@ public final class AgentCommand implements Callable<Integer> {
             return GpuDetectCommand.EXIT_USAGE;
         }
         try (KubernetesClient client = kubernetes;
-             NodeAgent agent = new NodeAgent(settings, observe, client, retryAfter, log, new AgentMetrics(), out,
+             NodeAgent agent = new NodeAgent(settings, observe, client, retryAfter, log, metrics, out,
                      Clock.systemUTC())) {
             if (once) {
                 PassReport report = agent.pass();
                 out.flush();
                 return report.failed() ? GpuDetectCommand.EXIT_UNUSABLE_INPUT : GpuDetectCommand.EXIT_OK;
             }
-            return runForever(agent, settings, maxStartupJitter, triggerInterval, log, err);
+            return runForever(agent, settings, maxStartupJitter, triggerInterval, log, err,
+                    detection.replay == null && nvmlEvents ? health : null);
         }
     }
 
@@ -288,8 +301,9 @@ public final class AgentCommand implements Callable<Integer> {
         }
     }
 
+    /** @param health where NVML's events go; null for none (a replayed bundle, {@code --no-nvml-events}) */
     private int runForever(NodeAgent agent, AgentSettings settings, Duration maxStartupJitter, Duration triggerInterval,
-                           AgentLog log, PrintWriter err) throws IOException {
+                           AgentLog log, PrintWriter err, HealthWatch health) throws IOException {
         Duration startupDelay = AgentLoop.startupDelay(maxStartupJitter, ThreadLocalRandom.current().nextDouble());
         AgentLoop loop = new AgentLoop(agent, settings.interval(), settings.jitter(),
                 () -> ThreadLocalRandom.current().nextDouble(), new PassTriggers(triggerInterval, Clock.systemUTC()),
@@ -325,6 +339,11 @@ public final class AgentCommand implements Callable<Integer> {
                 "interval", settings.interval(), "minTriggerInterval", triggerInterval, "startupDelay", startupDelay,
                 "port", http == null ? "off" : String.valueOf(http.port()));
         worker.start();
+        NvmlEventWatcher events = null;
+        if (health != null) {
+            health.onEvent(loop::trigger);
+            events = NvmlEventWatcher.start(Optional.ofNullable(detection.probeSettings().driverRoot()), health.listener());
+        }
         try {
             worker.join();
         } catch (InterruptedException e) {
@@ -332,6 +351,9 @@ public final class AgentCommand implements Callable<Integer> {
         } finally {
             if (http != null) {
                 http.close();
+            }
+            if (events != null) {
+                events.close();
             }
             term.close();
         }

@@ -7,6 +7,7 @@ import io.gpudetect.model.GpuField;
 import io.gpudetect.model.GpuInterface;
 import io.gpudetect.model.GpuLinks;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
@@ -302,6 +303,14 @@ final class InventoryWriter {
         g.startArray();
             for (String problem : h.problems()) {
                 g.string(problem);
+            }
+            g.endArray();
+        }
+        if (!h.reasons().isEmpty()) {
+            g.name("reasons");
+            g.startArray();
+            for (HealthReason reason : h.reasons()) {
+                g.string(reason.code());
             }
             g.endArray();
         }

@@ -14,6 +14,7 @@ import io.gpudetect.inventory.Inventory;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
@@ -169,7 +170,8 @@ class InventoryWriterTest {
                         new Partition("1g.10gb", 1, 0, 9856L, 16, "MIG-\u00e9\u0001"),
                         new Partition(null, 2, null, null, null, null)), "nps1", List.of("spx", "null"), List.of()))
                 .health(new Health(Health.Status.DEGRADED, 3L, List.of("3 uncorrected ECC errors",
-                        "retired pages \"pending\"\n", "")))
+                        "retired pages \"pending\"\n", ""), List.of(HealthReason.PAST_UNCORRECTABLE_ECC,
+                        HealthReason.PAGES_PENDING_RETIREMENT)))
                 .as("derived").emulated(false)
                 .vgpu(new Vgpu(true, "550.54.16", "r550_40"))
                 .as("sysfs-pci").pcieRoot("pci0000:3a").numaNode(0).pcieLink(new PcieLink(1, 5, 8, 16))

@@ -118,7 +118,7 @@ class CapacityRecordOffersTest {
         InvalidInputException health = assertThrows(InvalidInputException.class,
                 () -> offers("- {metadata: {name: a}, gpus: [{vendor: nvidia, health: fine}]}"));
         assertEquals("[0](a).gpus[0].health", health.path());
-        assertEquals("expected ok, degraded or lost, found 'fine'", health.problem());
+        assertEquals("expected ok, degraded, failed or lost, found 'fine'", health.problem());
         InvalidInputException address = assertThrows(InvalidInputException.class,
                 () -> offers("- {metadata: {name: a}, gpus: [{vendor: nvidia, pciAddress: gpu0}]}"));
         assertEquals("[0](a).gpus[0].pciAddress", address.path());

@@ -101,7 +101,7 @@ public record GpuCapacitySpec(
     public record GpuEntry(@SchemaFrom(type = String.class) Vendor vendor, String model, String name, Long memoryMiB, Integer memoryGi,
                            @JsonProperty("interface") @JsonPropertyDescription("pcie, sxm, oam or integrated.") @SchemaFrom(type = String.class) GpuInterface interfaceType,
                            String pciAddress, String uuid,
-                           @JsonPropertyDescription("ok, degraded or lost; absent when no tool said.") @SchemaFrom(type = String.class) Health.Status health,
+                           @JsonPropertyDescription("ok, degraded, failed or lost; absent when no tool said.") @SchemaFrom(type = String.class) Health.Status health,
                            @JsonPropertyDescription("True when MIG (or an AMD partition mode) is on.") Boolean partitioned,
                            @JsonPropertyDescription("PCI vendor id, 4 lower-case hex digits (10de); Akash's GPU table is keyed by it and the device id.") String pciVendorId,
                            @JsonPropertyDescription("PCI device id, 4 lower-case hex digits (2684).") String pciDeviceId,

@@ -2,6 +2,7 @@ package io.gpudetect.probe.nvidia;
 
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import java.util.List;
@@ -32,7 +33,7 @@ final class LostGpuLine {
         String why = m.group(2).strip();
         return Optional.of(Gpu.builder(probe).vendor(Vendor.NVIDIA)
                 .pciAddress(PciAddress.parse(m.group(1)).orElse(null))
-                .health(new Health(Health.Status.LOST, null,
+                .health(Health.of(List.of(HealthReason.GPU_LOST), null,
                         List.of("nvidia-smi cannot reach the GPU: " + (why.isEmpty() ? "no reason given" : why))))
                 .build());
     }

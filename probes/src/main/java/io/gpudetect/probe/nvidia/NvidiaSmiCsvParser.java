@@ -5,6 +5,7 @@ import io.gpudetect.model.Gpu;
 import io.gpudetect.model.PcieLink;
 import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
@@ -232,13 +233,18 @@ public final class NvidiaSmiCsvParser {
         }
         Long ecc = r.read("ecc.errors.uncorrected.aggregate.total", NvidiaValues::count);
         List<String> problems = new ArrayList<>();
+        List<HealthReason> reasons = new ArrayList<>();
         if (ecc != null && ecc > 0) {
-            problems.add(ecc + " uncorrected ECC errors since the driver loaded");
+            // The aggregate column counts over the GPU's lifetime: a sign to watch, not a failure now.
+            reasons.add(HealthReason.PAST_UNCORRECTABLE_ECC);
+            problems.add(ecc + " uncorrected ECC errors over the GPU's lifetime (aggregate)");
         }
         if ("Yes".equalsIgnoreCase(r.raw("retired_pages.pending"))) {
+            reasons.add(HealthReason.PAGES_PENDING_RETIREMENT);
             problems.add("retired pages pending: the GPU needs a reset");
         }
         if ("Yes".equalsIgnoreCase(r.raw("remapped_rows.pending"))) {
+            reasons.add(HealthReason.ROWS_PENDING_REMAP);
             problems.add("row remapping pending: the GPU needs a reset");
         }
         Health lost = lostHealth(values, header);
@@ -247,7 +253,7 @@ public final class NvidiaSmiCsvParser {
         if (lost != null) {
             b.health(lost);
         } else if (healthKnown) {
-            b.health(new Health(problems.isEmpty() ? Health.Status.OK : Health.Status.DEGRADED, ecc, problems));
+            b.health(Health.of(reasons, ecc, problems));
         }
         return b.build();
     }
@@ -272,7 +278,7 @@ public final class NvidiaSmiCsvParser {
         for (int i = 0; i < values.size(); i++) {
             if (NvidiaValues.signalsLostGpu(values.get(i))) {
                 String where = header == null ? "a value" : "'" + fieldOf(header.get(i)) + "'";
-                return new Health(Health.Status.LOST, null, List.of(where + " reads '" + values.get(i) + "'"));
+                return Health.of(List.of(HealthReason.GPU_LOST), null, List.of(where + " reads '" + values.get(i) + "'"));
             }
         }
         return null;

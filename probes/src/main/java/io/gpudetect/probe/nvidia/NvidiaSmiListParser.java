@@ -3,6 +3,7 @@ package io.gpudetect.probe.nvidia;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.Vendor;
@@ -69,7 +70,7 @@ public final class NvidiaSmiListParser {
                 current = Gpu.builder(PROBE).vendor(Vendor.NVIDIA);
                 String name = gpu.group(2);
                 if (NvidiaValues.signalsLostGpu(name)) {
-                    current.health(new Health(Health.Status.LOST, null,
+                    current.health(Health.of(List.of(HealthReason.GPU_LOST), null,
                             List.of("the name reads '" + name + "'")));
                 } else {
                     current.name(NvidiaValues.value(name));

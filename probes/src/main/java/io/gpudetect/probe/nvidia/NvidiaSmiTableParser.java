@@ -3,6 +3,7 @@ package io.gpudetect.probe.nvidia;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
@@ -205,11 +206,15 @@ public final class NvidiaSmiTableParser {
                 }
             }
         }
+        List<HealthReason> reasons = new ArrayList<>();
+        if (anyLost) {
+            reasons.add(HealthReason.GPU_LOST);
+        }
         if (volatileEcc != null && volatileEcc > 0) {
+            reasons.add(HealthReason.UNCORRECTABLE_ECC);
             problems.add(volatileEcc + " uncorrected ECC errors since the driver loaded");
         }
-        b.health(new Health(anyLost ? Health.Status.LOST : problems.isEmpty() ? Health.Status.OK : Health.Status.DEGRADED,
-                volatileEcc, problems));
+        b.health(Health.of(reasons, volatileEcc, problems));
         if (byIndex.containsKey(index)) {
             notes.add(Diagnostic.warning(PROBE, file, first.line(), "GPU " + index + " appears twice; the second row is left out"));
             return;

@@ -3,6 +3,7 @@ package io.gpudetect.probe.nvidia;
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PcieLink;
@@ -125,14 +126,24 @@ final class SmiGpuMapping {
         return new Partitioning("mig", current, pending, instances);
     }
 
+    /**
+     * The health {@code -q} shows. A value such as {@code Unknown Error} means the GPU is lost, except in the PCIe
+     * link's {@code Host Max} ({@code max_host_link_gen}), which asks the host's bridge, not the GPU: driver 550 on a
+     * host of eight V100s prints {@code Unknown Error} there for every healthy GPU (hosts/8x-tesla-v100-sxm2-16gb_...).
+     */
     private static <E extends SmiEntry<E>> Health health(Fields<E> f) {
         List<String> problems = new ArrayList<>();
         f.parent.walk(e -> {
-            if (problems.isEmpty() && e.value() != null && NvidiaValues.signalsLostGpu(e.value())) {
+            if (problems.isEmpty() && e.value() != null && NvidiaValues.signalsLostGpu(e.value())
+                    && !e.named("Host Max") && !e.named("max_host_link_gen")) {
                 problems.add(e.quoted());
             }
         });
         boolean lost = !problems.isEmpty();
+        List<HealthReason> reasons = new ArrayList<>();
+        if (lost) {
+            reasons.add(HealthReason.GPU_LOST);
+        }
         long uncorrected = 0;
         boolean anyEcc = false;
         Optional<E> aggregate = f.entry(SmiField.ECC_AGGREGATE);
@@ -148,16 +159,19 @@ final class SmiGpuMapping {
             }
         }
         if (uncorrected > 0) {
-            problems.add(uncorrected + " uncorrected ECC errors since the driver loaded");
+            // The counters read are the aggregate ones, kept over the GPU's lifetime: a sign, not a failure now.
+            reasons.add(HealthReason.PAST_UNCORRECTABLE_ECC);
+            problems.add(uncorrected + " uncorrected ECC errors over the GPU's lifetime (aggregate)");
         }
         if ("Yes".equalsIgnoreCase(f.text(SmiField.RETIREMENT_PENDING))) {
+            reasons.add(HealthReason.PAGES_PENDING_RETIREMENT);
             problems.add("retired pages pending: the GPU needs a reset");
         }
         if ("Yes".equalsIgnoreCase(f.text(SmiField.REMAPPING_PENDING))) {
+            reasons.add(HealthReason.ROWS_PENDING_REMAP);
             problems.add("row remapping pending: the GPU needs a reset");
         }
-        Health.Status status = lost ? Health.Status.LOST : problems.isEmpty() ? Health.Status.OK : Health.Status.DEGRADED;
-        return new Health(status, anyEcc ? uncorrected : null, problems);
+        return Health.of(reasons, anyEcc ? uncorrected : null, problems);
     }
 
     /**

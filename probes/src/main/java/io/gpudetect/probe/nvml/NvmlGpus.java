@@ -4,6 +4,7 @@ import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.GpuLinks;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import io.gpudetect.model.PcieLink;
 import io.gpudetect.model.PowerLimits;
 import io.gpudetect.model.Partition;
@@ -11,6 +12,7 @@ import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.nvml.NvmlCall;
+import io.gpudetect.nvml.NvmlPulse;
 import io.gpudetect.nvml.NvmlReturn;
 import io.gpudetect.nvml.NvmlSnapshot;
 import io.gpudetect.probe.ProbeResult;
@@ -162,7 +164,7 @@ public final class NvmlGpus {
                     String why = describe(d.handle());
                     notes.add(lost(label, why));
                     return Gpu.builder(NvmlProbe.PROBE).vendor(Vendor.NVIDIA)
-                            .health(new Health(Health.Status.LOST, null, List.of(why))).build();
+                            .health(Health.of(List.of(HealthReason.GPU_LOST), null, List.of(why))).build();
                 }
                 fact(d.handle(), "the handle", label);
                 return null;
@@ -205,25 +207,74 @@ public final class NvmlGpus {
             b.powerLimits(new PowerLimits(range == null ? null : watts(range.minMilliwatts()),
                     range == null ? null : watts(range.maxMilliwatts()), watts(dflt)));
             b.vbiosVersion(NvidiaValues.value(fact(d.vbiosVersion(), "the VBIOS version", label)));
-            b.pcieLink(new PcieLink(lanesOrGen(fact(d.currentPcieLinkGeneration(), "the PCIe link generation", label)),
+            PcieLink link = new PcieLink(lanesOrGen(fact(d.currentPcieLinkGeneration(), "the PCIe link generation", label)),
                     lanesOrGen(fact(d.maxPcieLinkGeneration(), "the maximum PCIe link generation", label)),
                     lanesOrGen(fact(d.currentPcieLinkWidth(), "the PCIe link width", label)),
-                    lanesOrGen(fact(d.maxPcieLinkWidth(), "the maximum PCIe link width", label))));
+                    lanesOrGen(fact(d.maxPcieLinkWidth(), "the maximum PCIe link width", label)));
+            b.pcieLink(link);
             b.links(links(d, label));
             NvmlSnapshot.Modes ecc = fact(d.eccMode(), "the ECC mode", label);
             Long uncorrected = ecc != null && ecc.current()
                     ? fact(d.eccUncorrectedAggregate(), "the uncorrected ECC count", label) : null;
             b.partitioning(mig(d, label));
-            if (lostBecause != null) {
-                notes.add(lost(label, lostBecause));
-                return b.health(new Health(Health.Status.LOST, uncorrected, List.of(lostBecause))).build();
-            }
+            List<HealthReason> reasons = new ArrayList<>();
             List<String> problems = new ArrayList<>();
-            if (uncorrected != null && uncorrected > 0) {
+            Long sinceLoad = ecc != null && ecc.current()
+                    ? fact(d.eccUncorrectedVolatile(), "the uncorrected ECC count since the driver loaded", label) : null;
+            if (sinceLoad != null && sinceLoad > 0) {
+                reasons.add(HealthReason.UNCORRECTABLE_ECC);
+                problems.add(sinceLoad + " uncorrected ECC errors since the driver loaded (volatile)");
+            } else if (uncorrected != null && uncorrected > 0) {
+                // The lifetime count never goes back to zero: a GPU that had errors once and none since the driver
+                // loaded still works, so it is a sign to watch, not a failure.
+                reasons.add(HealthReason.PAST_UNCORRECTABLE_ECC);
                 problems.add(uncorrected + " uncorrected ECC errors over the GPU's lifetime (aggregate)");
             }
-            return b.health(new Health(problems.isEmpty() ? Health.Status.OK : Health.Status.DEGRADED, uncorrected,
-                    problems)).build();
+            NvmlSnapshot.RemappedRows rows = fact(d.remappedRows(), "the remapped rows", label);
+            if (rows != null && rows.failure()) {
+                reasons.add(HealthReason.ROW_REMAP_FAILURE);
+                problems.add("a row could not be remapped (" + rows.uncorrected() + " rows remapped for uncorrectable"
+                        + " errors, " + rows.corrected() + " for correctable)");
+            } else if (rows != null && rows.pending()) {
+                reasons.add(HealthReason.ROWS_PENDING_REMAP);
+                problems.add("rows remapped, pending a GPU reset (" + rows.uncorrected() + " for uncorrectable errors, "
+                        + rows.corrected() + " for correctable)");
+            }
+            Long pagesPending = fact(d.retiredPagesPending(), "the retired pages pending status", label);
+            if (pagesPending != null && pagesPending != 0) {
+                reasons.add(HealthReason.PAGES_PENDING_RETIREMENT);
+                problems.add("retired pages pending a GPU reset");
+            }
+            Long clocks = fact(d.clocksEventReasons(), "the clock event reasons", label);
+            if (clocks != null && (clocks & NvmlPulse.HARDWARE_SLOWDOWN_BITS) != 0) {
+                reasons.add(HealthReason.HARDWARE_SLOWDOWN);
+                problems.add("clocks held down by a hardware slowdown (" + slowdowns(clocks) + ")");
+            }
+            if (Boolean.TRUE.equals(link.degraded())) {
+                reasons.add(HealthReason.PCIE_LINK_DEGRADED);
+                problems.add("PCIe link on " + link.currentWidth() + " of " + link.maxWidth() + " lanes");
+            }
+            if (lostBecause != null) {
+                notes.add(lost(label, lostBecause));
+                reasons.add(0, HealthReason.GPU_LOST);
+                problems.add(0, lostBecause);
+            }
+            return b.health(Health.of(reasons, uncorrected, problems)).build();
+        }
+
+        /** The hardware slowdown bits set, by their nvml.h names. */
+        private static String slowdowns(long bits) {
+            List<String> names = new ArrayList<>();
+            if ((bits & 0x8L) != 0) {
+                names.add("HwSlowdown");
+            }
+            if ((bits & 0x40L) != 0) {
+                names.add("HwThermalSlowdown");
+            }
+            if ((bits & 0x80L) != 0) {
+                names.add("HwPowerBrakeSlowdown");
+            }
+            return String.join(", ", names);
         }
 
         /**

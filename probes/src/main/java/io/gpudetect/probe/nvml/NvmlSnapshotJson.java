@@ -45,7 +45,11 @@ import java.util.List;
  *                  (absent from snapshots recorded before they were asked),
  *                  "nvLinks": [ { "link", "active": {call, "value": true}, "version", "remotePci": {call, pci},
  *                                 "remoteType" } ], "fabric": {call, "value": {"clusterUuid", "cliqueId", "state",
- *                  "status"}}, "nvlinkPeers": [ { "peer", "status": {call} } ] (absent before issue 40) } ] }
+ *                  "status"}}, "nvlinkPeers": [ { "peer", "status": {call} } ] (absent before issue 40),
+ *                  "eccUncorrectedVolatile", "retiredPagesPending" (nvmlEnableState_t),
+ *                  "remappedRows": {call, "value": {"corrected", "uncorrected", "pending", "failure"}},
+ *                  "clocksEventReasons" (the nvmlClocksEventReason bits)
+ *                  (absent from snapshots recorded before issue 38) } ] }
  * </pre>
  * Every call is {@code {function, returnCode, status, error?, value?}}: the symbol that answered, NVML's
  * return code and its name, {@code nvmlErrorString} on failure. Unknown members are ignored, so a newer
@@ -98,7 +102,7 @@ public final class NvmlSnapshotJson {
 
     /** What an NVML call's {@code value} holds, by the call it answers. */
     private enum Value {
-        NONE, STRING, INT, LONG, MODES, PCI, MEMORY, COMPUTE_CAPABILITY, POWER_RANGE, BOOL, FABRIC
+        NONE, STRING, INT, LONG, MODES, PCI, MEMORY, COMPUTE_CAPABILITY, POWER_RANGE, BOOL, FABRIC, REMAPPED_ROWS
     }
 
     private static NvmlSnapshot snapshot(JsonParser p) throws IOException {
@@ -169,6 +173,10 @@ public final class NvmlSnapshotJson {
         List<NvmlSnapshot.NvLink> nvLinks = null;
         NvmlCall<NvmlSnapshot.Fabric> fabric = null;
         List<NvmlSnapshot.Peer> peers = null;
+        NvmlCall<Long> eccVolatile = null;
+        NvmlCall<Long> pagesPending = null;
+        NvmlCall<NvmlSnapshot.RemappedRows> remapped = null;
+        NvmlCall<Long> clocks = null;
         for (String m = nextMember(p); m != null; m = nextMember(p)) {
             switch (m) {
                 case "index" -> index = orZero(integer(p, m));
@@ -228,12 +236,17 @@ public final class NvmlSnapshotJson {
                         }
                     }
                 }
+                case "eccUncorrectedVolatile" -> eccVolatile = call(p, m, Value.LONG);
+                case "retiredPagesPending" -> pagesPending = call(p, m, Value.LONG);
+                case "remappedRows" -> remapped = call(p, m, Value.REMAPPED_ROWS);
+                case "clocksEventReasons" -> clocks = call(p, m, Value.LONG);
                 default -> skip(p);
             }
         }
         return new NvmlSnapshot.Device(index, handle, name, uuid, serial, part, pci, memory, cc, architecture, brand,
                 powerLimit, ecc, eccErrors, mig, maxMig, migDevices, enforcedPowerLimit, powerRange, defaultPowerLimit,
-                vbios, maxGen, currentGen, maxWidth, currentWidth, nvLinks, fabric, peers);
+                vbios, maxGen, currentGen, maxWidth, currentWidth, nvLinks, fabric, peers, eccVolatile, pagesPending, remapped,
+                clocks);
     }
 
     private static NvmlSnapshot.NvLink nvLink(JsonParser p) throws IOException {
@@ -363,6 +376,7 @@ public final class NvmlSnapshotJson {
             case MEMORY -> memory(p, member);
             case COMPUTE_CAPABILITY -> computeCapability(p, member);
             case FABRIC -> fabric(p, member);
+            case REMAPPED_ROWS -> remappedRows(p, member);
             default -> powerRange(p, member);
         };
     }
@@ -440,6 +454,23 @@ public final class NvmlSnapshotJson {
             }
         }
         return new NvmlSnapshot.PowerRange(min, max);
+    }
+
+    private static NvmlSnapshot.RemappedRows remappedRows(JsonParser p, String member) throws IOException {
+        long corrected = 0;
+        long uncorrected = 0;
+        boolean pending = false;
+        boolean failure = false;
+        for (String m = nextMember(p); m != null; m = nextMember(p)) {
+            switch (m) {
+                case "corrected" -> corrected = orZero(whole(p, member + ".corrected"));
+                case "uncorrected" -> uncorrected = orZero(whole(p, member + ".uncorrected"));
+                case "pending" -> pending = Boolean.TRUE.equals(bool(p, member + ".pending"));
+                case "failure" -> failure = Boolean.TRUE.equals(bool(p, member + ".failure"));
+                default -> skip(p);
+            }
+        }
+        return new NvmlSnapshot.RemappedRows(corrected, uncorrected, pending, failure);
     }
 
     private static int orZero(Integer value) {

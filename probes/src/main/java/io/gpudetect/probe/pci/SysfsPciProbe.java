@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * version; and AMD's kfd topology (gfx target, compute units, unique id). This is the probe that still works
  * with no vendor tool and no driver. For NVIDIA functions, whether each is a vGPU (the vendor-specific
  * capability in its config space, read as GPU Feature Discovery reads it). For every function, its PCIe link,
- * NUMA node and PCIe root, and the power cap where amdgpu, i915 or xe write one ({@link PciFunctionFacts}). BAR sizes ({@code resource}) are apertures, not memory, and are never read.
+ * NUMA node and PCIe root, and the power cap where amdgpu, i915 or xe write one ({@link PciFunctionFacts}); for the
+ * others, whether the function still answers and amdgpu's RAS error counts ({@link PciHealth}). BAR sizes ({@code resource}) are apertures, not memory, and are never read.
  */
 public final class SysfsPciProbe implements Probe {
 
@@ -124,6 +125,8 @@ public final class SysfsPciProbe implements Probe {
                 .pciClass(shortClass);
         if ("10de".equals(vendorId)) {
             vgpu(source, dir, address, b, diagnostics);
+        } else {
+            b.health(PciHealth.read(source, dir, diagnostics));
         }
         String linkTarget = source.readLink(dir).orElse(null);
         b.pcieRoot(linkTarget == null ? null : PciFunctionFacts.pcieRoot(linkTarget));

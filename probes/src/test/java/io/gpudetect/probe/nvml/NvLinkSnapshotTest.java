@@ -44,7 +44,7 @@ class NvLinkSnapshotTest {
         return new NvmlSnapshot.Device(index, ok("nvmlDeviceGetHandleByIndex_v2", null),
                 ok("nvmlDeviceGetName", "NVIDIA H100 80GB HBM3"), null, null, null, ok("nvmlDeviceGetPciInfo_v3", pci(bus)),
                 null, null, null, null, null, null, null, null, null, List.of(), null, null, null, null, null, null, null,
-                null, links, fabric, null);
+                null, links, fabric, null, null, null, null, null);
     }
 
     private static NvmlSnapshot host(NvmlSnapshot.Device... devices) {

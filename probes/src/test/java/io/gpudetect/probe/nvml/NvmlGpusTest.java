@@ -48,7 +48,7 @@ class NvmlGpusTest {
                 ok("nvmlDeviceGetBrand", 14L), ok("nvmlDeviceGetPowerManagementLimit", 700000L),
                 ok("nvmlDeviceGetEccMode", new NvmlSnapshot.Modes(true, true)), ok("nvmlDeviceGetTotalEccErrors", 0L),
                 ok("nvmlDeviceGetMigMode", new NvmlSnapshot.Modes(false, false)), null, List.of(),
-                null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     private static NvmlSnapshot.Device h100(int index, int bus) {
@@ -165,7 +165,7 @@ class NvmlGpusTest {
                 base.boardPartNumber(), base.pci(), base.memory(), base.computeCapability(), base.architecture(),
                 base.brand(), base.powerLimitMilliwatts(), base.eccMode(), base.eccUncorrectedAggregate(),
                 ok("nvmlDeviceGetMigMode", new NvmlSnapshot.Modes(true, true)), ok("nvmlDeviceGetMaxMigDeviceCount", 7),
-                List.of(slice), null, null, null, null, null, null, null, null, null, null, null);
+                List.of(slice), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
         Gpu g = NvmlGpus.interpret(host(mig), "nvml.json").gpus().get(0);
 
         assertEquals(Boolean.TRUE, g.partitioning().enabled());

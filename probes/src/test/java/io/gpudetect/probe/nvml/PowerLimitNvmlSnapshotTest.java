@@ -33,7 +33,7 @@ class PowerLimitNvmlSnapshotTest {
                 ok("nvmlDeviceGetPowerManagementLimit", 72000L), null, null, null, null, List.of(),
                 enforced, range, dflt, ok("nvmlDeviceGetVbiosVersion", "95.04.29.00.06"),
                 ok("nvmlDeviceGetMaxPcieLinkGeneration", 4L), ok("nvmlDeviceGetCurrPcieLinkGeneration", 1L),
-                ok("nvmlDeviceGetMaxPcieLinkWidth", 16L), currentWidth, null, null, null);
+                ok("nvmlDeviceGetMaxPcieLinkWidth", 16L), currentWidth, null, null, null, null, null, null, null);
     }
 
     private static NvmlSnapshot host(NvmlSnapshot.Device d) {
@@ -63,7 +63,7 @@ class PowerLimitNvmlSnapshotTest {
         NvmlSnapshot.Device old = l4(null, null, null, null);
         NvmlSnapshot.Device withoutLink = new NvmlSnapshot.Device(0, old.handle(), old.name(), null, null, null, old.pci(),
                 null, null, null, null, old.powerLimitMilliwatts(), null, null, null, null, List.of(),
-                null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
         ProbeResult r = NvmlGpus.interpret(host(withoutLink), "nvml.json");
 

@@ -2,6 +2,7 @@ package io.gpudetect.k8s.health;
 
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import java.util.List;
 import java.util.Locale;
 
@@ -58,10 +59,29 @@ public record GpuHealthState(String pciAddress, String uuid, State state, String
             return new GpuHealthState(address, gpu.uuid(), State.OK, null, "");
         }
         String message = String.join("; ", h.problems());
+        State state = switch (h.status()) {
+            case OK -> State.OK;
+            case DEGRADED -> State.DEGRADED;
+            case FAILED -> State.FAILED;
+            case LOST -> State.LOST;
+        };
+        return new GpuHealthState(address, gpu.uuid(), state, reason(h), message);
+    }
+
+    /**
+     * The condition reason for an unhealthy GPU: its first reason that leads to its state (the state is its worst
+     * reason's), else, where a tool said the state without a code, one for the state itself.
+     */
+    private static String reason(Health h) {
+        for (HealthReason r : h.reasons()) {
+            if (r.leadsTo() == h.status()) {
+                return r.code();
+            }
+        }
         return switch (h.status()) {
-            case LOST -> new GpuHealthState(address, gpu.uuid(), State.LOST, "GpuLost", message);
-            case DEGRADED -> new GpuHealthState(address, gpu.uuid(), State.DEGRADED, "GpuDegraded", message);
-            case OK -> new GpuHealthState(address, gpu.uuid(), State.OK, null, "");
+            case LOST -> HealthReason.GPU_LOST.code();
+            case FAILED -> "GpuFailed";
+            default -> "GpuDegraded";
         };
     }
 
