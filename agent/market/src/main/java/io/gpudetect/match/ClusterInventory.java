@@ -22,6 +22,9 @@ import java.util.TreeMap;
  * model's free units are counted as a bid sees them: {@code min(cards of that model, the vendor's free units)},
  * so the per-model rows of such a node can add up to more than the node has; the per-vendor rows are exact.
  *
+ * <p>A failed or lost GPU is no free unit ({@link NodeOffer#free}): its model's free units are capped by the model's
+ * healthy cards too. Allocatable and in use stay as the record says; each node's row names the GPUs not counted.
+ *
  * @param models  one row per vendor, model, VRAM, interface and MIG profile ({@code mig} null for whole GPUs)
  * @param vendors one row per unit kind ({@code nvidia}, {@code mig-1g.10gb}), exact sums of the nodes' figures
  * @param nodes   every node, flagged or not
@@ -39,12 +42,14 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
 
     /**
      * {@code state}: ok, unavailable, stale, no-good-pass or missing; {@code lastGoodPass} as written in the record;
-     * {@code handout} and {@code warnings} as {@link NodeOffer} has them (null and empty for an older agent's record).
+     * {@code handout} and {@code warnings} as {@link NodeOffer} has them (null and empty for an older agent's record);
+     * {@code notCounted} names the node's failed and lost GPUs, which are no free units ({@link NodeOffer#free}),
+     * null when it has none.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record NodeRow(String node, int gpus, Map<String, Integer> allocatable, Map<String, Integer> inUse,
                           String lastGoodPass, String state, String detail, String handout,
-                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings, String notCounted) {
 
         public NodeRow {
             warnings = warnings == null ? List.of() : List.copyOf(warnings);
@@ -52,7 +57,7 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
 
         NodeRow(String node, int gpus, Map<String, Integer> allocatable, Map<String, Integer> inUse,
                 String lastGoodPass, String state, String detail) {
-            this(node, gpus, allocatable, inUse, lastGoodPass, state, detail, null, List.of());
+            this(node, gpus, allocatable, inUse, lastGoodPass, state, detail, null, List.of(), null);
         }
 
         public boolean flagged() {
@@ -81,27 +86,31 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
             nodes.add(nodeRow(n, now, staleAfter));
             Map<ModelKey, int[]> onNode = new TreeMap<>(ModelKey.ORDER);
             for (OfferedGpu g : n.gpus()) {
+                int healthy = g.healthy() ? 1 : 0;
                 if (g.migEnabled()) {
                     // The card itself is counted once; its slices are offered per profile.
-                    count(onNode, ModelKey.of(g, null), 1, 0);
+                    count(onNode, ModelKey.of(g, null), 1, 0, 0);
                     for (String profile : g.profiles()) {
-                        count(onNode, ModelKey.of(g, profile), 0, 1);
+                        count(onNode, ModelKey.of(g, profile), 0, 1, healthy);
                     }
                 } else {
-                    count(onNode, ModelKey.of(g, null), 1, 1);
+                    count(onNode, ModelKey.of(g, null), 1, 1, healthy);
                 }
             }
             for (Map.Entry<ModelKey, int[]> e : onNode.entrySet()) {
                 String kind = e.getKey().mig() == null ? e.getKey().vendor() : "mig-" + e.getKey().mig();
                 int units = e.getValue()[1];
                 int allocatable = Math.min(units, n.allocatable(kind));
-                int idle = Math.min(units, n.free(kind));
+                // In use as the record says it: the health cap below changes what is free, not what pods hold.
+                int idle = Math.min(units, Math.max(0, n.allocatable(kind) - n.inUse(kind)));
+                // A failed or lost card of the model is no free unit of it (n.free caps the kind as a whole).
+                int healthyIdle = Math.min(e.getValue()[2], n.free(kind));
                 int[] row = models.computeIfAbsent(e.getKey(), k -> new int[5]);
                 row[0]++;
                 row[1] += e.getValue()[0];
                 row[2] += allocatable;
                 row[3] += allocatable - idle;
-                row[4] += n.unavailable() != null ? 0 : idle;
+                row[4] += n.unavailable() != null ? 0 : healthyIdle;
             }
             for (String kind : kinds(n)) {
                 int[] row = vendors.computeIfAbsent(kind, k -> new int[5]);
@@ -132,10 +141,11 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
         }
     }
 
-    private static void count(Map<ModelKey, int[]> onNode, ModelKey key, int gpus, int units) {
-        int[] row = onNode.computeIfAbsent(key, k -> new int[2]);
+    private static void count(Map<ModelKey, int[]> onNode, ModelKey key, int gpus, int units, int healthyUnits) {
+        int[] row = onNode.computeIfAbsent(key, k -> new int[3]);
         row[0] += gpus;
         row[1] += units;
+        row[2] += healthyUnits;
     }
 
     /** The unit kinds a node has: from its GPUs and from its record's figures. */
@@ -154,7 +164,7 @@ public record ClusterInventory(String records, Instant now, Duration staleAfter,
     private static NodeRow nodeRow(NodeOffer n, Instant now, Duration staleAfter) {
         NodeRow row = stateRow(n, now, staleAfter);
         return new NodeRow(row.node(), row.gpus(), row.allocatable(), row.inUse(), row.lastGoodPass(), row.state(),
-                row.detail(), n.handout(), n.warnings());
+                row.detail(), n.handout(), n.warnings(), NodeOffer.notCounted(n.gpus()));
     }
 
     private static NodeRow stateRow(NodeOffer n, Instant now, Duration staleAfter) {

@@ -73,6 +73,9 @@ public final class InventoryReport {
         }
         out.append(Columns.render(nodes, ""));
         for (ClusterInventory.NodeRow n : inventory.nodes()) {
+            if (n.notCounted() != null) {
+                out.append("health: ").append(n.node()).append(": ").append(n.notCounted()).append('\n');
+            }
             for (String w : n.warnings()) {
                 out.append("warning: ").append(n.node()).append(": ").append(w).append('\n');
             }

@@ -41,7 +41,7 @@ public final class MatchReport {
             rows.add(new String[] {"NODE", "FREE", "VERDICT"});
             for (NodeVerdict v : p.nodes()) {
                 rows.add(new String[] {v.node(), v.unitKind() == null ? "0" : v.free() + " " + v.unitKind(),
-                        v.canServe() ? "can serve" : v.reason()});
+                        (v.canServe() ? "can serve" : v.reason()) + (v.notCounted() == null ? "" : "; " + v.notCounted())});
             }
             if (p.nodes().isEmpty()) {
                 out.append("  no nodes to match against\n");

@@ -132,6 +132,10 @@ public final class Matcher {
             Map<String, Map<Integer, Integer>> byKind = new TreeMap<>();
             for (int i = 0; i < offer.gpus().size(); i++) {
                 OfferedGpu g = offer.gpus().get(i);
+                if (!g.healthy()) {
+                    // A failed or lost GPU serves no replica; the verdict names it (notCounted).
+                    continue;
+                }
                 for (GpuChoice c : request.choices()) {
                     if (stage(c, g) == Stage.MATCH) {
                         String kind = NodeOffer.unitKind(g, c.migProfile());
@@ -159,17 +163,17 @@ public final class Matcher {
         NodeVerdict verdict(GpuRequest request) {
             String node = offer.node();
             if (offer.unavailable() != null) {
-                return new NodeVerdict(node, false, 0, null, offer.unavailable());
+                return new NodeVerdict(node, false, 0, null, offer.unavailable(), null);
             }
             if (offer.recordMissing()) {
-                return new NodeVerdict(node, false, 0, null, "no capacity record for this node");
+                return new NodeVerdict(node, false, 0, null, "no capacity record for this node", null);
             }
             if (request.unbiddable() != null) {
-                return new NodeVerdict(node, false, 0, null, request.unbiddable());
+                return new NodeVerdict(node, false, 0, null, request.unbiddable(), null);
             }
             String noFabric = request.fabric() == null ? null : request.fabric().refusal(offer.fabric());
             if (noFabric != null) {
-                return new NodeVerdict(node, false, 0, null, noFabric);
+                return new NodeVerdict(node, false, 0, null, noFabric, null);
             }
             Map<String, Map<Integer, Integer>> matching = matching(request);
             String bestKind = null;
@@ -184,10 +188,17 @@ public final class Matcher {
                     bestMatching = count;
                 }
             }
+            String notCounted = NodeOffer.notCounted(offer.gpus().stream()
+                    .filter(g -> request.choices().stream().anyMatch(c -> stage(c, g) == Stage.MATCH)).toList());
             if (bestKind != null && bestFree >= request.units()) {
-                return new NodeVerdict(node, true, bestFree, bestKind, null);
+                return new NodeVerdict(node, true, bestFree, bestKind, null, notCounted);
             }
-            return new NodeVerdict(node, false, bestFree, bestKind, refusal(request, bestKind, bestMatching));
+            String refusal = refusal(request, bestKind, bestMatching);
+            if (bestKind == null && notCounted != null) {
+                // Every GPU that matched is failed or lost: that, not the model, is why.
+                refusal = "no healthy matching GPU";
+            }
+            return new NodeVerdict(node, false, bestFree, bestKind, refusal, notCounted);
         }
 
         private String refusal(GpuRequest request, String kind, int matching) {
@@ -212,6 +223,15 @@ public final class Matcher {
                 return "no " + CapacityRecordOffers.resourceName(kind) + " allocatable" + (offer.handout() == null
                         ? " (device plugin missing?)" : " and no DRA driver hands these GPUs out (handed out: "
                         + offer.handout() + ")");
+            }
+            int healthy = offer.healthyUnits(kind);
+            if (healthy < offer.units(kind)) {
+                // Free is min(allocatable, healthy) - in use: say each figure, so the cap can be checked.
+                return (free == 0 ? "no free healthy units: " : "too few free healthy units: " + free + " " + kind
+                        + " free; ") + allocatable + " " + kind + " allocatable, " + healthy + " on healthy GPUs, "
+                        + offer.inUse(kind) + " in use" + (takenPerKind.containsKey(kind) ? " and "
+                        + takenPerKind.get(kind) + " taken by other replicas of this deployment" : "")
+                        + (free == 0 ? "" : ", " + request.units() + " asked per replica");
             }
             if (free == 0) {
                 return "all units in use: " + allocatable + " " + kind + " allocatable, " + offer.inUse(kind)

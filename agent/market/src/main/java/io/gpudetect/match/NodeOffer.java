@@ -90,15 +90,31 @@ public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer>
 
     /** Units of {@code kind} the node has, by its GPUs: cards for a vendor, slices for a MIG profile. */
     public int units(String kind) {
+        return units(kind, false);
+    }
+
+    /** Units of {@code kind} on GPUs that are neither failed nor lost ({@link OfferedGpu#healthy}). */
+    public int healthyUnits(String kind) {
+        return units(kind, true);
+    }
+
+    private int units(String kind, boolean healthyOnly) {
         int n = 0;
         for (OfferedGpu g : gpus) {
-            if (kind.startsWith("mig-")) {
-                n += (int) g.profiles().stream().filter(p -> kind.equals("mig-" + p)).count();
-            } else if (!g.migEnabled() && g.vendor().id().equals(kind)) {
-                n++;
+            if (healthyOnly && !g.healthy()) {
+                continue;
             }
+            n += unitsOn(g, kind);
         }
         return n;
+    }
+
+    /** Units of {@code kind} one GPU has: 1 card, or its slices of a MIG profile. */
+    public static int unitsOn(OfferedGpu g, String kind) {
+        if (kind.startsWith("mig-")) {
+            return (int) g.profiles().stream().filter(p -> kind.equals("mig-" + p)).count();
+        }
+        return !g.migEnabled() && g.vendor().id().equals(kind) ? 1 : 0;
     }
 
     /** Allocatable units of {@code kind}: the record's figure, else every unit the GPUs have. */
@@ -110,8 +126,42 @@ public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer>
         return inUse.getOrDefault(kind, 0);
     }
 
-    /** Allocatable minus in use, never below 0. */
+    /**
+     * Allocatable minus in use, never below 0; on a node with a failed or lost GPU of the kind, the allocatable
+     * units are capped by the healthy ones first: {@code min(allocatable, healthy units) - in use}. The cap, not a
+     * subtraction, because the device plugin may already have taken the GPU out of the allocatable (it marks a GPU
+     * unhealthy on a critical Xid), and a GPU must not be taken off twice. Which cards the in-use units hold is not
+     * known, so they are taken from the healthy ones: a pod on the failed GPU makes this count one short. Without an
+     * unhealthy GPU the allocatable stands as it is (a shared GPU's time slices can outnumber the cards).
+     */
     public int free(String kind) {
-        return Math.max(0, allocatable(kind) - inUse(kind));
+        int allocatable = allocatable(kind);
+        int healthy = healthyUnits(kind);
+        int counted = healthy == units(kind) ? allocatable : Math.min(allocatable, healthy);
+        return Math.max(0, counted - inUse(kind));
+    }
+
+    /** The node's failed and lost GPUs, for the person reading why they are not counted. */
+    public List<OfferedGpu> unhealthyGpus() {
+        return gpus.stream().filter(g -> !g.healthy()).toList();
+    }
+
+    /**
+     * {@code 1 GPU failed, not counted as free: 0000:17:00.0 (a100 80Gi sxm) failed}: the GPUs of {@code among} that
+     * are failed or lost, said once; null when there are none.
+     */
+    public static String notCounted(List<OfferedGpu> among) {
+        List<OfferedGpu> bad = among.stream().filter(g -> !g.healthy()).toList();
+        if (bad.isEmpty()) {
+            return null;
+        }
+        Map<String, Integer> perState = new TreeMap<>();
+        bad.forEach(g -> perState.merge(g.health().id(), 1, Integer::sum));
+        List<String> counts = new java.util.ArrayList<>();
+        perState.forEach((state, n) -> counts.add(n + (counts.isEmpty() ? (n == 1 ? " GPU " : " GPUs ") : " ") + state));
+        List<String> each = bad.stream().map(g -> (g.platform() == null || g.platform().pciAddress() == null
+                ? "(address unknown)" : g.platform().pciAddress()) + " (" + g.describe() + ") " + g.health().id())
+                .toList();
+        return String.join(", ", counts) + ", not counted as free: " + String.join(", ", each);
     }
 }

@@ -3,6 +3,7 @@ package io.gpudetect.match;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Health;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.PcieLink;
 import io.gpudetect.model.Vendor;
@@ -22,11 +23,19 @@ import java.util.Objects;
  * @param platform      the driver stack and slot it runs with, what {@code driver>=}, {@code cuda>=} and
  *                      {@code pcie>=} are checked against, and its links, which {@code nvlink=all} is; null when
  *                      nothing says
+ * @param health        the GPU's state as its node saw it ({@code ok}, {@code degraded}, {@code failed}, {@code lost});
+ *                      null when no tool said (an older agent's record): such a GPU counts as healthy
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
                          @JsonProperty("interface") String interfaceType, boolean migEnabled, List<String> profiles,
-                         Platform platform) {
+                         Platform platform, Health.Status health) {
+
+    /** A GPU whose health is not known: it counts as healthy, as before health was recorded. */
+    public OfferedGpu(Vendor vendor, String model, Integer memoryGi, String interfaceType, boolean migEnabled,
+                      List<String> profiles, Platform platform) {
+        this(vendor, model, memoryGi, interfaceType, migEnabled, profiles, platform, null);
+    }
 
     /**
      * A GPU's driver stack and slot as its node published them; each part null when not published (a record
@@ -69,7 +78,16 @@ public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
     public static OfferedGpu of(Gpu gpu, boolean migEnabled, List<String> profiles) {
         return new OfferedGpu(gpu.vendor() == null ? Vendor.OTHER : gpu.vendor(), gpu.model(), gpu.memoryGi(),
                 gpu.interfaceType() == null ? null : gpu.interfaceType().id(), migEnabled, profiles,
-                Platform.of(gpu));
+                Platform.of(gpu), gpu.health() == null ? null : gpu.health().status());
+    }
+
+    /**
+     * False for a failed or lost GPU: work on it fails, so it is no free unit, whatever the Node's allocatable says
+     * (the device plugin may not have marked it unhealthy yet). A degraded GPU still works and counts.
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean healthy() {
+        return health != Health.Status.FAILED && health != Health.Status.LOST;
     }
 
     /** Lower case, with {@code sxm2}..{@code sxm5} as {@code sxm}: the provider compares interfaces that way. */
