@@ -63,6 +63,7 @@ public final class AkashReport {
                         ? "none (no active InfiniBand or RoCE port)" : String.join(", ", n.interconnect())).append('\n');
             }
             list(out, "  problems:", n.problems());
+            list(out, "  warnings:", n.warnings());
             list(out, "  not checked:", n.notChecked());
         }
         out.append('\n').append(closing(forecast, dropped)).append('\n');

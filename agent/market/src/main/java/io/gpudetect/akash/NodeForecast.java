@@ -17,16 +17,25 @@ import java.util.TreeMap;
  *                  configuration), word for word; null when it does not, or when that is not known
  * @param interconnect the GPU interconnect capabilities the provider could declare for this node
  *                  ({@link InterconnectCapabilities}); empty when none, null when its fabric is not known
+ * @param warnings  what the operator does that the provider should know but that leaves every card's fate as it is
+ *                  (it would bid on a failed GPU the Node's allocatable still counts); they do not fail the check
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeForecast(String node, SortedMap<String, String> labels, List<CardVerdict> cards,
                            List<String> problems, List<String> notChecked, String excluded,
-                           List<String> interconnect) {
+                           List<String> interconnect,
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
 
     /** A forecast that says nothing of GPU interconnect. */
     public NodeForecast(String node, SortedMap<String, String> labels, List<CardVerdict> cards, List<String> problems,
                         List<String> notChecked, String excluded) {
-        this(node, labels, cards, problems, notChecked, excluded, null);
+        this(node, labels, cards, problems, notChecked, excluded, null, List.of());
+    }
+
+    /** A forecast without warnings. */
+    public NodeForecast(String node, SortedMap<String, String> labels, List<CardVerdict> cards, List<String> problems,
+                        List<String> notChecked, String excluded, List<String> interconnect) {
+        this(node, labels, cards, problems, notChecked, excluded, interconnect, List.of());
     }
 
     public NodeForecast {
@@ -35,6 +44,7 @@ public record NodeForecast(String node, SortedMap<String, String> labels, List<C
         cards = List.copyOf(cards);
         problems = List.copyOf(problems);
         notChecked = List.copyOf(notChecked);
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 
     /**

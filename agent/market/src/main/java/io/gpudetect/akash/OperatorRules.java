@@ -3,6 +3,7 @@ package io.gpudetect.akash;
 import io.gpudetect.probe.pci.DrmCards;
 import io.gpudetect.match.KubeNode;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.Health;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.record.dra.NodeHandout;
 import java.util.ArrayList;
@@ -54,6 +55,7 @@ public final class OperatorRules {
         labels.put(MARKER, "true");
         List<String> notChecked = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         List<Gpu> gpus = node.gpus().stream()
                 .sorted(Comparator.comparing(Gpu::pciAddress, PciAddress::compareNullsLast)).toList();
         // By identity: two cards of one model that no tool gave an address or serial are equal records.
@@ -203,6 +205,7 @@ public final class OperatorRules {
                         }
                     }
                 }
+                unbiddableHealth(e.getKey(), resource, units, pluginCards, verdicts).ifPresent(warnings::add);
                 if (units == 0) {
                     for (Gpu g : pluginCards) {
                         verdicts.put(g, dropped(verdicts.get(g), "no " + resource + " allocatable (device plugin missing?)"));
@@ -235,7 +238,30 @@ public final class OperatorRules {
             inOrder.add(verdicts.get(g));
         }
         return new NodeForecast(node.node(), labels, inOrder, problems, notChecked, excluded,
-                InterconnectCapabilities.of(node.fabric()));
+                InterconnectCapabilities.of(node.fabric()), warnings);
+    }
+
+    /**
+     * A warning when the node's allocatable {@code resource} still counts a failed or lost GPU: the operator bids
+     * the allocatable units, so a lease can land on the dead card. The units are those of the device plugin, which
+     * takes a GPU out of the allocatable only when it marks it unhealthy itself; more units than healthy cards the
+     * operator counts means it has not (yet). The operator's view is not changed: this only warns.
+     */
+    private static java.util.Optional<String> unbiddableHealth(String vendor, String resource, long units,
+                                                               List<Gpu> pluginCards, Map<Gpu, CardVerdict> verdicts) {
+        List<Gpu> counted = pluginCards.stream().filter(g -> verdicts.get(g).counted() > 0).toList();
+        List<Gpu> bad = counted.stream().filter(g -> g.health() != null
+                && (g.health().status() == Health.Status.FAILED || g.health().status() == Health.Status.LOST)).toList();
+        long healthy = counted.size() - bad.size();
+        if (bad.isEmpty() || units <= healthy) {
+            return java.util.Optional.empty();
+        }
+        boolean anyFailed = bad.stream().anyMatch(g -> g.health().status() == Health.Status.FAILED);
+        return java.util.Optional.of("the operator would bid on a " + (anyFailed ? "failed" : "lost")
+                + " GPU: the device plugin has not marked it unhealthy (" + bad.stream()
+                .map(g -> "GPU " + (address(g) == null ? "(address unknown)" : address(g)) + " "
+                        + g.health().status().id()).collect(Collectors.joining(", ")) + "; " + units + " " + resource
+                + " allocatable for " + healthy + " healthy " + vendor + (healthy == 1 ? " card" : " cards") + ")");
     }
 
     /**
