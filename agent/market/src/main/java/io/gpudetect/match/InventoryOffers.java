@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * One node made from a detection pass (this host, or a bundle with {@code --replay}): every detected real
- * GPU is allocatable and free, since a host on its own knows nothing of pods. Emulated adapters are left out.
+ * GPU is allocatable and, unless the pass saw it failed or lost ({@link NodeOffer#free}), free, since a host on its
+ * own knows nothing of pods. Emulated adapters are left out.
  */
 public final class InventoryOffers implements OfferSource {
 
