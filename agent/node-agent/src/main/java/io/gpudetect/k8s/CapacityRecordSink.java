@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.record.CapacityRecords;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.GpuCapacityStatus;
 import io.gpudetect.sink.Change;
@@ -154,11 +155,12 @@ public final class CapacityRecordSink
         GpuCapacity held = current.record();
         GpuCapacityStatus status = desired.recordStatus().after(held == null ? null : held.getStatus());
         if (held == null) {
-            return new RecordChange(name, node, true, false, desired.recordSpec(), status);
+            return new RecordChange(name, node, true, false,
+                    CapacityRecords.withHealthSince(desired.recordSpec(), null, desired.now()), status);
         }
         boolean reown = !ownedBy(held, node);
-        GpuCapacitySpec spec = desired.complete() && !Objects.equals(held.getSpec(), desired.recordSpec())
-                ? desired.recordSpec() : null;
+        GpuCapacitySpec wanted = CapacityRecords.withHealthSince(desired.recordSpec(), held.getSpec(), desired.now());
+        GpuCapacitySpec spec = desired.complete() && !Objects.equals(held.getSpec(), wanted) ? wanted : null;
         return new RecordChange(name, node, false, reown, spec,
                 Objects.equals(held.getStatus(), status) ? null : status);
     }

@@ -130,7 +130,9 @@ class UpgradeTest {
             assertEquals("spec,status", change.summary(), release + ": what the first pass writes");
             assertEquals(change.requests(), sink.apply(change), release.toString());
             GpuCapacity after = client.resources(GpuCapacity.class).withName("n1").get();
-            assertEquals(desired.recordSpec(), after.getSpec(), release + ": spec replaced by this release's");
+            // Each GPU's health stamped with this pass's time: the earlier record had no healthSince.
+            assertEquals(CapacityRecords.withHealthSince(desired.recordSpec(), null, now), after.getSpec(),
+                    release + ": spec replaced by this release's");
             assertEquals("2026-12-01T00:00:00Z", after.getStatus().lastGoodPass(), release + ": status written");
             assertEquals("none", Targets.decide(sink, desired).summary(), release + ": the next pass writes nothing");
         }

@@ -61,6 +61,46 @@ public final class CapacityRecords {
                 FabricSpec.of(inventory.fabric()));
     }
 
+    /**
+     * {@code wanted} with each GPU's {@code healthSince}: the held record's time for the same GPU (by PCI address,
+     * else UUID) where its health and reasons are the same as now, else {@code now}. A record is written only when
+     * what it holds changes, so the time moves only when the health does.
+     */
+    public static GpuCapacitySpec withHealthSince(GpuCapacitySpec wanted, GpuCapacitySpec held, Instant now) {
+        if (wanted == null) {
+            return null;
+        }
+        List<GpuCapacitySpec.GpuEntry> gpus = new ArrayList<>(wanted.gpus().size());
+        // GPUs with neither a PCI address nor a UUID (a lost GPU NVML gives no handle for) are paired in order.
+        List<GpuCapacitySpec.GpuEntry> unnamedHeld = held == null ? List.of()
+                : held.gpus().stream().filter(e -> e.pciAddress() == null && e.uuid() == null).toList();
+        int unnamed = 0;
+        for (GpuCapacitySpec.GpuEntry g : wanted.gpus()) {
+            boolean named = g.pciAddress() != null || g.uuid() != null;
+            int position = named ? -1 : unnamed++;
+            if (g.health() == null) {
+                gpus.add(g);
+                continue;
+            }
+            GpuCapacitySpec.GpuEntry before = held == null ? null
+                    : named ? sameGpu(held.gpus(), g) : position < unnamedHeld.size() ? unnamedHeld.get(position) : null;
+            boolean same = before != null && before.healthSince() != null && before.health() == g.health()
+                    && java.util.Objects.equals(before.healthReasons(), g.healthReasons());
+            gpus.add(g.withHealthSince(same ? before.healthSince() : now.toString()));
+        }
+        return wanted.withGpus(gpus);
+    }
+
+    private static GpuCapacitySpec.GpuEntry sameGpu(List<GpuCapacitySpec.GpuEntry> gpus, GpuCapacitySpec.GpuEntry g) {
+        for (GpuCapacitySpec.GpuEntry e : gpus) {
+            if (g.pciAddress() != null ? g.pciAddress().equals(e.pciAddress())
+                    : g.uuid() != null && g.uuid().equals(e.uuid())) {
+                return e;
+            }
+        }
+        return null;
+    }
+
     private static String address(Gpu g) {
         return g.pciAddress() == null ? null : g.pciAddress().toString();
     }

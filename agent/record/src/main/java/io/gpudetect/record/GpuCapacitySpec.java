@@ -83,6 +83,12 @@ public record GpuCapacitySpec(
         return io.gpudetect.model.Interconnect.ofMembers(members);
     }
 
+    /** This spec with {@code gpus} in place of its own. */
+    public GpuCapacitySpec withGpus(List<GpuEntry> gpus) {
+        return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout,
+                fabric);
+    }
+
     /** This spec with {@code handout} in place of its own. */
     public GpuCapacitySpec withHandout(io.gpudetect.record.dra.NodeHandout handout) {
         return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout,
@@ -123,7 +129,11 @@ public record GpuCapacitySpec(
                            @JsonPropertyDescription("The DRM card nodes (card0 for /sys/class/drm/card0) whose device is this GPU, as Akash's inventory operator finds them; empty when it has none (its DRM driver, such as nvidia_drm, is not loaded: the operator skips the GPU); absent when not known.")
                            List<String> drmCards,
                            @JsonPropertyDescription("The RDMA device nearest the GPU and how near (PIX, PXB, PHB, NODE, SYS, as nvidia-smi topo -m words it); absent when the node has none or the fabric is not known.")
-                           FabricSpec.NearestNic nearestNic) {
+                           FabricSpec.NearestNic nearestNic,
+                           @JsonPropertyDescription("Why health is not ok, as condition reasons (GpuLost, XidCritical, UncorrectableEcc, RowRemapFailure, RasUncorrectable, PcieLinkDegraded, HardwareSlowdown ...); absent when ok or when no tool said.")
+                           List<String> healthReasons,
+                           @JsonPropertyDescription("When the agent first saw the GPU in its present health (RFC 3339): kept while the health and its reasons stay the same, restamped when they change; absent when no tool said the GPU's health.")
+                           String healthSince) {
 
         /** The {@link Gpu} fields an entry holds, in the entry's order ({@code GpuEntryTest} checks the two agree). */
         public static final List<GpuField<?>> GPU_FIELDS = List.of(GpuField.VENDOR, GpuField.MODEL, GpuField.NAME,
@@ -156,7 +166,18 @@ public record GpuCapacitySpec(
                     g.partitioning() == null ? null : g.partitioning().enabled(), g.pciVendorId(), g.pciDeviceId(),
                     g.pciSubsystemVendorId(), g.pciSubsystemDeviceId(), g.architecture(), g.computeCapability(),
                     g.driverVersion(), g.runtimeVersion(), g.vbiosVersion(), g.memoryKind(), g.pcieRoot(),
-                    g.numaNode(), steady(g.pcieLink()), g.powerLimitWatts(), g.powerLimits(), g.links(), drmCards, nearestNic);
+                    g.numaNode(), steady(g.pcieLink()), g.powerLimitWatts(), g.powerLimits(), g.links(), drmCards, nearestNic,
+                    g.health() == null || g.health().reasons().isEmpty() ? null
+                            : g.health().reasons().stream().map(io.gpudetect.model.HealthReason::code).toList(),
+                    null);
+        }
+
+        /** This entry with {@code since} as the time its health was first seen as it is now. */
+        public GpuEntry withHealthSince(String since) {
+            return new GpuEntry(vendor, model, name, memoryMiB, memoryGi, interfaceType, pciAddress, uuid, health,
+                    partitioned, pciVendorId, pciDeviceId, pciSubsystemVendorId, pciSubsystemDeviceId, architecture,
+                    computeCapability, driverVersion, runtimeVersion, vbiosVersion, memoryKind, pcieRoot, numaNode,
+                    pcieLink, powerLimitWatts, powerLimits, links, drmCards, nearestNic, healthReasons, since);
         }
 
         /**
@@ -177,7 +198,7 @@ public record GpuCapacitySpec(
             return new GpuEntry(vendor, model, name, memoryMiB, memoryGi, interfaceType, pciAddress, uuid, health,
                     partitioned, pciVendorId, pciDeviceId, pciSubsystemVendorId, pciSubsystemDeviceId, architecture,
                     computeCapability, driverVersion, runtimeVersion, vbiosVersion, memoryKind, pcieRoot, numaNode,
-                    pcieLink, powerLimitWatts, powerLimits, links, drmCards, nearestNic);
+                    pcieLink, powerLimitWatts, powerLimits, links, drmCards, nearestNic, healthReasons, healthSince);
         }
 
         /**

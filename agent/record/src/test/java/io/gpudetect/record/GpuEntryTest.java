@@ -42,9 +42,9 @@ class GpuEntryTest {
             expectedTypes.add(f == GpuField.HEALTH ? "Status" : f == GpuField.PCI_ADDRESS ? "String"
                     : f.type().getSimpleName());
         }
-        List<String> own = List.of("partitioned", "drmCards", "nearestNic");
+        List<String> own = List.of("partitioned", "drmCards", "nearestNic", "healthReasons", "healthSince");
         expected.addAll(own);
-        expectedTypes.addAll(List.of("Boolean", "List", "NearestNic"));
+        expectedTypes.addAll(List.of("Boolean", "List", "NearestNic", "List", "String"));
         List<String> sorted = new ArrayList<>(components);
         assertEquals(expected.stream().sorted().toList(), sorted.stream().sorted().toList());
         for (int i = 0; i < components.size(); i++) {
@@ -79,7 +79,8 @@ class GpuEntryTest {
         assertEquals(new GpuCapacitySpec.GpuEntry(Vendor.NVIDIA, "h100", "NVIDIA H100 80GB HBM3", 81559L, 80,
                 GpuInterface.SXM, "0000:17:00.0", "GPU-1", Health.Status.DEGRADED, true, "10de", "2330", "10de",
                 "16c1", "Hopper", "9.0", "580.159.04", "13.0", "96.00.DA.00.0C", "dedicated", "pci0000:15", 0,
-                new PcieLink(null, 5, 16, 16), 700.0, new PowerLimits(200.0, 700.0, 700.0), SWITCHED, List.of("card1"), null), entry);
+                new PcieLink(null, 5, 16, 16), 700.0, new PowerLimits(200.0, 700.0, 700.0), SWITCHED, List.of("card1"), null,
+                null, null), entry);
 
         Gpu back = entry.toGpu("record");
         for (GpuField<?> f : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
