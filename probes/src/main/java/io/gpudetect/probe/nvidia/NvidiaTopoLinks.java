@@ -16,8 +16,9 @@ import java.util.List;
  * The GPU links' fallback: where NVML gave no links for a node's NVIDIA GPUs (no NVML, an old driver, a bundle of
  * pasted output), {@code nvidia-smi topo -m}'s NVLink cells give them. Read after the merge, once the GPUs' PCI
  * addresses are known: the matrix names GPUs by index, and nvidia-smi numbers them in PCI bus order. Consulted only
- * where two or more NVIDIA GPUs, all with an address, lack links (one GPU's matrix has no GPU cells): a live host
- * with NVML's links never runs it, and a bundle without the file says nothing of it.
+ * where two or more NVIDIA GPUs, all with an address, all lack links (one GPU's matrix has no GPU cells), and on a
+ * live host only where NVML described none of them (nvidia-smi was the fallback): a live host where NVML answered
+ * never runs it, and a bundle without the file says nothing of it.
  */
 public final class NvidiaTopoLinks {
 
@@ -30,17 +31,20 @@ public final class NvidiaTopoLinks {
     /** {@code gpus} with the links the matrix gives filled in where none were read; the list as it was otherwise. */
     public static List<Gpu> fill(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
         List<Gpu> nvidia = new ArrayList<>();
-        boolean wanted = false;
+        boolean nvmlAnswered = false;
         for (Gpu g : gpus) {
             if (g.vendor() == Vendor.NVIDIA && !g.integrated()) {
-                if (g.pciAddress() == null) {
+                if (g.pciAddress() == null || g.links() != null) {
                     return gpus;
                 }
                 nvidia.add(g);
-                wanted |= g.links() == null;
+                nvmlAnswered |= g.sources().containsValue(io.gpudetect.probe.nvml.NvmlProbe.PROBE);
             }
         }
-        if (!wanted || nvidia.size() < 2) {
+        // A live NVML that answered without links (a GPU fallen off the bus, a library without the calls) is not
+        // second-guessed with a process; a bundle's file costs nothing, and an nvml.json recorded before links were
+        // read has none.
+        if (nvidia.size() < 2 || nvmlAnswered && !source.isRecorded()) {
             return gpus;
         }
         String file = COMMAND.bundleFile();
