@@ -103,6 +103,7 @@ public final class Detector {
             gpus.add(normaliser.normalise(merged, diagnostics));
         }
         gpus = new ArrayList<>(UnifiedMemory.apply(gpus, source, diagnostics));
+        gpus = new ArrayList<>(topoLinksSafely(source, gpus, diagnostics));
         gpus.sort(Detector::outputOrder);
         tableNotes(gpus, tables, diagnostics);
         String machine = machine(source, diagnostics);
@@ -269,6 +270,17 @@ public final class Detector {
             diagnostics.add(Diagnostic.error(io.gpudetect.probe.fabric.RdmaFabricReader.NAME, null, null,
                     "reading the fabric failed unexpectedly: " + e));
             return null;
+        }
+    }
+
+    /** NVIDIA GPUs' links from {@code nvidia-smi topo -m} where NVML gave none; a bug there keeps the GPUs as they were. */
+    private static List<Gpu> topoLinksSafely(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
+        try {
+            return io.gpudetect.probe.nvidia.NvidiaTopoLinks.fill(source, gpus, diagnostics);
+        } catch (RuntimeException | StackOverflowError e) {
+            diagnostics.add(Diagnostic.error(io.gpudetect.probe.nvidia.NvidiaSmiTopoParser.PROBE, null, null,
+                    "reading the GPU links from nvidia-smi topo -m failed unexpectedly: " + e));
+            return gpus;
         }
     }
 

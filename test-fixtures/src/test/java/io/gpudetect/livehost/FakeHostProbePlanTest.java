@@ -125,7 +125,8 @@ class FakeHostProbePlanTest {
                 .function("0000:c1:00.0", "10de", "2231", "0x030000", "a1", "nvidia");
         Run run = detect(host);
 
-        assertEquals(List.of("nvidia-smi -q -x"), host.calls());
+        // Then its topology matrix, for the links NVML would have given (the fake prints its XML again: not read).
+        assertEquals(List.of("nvidia-smi -q -x", "nvidia-smi topo -m"), host.calls());
         assertEquals("absent", run.outcomes().get("nvml"));
         assertEquals("ok", run.outcomes().get("nvidia-smi-xml"));
         assertEquals("0000:81:00.0 (10de:2231), 0000:c1:00.0 (10de:2231) not described by nvml (absent)",
@@ -323,9 +324,12 @@ class FakeHostProbePlanTest {
 
         assertEquals(0, exit, err.toString());
         List<String> calls = host.calls();
-        assertEquals(1, calls.size(), calls.toString());
+        assertEquals(2, calls.size(), calls.toString());
         assertTrue(calls.get(0).startsWith("driver-root nvidia-smi -q -x LD_LIBRARY_PATH="
                 + driverRoot.resolve("usr/lib/x86_64-linux-gnu")), calls.get(0));
+        // The topology matrix for the links, from the same nvidia-smi with the same libraries.
+        assertTrue(calls.get(1).startsWith("driver-root nvidia-smi topo -m LD_LIBRARY_PATH="
+                + driverRoot.resolve("usr/lib/x86_64-linux-gnu")), calls.get(1));
         assertEquals(2, doc.get("gpus").size());
         assertEquals("590.44.01", doc.get("gpus").get(1).get("driverVersion").asText());
         assertTrue(doc.get("complete").asBoolean(), doc.path("gaps").toString());

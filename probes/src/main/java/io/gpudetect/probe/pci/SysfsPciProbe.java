@@ -2,6 +2,7 @@ package io.gpudetect.probe.pci;
 
 import io.gpudetect.model.Diagnostic;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.GpuLinks;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
@@ -97,6 +98,7 @@ public final class SysfsPciProbe implements Probe {
         }
         readKfd(source, gpus, diagnostics);
         readAmdgpuVersion(source, amdgpuCards, diagnostics);
+        xgmi(source, gpus, amdgpuCards, names, diagnostics);
         return ProbeResult.of(NAME, gpus.values().stream().map(Gpu.Builder::build).toList(), diagnostics);
     }
 
@@ -352,6 +354,51 @@ public final class SysfsPciProbe implements Probe {
     }
 
     /** A sysfs hex attribute ({@code 0x030000}) as {@code digits} lower-case hex digits, or null with a diagnostic. */
+    /**
+     * AMD's XGMI hives: amdgpu gives each card of a hive a {@code xgmi_hive_info} folder (the first card's own, a link
+     * from the others) whose {@code xgmi_hive_id} is the hive's 64-bit id, in decimal; cards with the same non-zero id
+     * are joined over XGMI (amdgpu_xgmi.c). The files say nothing of how many links join two cards, nor of their
+     * state: each peer is one group of {@code count} 1, up. A card whose folder has a zero id is in no hive ({@code
+     * links: []}); one without the folder (no XGMI, or a kernel before it) has its links not read.
+     */
+    private static void xgmi(Source source, Map<PciAddress, Gpu.Builder> gpus, List<Gpu.Builder> amdgpuCards,
+                             Map<PciAddress, String> names, List<Diagnostic> diagnostics) {
+        Map<PciAddress, Long> hiveOf = new LinkedHashMap<>();
+        for (Map.Entry<PciAddress, Gpu.Builder> e : gpus.entrySet()) {
+            if (!amdgpuCards.contains(e.getValue())) {
+                continue;
+            }
+            String hive = PCI_DEVICES + "/" + names.get(e.getKey()) + "/xgmi_hive_info";
+            String path = hive + "/xgmi_hive_id";
+            try {
+                // Asked so that a recording keeps the link from the hive's other cards to the first card's folder.
+                source.readLink(hive);
+                Optional<String> text = source.readFile(path);
+                if (text.isEmpty()) {
+                    continue;
+                }
+                try {
+                    hiveOf.put(e.getKey(), Long.parseUnsignedLong(text.get().strip()));
+                } catch (NumberFormatException ex) {
+                    diagnostics.add(Diagnostic.warning(NAME, path, 1, "expected the hive's id as a decimal number, found '"
+                            + abbreviate(text.get()) + "'; the card's XGMI links were not read"));
+                }
+            } catch (IOException ex) {
+                diagnostics.add(Diagnostic.warning(NAME, path, null, "cannot read: " + ex.getMessage()));
+            }
+        }
+        for (Map.Entry<PciAddress, Long> card : hiveOf.entrySet()) {
+            List<GpuLinks.Link> links = new ArrayList<>();
+            for (Map.Entry<PciAddress, Long> peer : hiveOf.entrySet()) {
+                if (card.getValue() != 0 && !peer.getKey().equals(card.getKey()) && peer.getValue().equals(card.getValue())) {
+                    links.add(new GpuLinks.Link(GpuLinks.Kind.XGMI, true, null, GpuLinks.Remote.GPU,
+                            peer.getKey().toString(), 1));
+                }
+            }
+            gpus.get(card.getKey()).links(new GpuLinks(links, null));
+        }
+    }
+
     private static String hex(Source source, String path, int digits, List<Diagnostic> diagnostics) throws IOException {
         Optional<String> text = source.readFile(path);
         if (text.isEmpty()) {
