@@ -28,8 +28,6 @@ import java.util.Optional;
  */
 public final class NodeLabelSink implements Sink<Node, NodeLabelSink.NodePatch> {
 
-    /** How many times one pass decides again after the node changed under it. */
-    static final int MAX_ATTEMPTS = 5;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
@@ -100,34 +98,10 @@ public final class NodeLabelSink implements Sink<Node, NodeLabelSink.NodePatch> 
         return 1;
     }
 
-    /**
-     * A refusal worth one more decision from a fresh read. 409: the node changed since it was read (its
-     * resourceVersion no longer matches). 422: an operation no longer applies (a {@code remove} of a key someone
-     * else removed), which a decision from a stale cache produces; from a fresh read the same refusal would be
-     * a real error, so a 422 is decided again once.
-     */
+    /** A 409 or a 422 is decided again from a fresh read ({@link NodeView#rereadAfterRefusal}). */
     @Override
     public Optional<Node> reread(Node current, int refusal, int attempt) {
-        boolean stale = switch (refusal) {
-            case 409 -> attempt < MAX_ATTEMPTS;
-            case 422 -> attempt == 1;
-            default -> false;
-        };
-        if (!stale) {
-            return Optional.empty();
-        }
-        pause(50L * attempt);
-        Node fresh = view.fresh();
-        return Optional.ofNullable(fresh);
-    }
-
-    /** A short pause before reading again, so that two writers racing for the node do not retry in lockstep. */
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return view.rereadAfterRefusal(refusal, attempt);
     }
 
     /**

@@ -134,6 +134,34 @@ public final class NodeView implements AutoCloseable {
         return fresh();
     }
 
+    /** How many times one pass decides again after the node changed under it. */
+    public static final int MAX_ATTEMPTS = 5;
+
+    /**
+     * The Node to decide a refused patch of it again from, or empty when the refusal is not worth it. 409: the node
+     * changed since it was read (its resourceVersion no longer matches). 422: an operation no longer applies (a
+     * {@code remove} of a key someone else removed, a {@code test} of a list index that moved), which a decision
+     * from a stale cache produces; from a fresh read the same refusal would be a real error, so a 422 is decided
+     * again once. The label, condition and taint patches all follow this.
+     */
+    public Optional<Node> rereadAfterRefusal(int refusal, int attempt) {
+        boolean stale = switch (refusal) {
+            case 409 -> attempt < MAX_ATTEMPTS;
+            case 422 -> attempt == 1;
+            default -> false;
+        };
+        if (!stale) {
+            return Optional.empty();
+        }
+        // A short pause before reading again, so that two writers racing for the node do not retry in lockstep.
+        try {
+            Thread.sleep(50L * attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Optional.ofNullable(fresh());
+    }
+
     /** The node as the API server has it now: after a refused patch, the cache may be behind. */
     public Node fresh() {
         Node node = client.nodes().withName(nodeName).get();

@@ -26,7 +26,6 @@ import java.util.Optional;
 public final class HealthConditionSink implements Sink<Node, HealthConditionSink.ConditionPatch> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    static final int MAX_ATTEMPTS = 5;
 
     private final KubernetesClient client;
     private final NodeView view;
@@ -93,23 +92,10 @@ public final class HealthConditionSink implements Sink<Node, HealthConditionSink
         return 1;
     }
 
-    /** As for labels ({@code NodeLabelSink#reread}): 409, the Node changed since it was read; 422 once, a stale index. */
+    /** As for labels: a 409 or a 422 is decided again from a fresh read ({@link NodeView#rereadAfterRefusal}). */
     @Override
     public Optional<Node> reread(Node current, int refusal, int attempt) {
-        boolean stale = switch (refusal) {
-            case 409 -> attempt < MAX_ATTEMPTS;
-            case 422 -> attempt == 1;
-            default -> false;
-        };
-        if (!stale) {
-            return Optional.empty();
-        }
-        try {
-            Thread.sleep(50L * attempt);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return Optional.ofNullable(view.fresh());
+        return view.rereadAfterRefusal(refusal, attempt);
     }
 
     /** The JSON patch body: the resourceVersion guard, then the one entry. */

@@ -80,18 +80,10 @@ public final class HealthTaintSink implements Sink<Node, HealthTaintSink.TaintPa
         return 1;
     }
 
+    /** As for labels: a 409 or a 422 is decided again from a fresh read ({@link NodeView#rereadAfterRefusal}). */
     @Override
     public Optional<Node> reread(Node current, int refusal, int attempt) {
-        boolean stale = refusal == 409 && attempt < HealthConditionSink.MAX_ATTEMPTS || refusal == 422 && attempt == 1;
-        if (!stale) {
-            return Optional.empty();
-        }
-        try {
-            Thread.sleep(50L * attempt);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return Optional.ofNullable(view.fresh());
+        return view.rereadAfterRefusal(refusal, attempt);
     }
 
     /** The JSON patch body: the resourceVersion guard, then the one taint added or removed. */
