@@ -48,6 +48,15 @@ public final class NvidiaSmiTopoParser {
          * group to each peer or one to the switches; null where the matrix has no row for it or one GPU only.
          */
         public GpuLinks links(int index, java.util.function.IntFunction<String> addressOf) {
+            return links(index, addressOf, false);
+        }
+
+        /**
+         * As {@link #links(int, java.util.function.IntFunction)}, with {@code throughSwitch} saying the caller knows
+         * the GPU's links lead to NVSwitch even where its cells add up to no more than one GPU's links (a VM given two
+         * GPUs of an NVSwitch board).
+         */
+        public GpuLinks links(int index, java.util.function.IntFunction<String> addressOf, boolean throughSwitch) {
             Map<Integer, Integer> peers = nvlinks.get(index);
             if (peers == null || nvlinks.size() < 2) {
                 return null;
@@ -59,7 +68,7 @@ public final class NvidiaSmiTopoParser {
                 most = Math.max(most, n);
             }
             List<GpuLinks.Link> links = new ArrayList<>();
-            if (total > MAX_LINKS_PER_GPU) {
+            if (total > MAX_LINKS_PER_GPU || (throughSwitch && most > 0)) {
                 links.add(new GpuLinks.Link(GpuLinks.Kind.NVLINK, true, null, GpuLinks.Remote.NVSWITCH, null, most));
             } else {
                 for (Map.Entry<Integer, Integer> p : peers.entrySet()) {

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * On a live host without NVML's links (here no NVML at all: the PCI bus alone), {@code nvidia-smi topo -m} is run
- * for two or more NVIDIA GPUs, and not for one. The host is a fake {@code /sys}; nvidia-smi a script that prints a
+ * for two or more NVIDIA GPUs, and not for one; {@code nvidia-smi nvlink -s} after it only where the matrix shows an
+ * NVLink. The host is a fake {@code /sys}; nvidia-smi a script that prints a
  * matrix and leaves a mark when run.
  */
 class NvidiaTopoLiveTest {
@@ -47,15 +48,25 @@ class NvidiaTopoLiveTest {
         Files.createSymbolicLink(links.resolve(address), Path.of("../../../devices/pci0000:00/" + address));
     }
 
-    /** A fake nvidia-smi that prints two bridged GPUs for {@code topo -m} and notes each run. */
+    /** The cell the fake's matrix puts between its two GPUs: {@code NV4} (a bridge) or {@code SYS}. */
+    private String cell = "NV4";
+
+    /**
+     * A fake nvidia-smi that prints two GPUs joined by {@link #cell} for {@code topo -m}, their four links each at
+     * GA102's speed for {@code nvlink -s}, and notes each run.
+     */
     private Path tools() throws IOException {
         Path bin = tmp.resolve("bin");
         Files.createDirectories(bin);
         Path smi = bin.resolve("nvidia-smi");
+        String links = "\\t Link 0: 14.062 GB/s\\n\\t Link 1: 14.062 GB/s\\n\\t Link 2: 14.062 GB/s\\n"
+                + "\\t Link 3: 14.062 GB/s\\n";
         Files.writeString(smi, "#!/bin/sh\necho \"$@\" >> " + tmp.resolve("runs") + "\n"
+                + "if [ \"$1 $2\" = \"nvlink -s\" ]; then printf 'GPU 0: NVIDIA RTX A6000\\n" + links
+                + "GPU 1: NVIDIA RTX A6000\\n" + links + "'; exit 0; fi\n"
                 + "[ \"$1 $2\" = \"topo -m\" ] || exit 2\n"
                 + "printf '\\tGPU0\\tGPU1\\tCPU Affinity\\tNUMA Affinity\\tGPU NUMA ID\\n"
-                + "GPU0\\t X \\tNV4\\t0-31\\t0\\t\\tN/A\\nGPU1\\tNV4\\t X \\t0-31\\t0\\t\\tN/A\\n'\n");
+                + "GPU0\\t X \\t" + cell + "\\t0-31\\t0\\t\\tN/A\\nGPU1\\t" + cell + "\\t X \\t0-31\\t0\\t\\tN/A\\n'\n");
         Files.setPosixFilePermissions(smi, PosixFilePermissions.fromString("rwxr-xr-x"));
         return bin;
     }
@@ -73,10 +84,24 @@ class NvidiaTopoLiveTest {
 
         Inventory inv = detect();
 
-        assertEquals(List.of("topo -m"), Files.readAllLines(tmp.resolve("runs")));
+        // The matrix shows an NVLink, so the link states are asked too: their speed gives the generation.
+        assertEquals(List.of("topo -m", "nvlink -s"), Files.readAllLines(tmp.resolve("runs")));
         assertEquals("0000:af:00.0", inv.gpus().get(0).links().links().get(0).remotePciAddress());
+        assertEquals(3, inv.gpus().get(0).links().links().get(0).version());
         assertEquals(4, inv.gpus().get(1).links().linksUp());
         assertEquals("2 GPUs joined by an NVLink bridge", inv.interconnect().summary());
+    }
+
+    @Test
+    void aMatrixWithoutNvLinkAsksNoLinkStates() throws IOException {
+        cell = "SYS";
+        nvidiaGpu("0000:3b:00.0");
+        nvidiaGpu("0000:af:00.0");
+
+        Inventory inv = detect();
+
+        assertEquals(List.of("topo -m"), Files.readAllLines(tmp.resolve("runs")));
+        assertEquals("no GPU links between the 2 GPUs", inv.interconnect().summary());
     }
 
     @Test
