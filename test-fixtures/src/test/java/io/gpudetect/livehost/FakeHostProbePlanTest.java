@@ -137,6 +137,41 @@ class FakeHostProbePlanTest {
     }
 
     @Test
+    void withoutNvmlABridgedPairRunsTheMatrixThenTheLinkStatesAndARecordingKeepsBoth() throws Exception {
+        Path xml = Fixtures.sharedOrSkip("hosts/2x-rtx-a5000_590.44.01_v13/nvidia-smi.xml");
+        String links = "\\t Link 0: 14.062 GB/s\\n\\t Link 1: <inactive>\\n";
+        FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()
+                .tool("nvidia-smi", "case \"$1 $2\" in\n"
+                        + "'topo -m') printf '\\tGPU0\\tGPU1\\tCPU Affinity\\tNUMA Affinity\\nGPU0\\t X \\tNV1\\t0-31\\t0\\n"
+                        + "GPU1\\tNV1\\t X \\t0-31\\t0\\n' ;;\n"
+                        + "'nvlink -s') printf 'GPU 0: NVIDIA RTX A5000 (UUID: GPU-12345678-aaaa-bbbb-cccc-0123456789ab)\\n"
+                        + links + "GPU 1: NVIDIA RTX A5000 (UUID: GPU-12345678-aaaa-bbbb-cccc-0123456789cd)\\n" + links
+                        + "' ;;\n*) cat '" + xml.toAbsolutePath() + "' ;;\nesac")
+                .function("0000:81:00.0", "10de", "2231", "0x030000", "a1", "nvidia")
+                .function("0000:c1:00.0", "10de", "2231", "0x030000", "a1", "nvidia");
+        Path bundle = dir.resolve("bundle");
+        Detector detector = new Detector(Probes.defaults());
+        RecordingSource recording = new RecordingSource(host.source(), bundle, true);
+        Inventory recorded = detector.detect(recording, io.gpudetect.testing.SharedData.replayTables());
+        recording.finish("fake", "test");
+
+        // The matrix shows an NVLink, so the link states are asked: a third nvidia-smi at this full detection (a
+        // recording consults every other tool too).
+        assertEquals(List.of("nvidia-smi -q -x", "nvidia-smi topo -m", "nvidia-smi nvlink -s"),
+                host.calls().stream().filter(c -> c.startsWith("nvidia-smi")).toList());
+        assertTrue(Files.isRegularFile(bundle.resolve("nvidia-smi-nvlink.txt")), "record keeps the link states");
+        Inventory replayed = detector.detect(BundleSource.open(bundle, Probes.bundleFiles(Probes.defaults())),
+                io.gpudetect.testing.SharedData.replayTables());
+        for (Inventory inv : List.of(recorded, replayed)) {
+            assertEquals("2 GPUs joined by an NVLink bridge; 2 links down", inv.interconnect().summary());
+            assertEquals(List.of(new io.gpudetect.model.GpuLinks.Link(io.gpudetect.model.GpuLinks.Kind.NVLINK, true, 3,
+                            io.gpudetect.model.GpuLinks.Remote.GPU, "0000:c1:00.0", 1),
+                    new io.gpudetect.model.GpuLinks.Link(io.gpudetect.model.GpuLinks.Kind.NVLINK, false, null,
+                            io.gpudetect.model.GpuLinks.Remote.UNKNOWN, null, 1)), inv.gpus().get(0).links().links());
+        }
+    }
+
+    @Test
     void nvmlThatFailsToInitialiseWithNoOtherSourceKeepsThePassIncomplete() throws IOException {
         FakeHost host = nvidiaHost().nvml("init-error-18");
         Run run = detect(host);

@@ -141,6 +141,25 @@ class NvidiaNvlinkStatusTest {
     }
 
     @Test
+    void statesWhoseUuidIsAnotherGpusAreNotUsed() throws Exception {
+        Files.writeString(tmp.resolve("nvidia-smi-query.csv"), "index, name, pci.bus_id, uuid, memory.total [MiB]\n"
+                + "0, NVIDIA RTX A6000, 00000000:18:00.0, GPU-aaaaaaaa-0000-0000-0000-000000000001, 49140 MiB\n"
+                + "1, NVIDIA RTX A6000, 00000000:28:00.0, GPU-aaaaaaaa-0000-0000-0000-000000000002, 49140 MiB\n");
+        allToAll(2, 4);
+        // Listed the other way round: the UUIDs say GPU 0 of this output is the node's second GPU.
+        Files.writeString(tmp.resolve("nvidia-smi-nvlink.txt"),
+                "GPU 0: NVIDIA RTX A6000 (UUID: GPU-aaaaaaaa-0000-0000-0000-000000000002)\n\t Link 0: <inactive>\n"
+                + "GPU 1: NVIDIA RTX A6000 (UUID: GPU-aaaaaaaa-0000-0000-0000-000000000001)\n\t Link 0: 14.062 GB/s\n");
+
+        Inventory inv = detect();
+
+        assertEquals(List.of(new Link(Kind.NVLINK, true, null, Remote.GPU, address(1), 4)), inv.gpus().get(0).links().links());
+        assertTrue(inv.diagnostics().stream().anyMatch(d -> NvidiaSmiNvlinkParser.PROBE.equals(d.probe())
+                && d.message().contains("(GPU 0 is GPU-aaaaaaaa-0000-0000-0000-000000000002, the node's "
+                + "GPU-aaaaaaaa-0000-0000-0000-000000000001)")), inv.diagnostics().toString());
+    }
+
+    @Test
     void twoSxmModulesJoinedByAllTheirLinksAreOnNvSwitch() throws Exception {
         // A VM given 2 of an HGX A100's 8 GPUs: each GPU's 12 switch links show as NV12 between the two.
         csv("NVIDIA A100-SXM4-80GB", 2);
