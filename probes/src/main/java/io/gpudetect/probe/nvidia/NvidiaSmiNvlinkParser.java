@@ -39,9 +39,9 @@ public final class NvidiaSmiNvlinkParser {
             new BigDecimal("26.562"), 4,
             new BigDecimal("53.125"), 5);
 
-    private static final Pattern GPU = Pattern.compile("GPU (\\d+):\\s*(.*?)(?:\\s*\\(UUID:\\s*([^)]*)\\))?\\s*");
-    private static final Pattern LINK = Pattern.compile("Link (\\d+):\\s*(.*?)\\s*");
-    private static final Pattern SPEED = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*GB/s");
+    private static final Pattern GPU = Pattern.compile("GPU (\\d{1,9}):\\s*(.*?)(?:\\s*\\(UUID:\\s*([^)]*)\\))?\\s*");
+    private static final Pattern LINK = Pattern.compile("Link (\\d{1,9}):\\s*(.*?)\\s*");
+    private static final Pattern SPEED = Pattern.compile("(\\d{1,9}(?:\\.\\d{1,9})?)\\s*GB/s");
 
     private NvidiaSmiNvlinkParser() {
     }

@@ -30,8 +30,8 @@ public final class NvidiaSmiTopoParser {
     static final int MAX_LINKS_PER_GPU = 18;
 
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
-    private static final Pattern GPU_LABEL = Pattern.compile("GPU(\\d+)");
-    private static final Pattern NVLINK = Pattern.compile("NV(\\d+)");
+    private static final Pattern GPU_LABEL = Pattern.compile("GPU(\\d{1,9})");
+    private static final Pattern NVLINK = Pattern.compile("NV(\\d{1,9})");
     private static final List<String> PCIE_CELLS = List.of("PIX", "PXB", "PHB", "NODE", "SYS", "SOC");
 
     private NvidiaSmiTopoParser() {
@@ -61,7 +61,7 @@ public final class NvidiaSmiTopoParser {
             if (peers == null || nvlinks.size() < 2) {
                 return null;
             }
-            int total = 0;
+            long total = 0;
             int most = 0;
             for (int n : peers.values()) {
                 total += n;

@@ -6,6 +6,7 @@ import io.gpudetect.model.GpuInterface;
 import io.gpudetect.model.GpuLinks;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
+import io.gpudetect.probe.FieldLimits;
 import io.gpudetect.probe.PastedText;
 import io.gpudetect.source.Source;
 import io.gpudetect.source.ToolCommand;
@@ -53,6 +54,16 @@ public final class NvidiaTopoLinks {
 
     /** {@code gpus} with the links the matrix gives filled in where none were read; the list as it was otherwise. */
     public static List<Gpu> fill(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
+        List<Diagnostic> notes = new ArrayList<>();
+        List<Gpu> filled = read(source, gpus, notes);
+        // The notes quote lines, UUIDs and GPU indexes from the tools' text: bounded as a probe's diagnostics are.
+        for (Diagnostic d : notes) {
+            diagnostics.add(FieldLimits.bound(d));
+        }
+        return filled;
+    }
+
+    private static List<Gpu> read(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
         List<Gpu> nvidia = new ArrayList<>();
         boolean nvmlAnswered = false;
         for (Gpu g : gpus) {

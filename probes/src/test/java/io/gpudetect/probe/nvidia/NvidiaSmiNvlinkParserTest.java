@@ -126,6 +126,15 @@ class NvidiaSmiNvlinkParserTest {
     }
 
     @Test
+    void numbersTooLongForAnIndexAreNotGpuOrLinkNumbers() {
+        Status s = NvidiaSmiNvlinkParser.parse("GPU 0: x\n\t Link 99999999999: 26.562 GB/s\nGPU 99999999999: y\n", FILE);
+
+        // Read as text that is not a link line (a warning at its line), not as a number that overflows.
+        assertTrue(s.gpus().isEmpty());
+        assertEquals(2, s.diagnostics().get(0).line());
+    }
+
+    @Test
     void textWithoutAGpuLineIsNotThisOutput() {
         Status s = NvidiaSmiNvlinkParser.parse("Failed to initialize NVML: Driver/library version mismatch\n", FILE);
 

@@ -163,4 +163,19 @@ class NvidiaSmiTopoParserTest {
         assertEquals(Diagnostic.Severity.WARNING, m.diagnostics().get(0).severity());
         assertTrue(m.diagnostics().get(0).message().contains("no 'GPU0 ...' header row"));
     }
+
+    @Test
+    void numbersTooLongForAnIndexOrACountAreCellsNotRead() {
+        String t = """
+                        GPU0    GPU1    CPU Affinity
+                GPU0     X      NV99999999999   0-1
+                GPU1    NV4      X      0-1
+                GPU99999999999 NV4 NV4 0-1
+                """;
+
+        NvidiaSmiTopoParser.Matrix m = NvidiaSmiTopoParser.parse(t, FILE);
+
+        assertEquals(Map.of(1, Map.of(0, 4)), m.nvlinks());
+        assertEquals(2, m.diagnostics().get(0).line());
+    }
 }
