@@ -173,6 +173,21 @@ class NvidiaNvlinkStatusTest {
     }
 
     @Test
+    void twoH100Sxm5OfAnHgxInAVmAreOnNvSwitch() throws Exception {
+        // The case the rule was made for: NV18 between 2 GPUs whose device id pci.ids names "H100 SXM5 80GB".
+        Files.writeString(tmp.resolve("nvidia-smi-query.csv"), "index, name, pci.bus_id, pci.device_id, memory.total [MiB]\n"
+                + "0, NVIDIA H100 80GB HBM3, 00000000:18:00.0, 0x233010DE, 81559 MiB\n"
+                + "1, NVIDIA H100 80GB HBM3, 00000000:28:00.0, 0x233010DE, 81559 MiB\n");
+        allToAll(2, 18);
+        nvlink(2, 18, "26.562 GB/s");
+
+        Inventory inv = detect();
+
+        assertEquals("2 GPUs all-to-all through NVSwitch", inv.interconnect().summary());
+        assertEquals(List.of(new Link(Kind.NVLINK, true, 4, Remote.NVSWITCH, null, 18)), inv.gpus().get(0).links().links());
+    }
+
+    @Test
     void twoPcieCardsJoinedByTwelveLinksAreBridged() throws Exception {
         csv("NVIDIA H100 PCIe", 2);
         allToAll(2, 12);
