@@ -106,9 +106,10 @@ public final class NvidiaTopoLinks {
                     + "GPU is not known, so its links were not used"));
             return gpus;
         }
+        LinkStates states = new LinkStates(source, nvidia, diagnostics);
         Boolean pairSwitched = null;
         if (nvidia.size() == 2) {
-            pairSwitched = pairThroughSwitch(matrix, nvidia, file, diagnostics);
+            pairSwitched = pairThroughSwitch(matrix, nvidia, states, file, diagnostics);
             if (pairSwitched == null) {
                 return gpus;
             }
@@ -121,8 +122,17 @@ public final class NvidiaTopoLinks {
             read.add(links);
             anyLink |= links != null && !links.links().isEmpty();
         }
-        if (anyLink) {
-            read = withStatus(source, read, nvidia, diagnostics);
+        List<NvidiaSmiNvlinkParser.GpuStatus> status = anyLink ? states.get() : null;
+        if (status != null) {
+            boolean anyUp = false;
+            for (NvidiaSmiNvlinkParser.GpuStatus st : status) {
+                anyUp |= st.up() > 0;
+            }
+            List<GpuLinks> with = new ArrayList<>();
+            for (int i = 0; i < nvidia.size(); i++) {
+                with.add(withStatus(read.get(i), status.get(i), nvidia.get(i), anyUp, diagnostics));
+            }
+            read = with;
         }
         List<Gpu> filled = new ArrayList<>(gpus.size());
         for (Gpu g : gpus) {
@@ -136,14 +146,18 @@ public final class NvidiaTopoLinks {
     /**
      * How two GPUs that the matrix joins by {@code NV#} are joined: false straight (a bridge, a board), true through
      * NVSwitch, null where that is not known (said in a note; their links stay unread). Fewer than
-     * {@value #FEWEST_SWITCH_LINKS} links are straight, whatever the form. More are a bridge between PCIe cards (the
-     * widest, H200 NVL's 2-way bridge, carries all 18), and NVSwitch between SXM modules where more than
-     * {@value #MOST_BOARD_LINKS_BETWEEN_MODULES}: a VM given 2 GPUs of an 8-GPU board (Fabric Manager's 2-GPU
-     * partitions) shows {@code NV18} on H100, {@code NV12} on A100. Anything else (a form no table states, mixed forms,
-     * SXM modules with exactly 6: two of a 4-GPU HGX H100, or two V100 of a DGX-2's switches) is not known.
+     * {@value #FEWEST_SWITCH_LINKS} links are straight, whatever the form; so are links between PCIe cards (the widest
+     * bridge, H200 NVL's 2-way one, carries all 18). Where {@code nvidia-smi nvlink -s} says both GPUs have more links
+     * up than the matrix places between them, the rest lead to GPUs not on this host: a piece of a board without
+     * NVSwitch (on NVSwitch the matrix shows every link up between the two). SXM modules are on NVSwitch where more
+     * than {@value #MOST_BOARD_LINKS_BETWEEN_MODULES} links join them, or where the link states say those are all the
+     * links each has up: a VM given 2 GPUs of an 8-GPU board (Fabric Manager's 2-GPU partitions) shows {@code NV18} on
+     * H100, {@code NV12} on A100, {@code NV6} on a DGX-2's V100, while a board without NVSwitch splits each module's
+     * links among three or more peers. Anything else (a form no table states, mixed forms, SXM modules with 6 and no
+     * link states) is not known.
      */
-    private static Boolean pairThroughSwitch(NvidiaSmiTopoParser.Matrix matrix, List<Gpu> pair, String file,
-                                             List<Diagnostic> diagnostics) {
+    private static Boolean pairThroughSwitch(NvidiaSmiTopoParser.Matrix matrix, List<Gpu> pair, LinkStates states,
+                                             String file, List<Diagnostic> diagnostics) {
         int links = 0;
         for (Map<Integer, Integer> peers : matrix.nvlinks().values()) {
             for (int n : peers.values()) {
@@ -158,63 +172,97 @@ public final class NvidiaTopoLinks {
         if (a == GpuInterface.PCIE && b == GpuInterface.PCIE) {
             return false;
         }
-        if (a == GpuInterface.SXM && b == GpuInterface.SXM && links > MOST_BOARD_LINKS_BETWEEN_MODULES) {
+        List<NvidiaSmiNvlinkParser.GpuStatus> status = states.get();
+        int fewestUp = Integer.MAX_VALUE;
+        int mostUp = 0;
+        for (int i = 0; status != null && i < 2; i++) {
+            int up = status.get(i).state() == NvidiaSmiNvlinkParser.State.LINKS ? status.get(i).up() : 0;
+            fewestUp = Math.min(fewestUp, up);
+            mostUp = Math.max(mostUp, up);
+        }
+        if (status != null && fewestUp > links) {
+            return false;
+        }
+        boolean modules = a == GpuInterface.SXM && b == GpuInterface.SXM;
+        if (modules && (links > MOST_BOARD_LINKS_BETWEEN_MODULES || (status != null && fewestUp == links && mostUp == links))) {
             return true;
         }
         diagnostics.add(Diagnostic.info(NvidiaSmiTopoParser.PROBE, file, "the 2 GPUs are joined by NV" + links
                 + ", which is either links straight between them or each GPU's links to NVSwitch (a VM given 2 GPUs of a "
                 + "larger board), and their form (" + (a == null ? "not known" : a.id()) + ", "
-                + (b == null ? "not known" : b.id()) + ") does not tell which: their links are not known"));
+                + (b == null ? "not known" : b.id()) + ")" + (status == null ? "" : " and link states") + " do not tell "
+                + "which: their links are not known"));
         return null;
     }
 
     /**
-     * The matrix's links with what {@code nvidia-smi nvlink -s} adds: the generation of the links that are up, where the
-     * speed tells it, and a group of the links that are down. The links as they were where it was not read or does not
-     * fit the GPUs.
+     * {@code nvidia-smi nvlink -s}, run or read once when first asked, as one state per NVIDIA GPU in bus order; null
+     * where it is not there, failed, or does not fit the GPUs (said in a diagnostic).
      */
-    private static List<GpuLinks> withStatus(Source source, List<GpuLinks> read, List<Gpu> nvidia,
-                                             List<Diagnostic> diagnostics) {
-        String file = NVLINK_COMMAND.bundleFile();
-        ToolResult result = source.run(NVLINK_COMMAND);
-        if (!(result instanceof ToolResult.Completed done) || done.exitCode() != 0 || done.stdout().isBlank()) {
-            if (!(result instanceof ToolResult.Absent)) {
-                String what = source.isRecorded() ? file : "'" + NVLINK_COMMAND.commandLine() + "'";
-                diagnostics.add(Diagnostic.warning(NvidiaSmiNvlinkParser.PROBE, file, null, what + " gave no link states ("
-                        + why(result) + "): links down and the NVLink version are not known"));
+    private static final class LinkStates {
+        private final Source source;
+        private final List<Gpu> nvidia;
+        private final List<Diagnostic> diagnostics;
+        private boolean asked;
+        private List<NvidiaSmiNvlinkParser.GpuStatus> states;
+
+        LinkStates(Source source, List<Gpu> nvidia, List<Diagnostic> diagnostics) {
+            this.source = source;
+            this.nvidia = nvidia;
+            this.diagnostics = diagnostics;
+        }
+
+        List<NvidiaSmiNvlinkParser.GpuStatus> get() {
+            if (!asked) {
+                asked = true;
+                states = fetch(source, nvidia, diagnostics);
             }
-            return read;
+            return states;
         }
-        NvidiaSmiNvlinkParser.Status status = NvidiaSmiNvlinkParser.parse(PastedText.clean(done.stdout()).text(), file);
-        diagnostics.addAll(status.diagnostics());
-        if (status.gpus().isEmpty()) {
-            return read;
-        }
-        for (int i = 0; i < nvidia.size(); i++) {
-            NvidiaSmiNvlinkParser.GpuStatus s = status.gpus().get(i);
-            String uuid = nvidia.get(i).uuid();
-            if (status.gpus().size() != nvidia.size() || s == null
-                    || (s.uuid() != null && uuid != null && !zeroUuid(s.uuid()) && !s.uuid().equalsIgnoreCase(uuid))) {
-                diagnostics.add(Diagnostic.warning(NvidiaSmiNvlinkParser.PROBE, file, null, "the link states are for GPUs "
-                        + status.gpus().keySet() + (s == null || s.uuid() == null || uuid == null ? ""
-                        : " (GPU " + i + " is " + s.uuid() + ", the node's " + uuid + ")") + " and the node has "
-                        + nvidia.size() + " NVIDIA GPUs: which is which is not known, so they were not used"));
-                return read;
+
+        private static List<NvidiaSmiNvlinkParser.GpuStatus> fetch(Source source, List<Gpu> nvidia,
+                                                                   List<Diagnostic> diagnostics) {
+            String file = NVLINK_COMMAND.bundleFile();
+            ToolResult result = source.run(NVLINK_COMMAND);
+            if (!(result instanceof ToolResult.Completed done) || done.exitCode() != 0 || done.stdout().isBlank()) {
+                if (!(result instanceof ToolResult.Absent)) {
+                    String what = source.isRecorded() ? file : "'" + NVLINK_COMMAND.commandLine() + "'";
+                    diagnostics.add(Diagnostic.warning(NvidiaSmiNvlinkParser.PROBE, file, null, what
+                            + " gave no link states (" + why(result) + "): links down and the NVLink version are not known"));
+                }
+                return null;
             }
+            NvidiaSmiNvlinkParser.Status status = NvidiaSmiNvlinkParser.parse(PastedText.clean(done.stdout()).text(), file);
+            diagnostics.addAll(status.diagnostics());
+            if (status.gpus().isEmpty()) {
+                return null;
+            }
+            List<NvidiaSmiNvlinkParser.GpuStatus> out = new ArrayList<>();
+            for (int i = 0; i < nvidia.size(); i++) {
+                NvidiaSmiNvlinkParser.GpuStatus s = status.gpus().get(i);
+                String uuid = nvidia.get(i).uuid();
+                if (status.gpus().size() != nvidia.size() || s == null
+                        || (s.uuid() != null && uuid != null && !zeroUuid(s.uuid()) && !s.uuid().equalsIgnoreCase(uuid))) {
+                    diagnostics.add(Diagnostic.warning(NvidiaSmiNvlinkParser.PROBE, file, null, "the link states are for "
+                            + "GPUs " + status.gpus().keySet() + (s == null || s.uuid() == null || uuid == null ? ""
+                            : " (GPU " + i + " is " + s.uuid() + ", the node's " + uuid + ")") + " and the node has "
+                            + nvidia.size() + " NVIDIA GPUs: which is which is not known, so they were not used"));
+                    return null;
+                }
+                out.add(s);
+            }
+            return out;
         }
-        boolean anyUp = false;
-        for (int i = 0; i < nvidia.size(); i++) {
-            anyUp |= status.gpus().get(i).up() > 0;
-        }
-        List<GpuLinks> out = new ArrayList<>();
-        for (int i = 0; i < nvidia.size(); i++) {
-            out.add(withStatus(read.get(i), status.gpus().get(i), nvidia.get(i), anyUp, file, diagnostics));
-        }
-        return out;
     }
 
+    /**
+     * A GPU's links from the matrix with what its link states add: the generation of the links that are up, where the
+     * speed tells it, the links up that the matrix places on no GPU of this node, and a group of the links that are
+     * down.
+     */
     private static GpuLinks withStatus(GpuLinks topo, NvidiaSmiNvlinkParser.GpuStatus s, Gpu gpu, boolean othersUp,
-                                       String file, List<Diagnostic> diagnostics) {
+                                       List<Diagnostic> diagnostics) {
+        String file = NVLINK_COMMAND.bundleFile();
         String label = "GPU " + s.index() + " (" + gpu.pciAddress() + ")";
         int matrixUp = topo == null ? 0 : topo.linksUp();
         switch (s.state()) {
@@ -245,9 +293,10 @@ public final class NvidiaTopoLinks {
                         l.remote(), l.remotePciAddress(), l.count()));
             }
         }
-        if (matrixUp == 0 && s.up() > 0) {
+        if (s.up() > matrixUp && (topo == null || topo.upLinksToSwitch() == 0)) {
             // Links up that lead to no GPU of this node: to GPUs another host (a VM) holds, or to unseen switches.
-            links.add(new GpuLinks.Link(GpuLinks.Kind.NVLINK, true, generation, GpuLinks.Remote.UNKNOWN, null, s.up()));
+            links.add(new GpuLinks.Link(GpuLinks.Kind.NVLINK, true, generation, GpuLinks.Remote.UNKNOWN, null,
+                    s.up() - matrixUp));
         }
         if (s.down() > 0) {
             links.add(new GpuLinks.Link(GpuLinks.Kind.NVLINK, false, null, GpuLinks.Remote.UNKNOWN, null, s.down()));

@@ -187,6 +187,53 @@ class NvidiaNvlinkStatusTest {
         assertEquals(List.of(new Link(Kind.NVLINK, true, 4, Remote.NVSWITCH, null, 18)), inv.gpus().get(0).links().links());
     }
 
+    /** Two GPUs of device {@code deviceId} (packed as nvidia-smi prints it), their form placed by pci.ids. */
+    private void csvWithDevice(String name, String deviceId) throws Exception {
+        Files.writeString(tmp.resolve("nvidia-smi-query.csv"), "index, name, pci.bus_id, pci.device_id, memory.total [MiB]\n"
+                + "0, " + name + ", 00000000:18:00.0, " + deviceId + ", 81559 MiB\n"
+                + "1, " + name + ", 00000000:28:00.0, " + deviceId + ", 81559 MiB\n");
+    }
+
+    @Test
+    void twoOfAFourGpuHgxH100InAVmKeepTheirOtherLinksApart() throws Exception {
+        // NV6 between two H100 SXM5, each with 18 links up: 12 lead to the board's other two GPUs, not on this host.
+        csvWithDevice("NVIDIA H100 80GB HBM3", "0x233010DE");
+        allToAll(2, 6);
+        nvlink(2, 18, "26.562 GB/s");
+
+        Inventory inv = detect();
+
+        assertEquals("2 GPUs joined over NVLink", inv.interconnect().summary());
+        assertEquals(List.of(new Link(Kind.NVLINK, true, 4, Remote.GPU, address(1), 6),
+                new Link(Kind.NVLINK, true, 4, Remote.UNKNOWN, null, 12)), inv.gpus().get(0).links().links());
+    }
+
+    @Test
+    void twoV100OfADgx2InAVmAreOnNvSwitchByTheirLinkStates() throws Exception {
+        // NV6 between two V100 SXM3 whose 6 links are all up and all between the two: switch links, as no board
+        // without NVSwitch puts all of a module's links on one peer.
+        csvWithDevice("Tesla V100-SXM3-32GB", "0x1DB810DE");
+        allToAll(2, 6);
+        nvlink(2, 6, "25.781 GB/s");
+
+        Inventory inv = detect();
+
+        assertEquals("2 GPUs all-to-all through NVSwitch", inv.interconnect().summary());
+        assertEquals(List.of(new Link(Kind.NVLINK, true, 2, Remote.NVSWITCH, null, 6)), inv.gpus().get(1).links().links());
+    }
+
+    @Test
+    void sixLinksBetweenTwoModulesWithoutLinkStatesAreNotKnown() throws Exception {
+        csvWithDevice("Tesla V100-SXM3-32GB", "0x1DB810DE");
+        allToAll(2, 6);
+
+        Inventory inv = detect();
+
+        assertNull(inv.gpus().get(0).links());
+        assertTrue(inv.diagnostics().stream().anyMatch(d -> d.message().startsWith("the 2 GPUs are joined by NV6")),
+                inv.diagnostics().toString());
+    }
+
     @Test
     void twoPcieCardsJoinedByTwelveLinksAreBridged() throws Exception {
         csv("NVIDIA H100 PCIe", 2);
