@@ -7,6 +7,7 @@ import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.PastedText;
 import io.gpudetect.probe.Probes;
+import io.gpudetect.probe.pci.SysfsPciProbe;
 import io.gpudetect.source.Source;
 import io.gpudetect.source.ToolCommand;
 import io.gpudetect.source.ToolResult;
@@ -20,7 +21,8 @@ import java.util.function.BiFunction;
  * AMD GPUs' XGMI links where sysfs gave no hive (a bundle of pasted tool output, a container without the cards'
  * device folders): {@code amd-smi topology} or {@code rocm-smi --showtopo} say which pairs are joined over XGMI.
  * Read after the merge, once the GPUs' PCI addresses are known, and only where two or more AMD GPUs, all with an
- * address, all lack links; the first form that gives a table is used:
+ * address, all lack links; on a live host only where sysfs described none of them (else no hive folder means no
+ * hive). The first form that gives a table is used:
  * <ol>
  *   <li>{@code amd-smi topology --json} ({@code amd-smi-topology.json}; also run on a live host),</li>
  *   <li>{@code amd-smi topology} as pasted ({@code amd-smi-topology.txt}, bundles only),</li>
@@ -60,6 +62,7 @@ public final class AmdTopoLinks {
     /** {@code gpus} with the links the table gives filled in where none were read; the list as it was otherwise. */
     public static List<Gpu> fill(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
         List<Gpu> amd = new ArrayList<>();
+        boolean sysfsSaw = false;
         for (Gpu g : gpus) {
             if (g.vendor() == Vendor.AMD && !g.integrated()) {
                 if (g.pciAddress() == null || g.links() != null) {
@@ -67,9 +70,13 @@ public final class AmdTopoLinks {
                     return gpus;
                 }
                 amd.add(g);
+                sysfsSaw |= g.sources().containsValue(SysfsPciProbe.NAME);
             }
         }
-        if (amd.size() < 2) {
+        // On a live host, amdgpu makes xgmi_hive_info for every card of a hive: a card whose device folder sysfs read
+        // without one is in none, and amd-smi would say PCIE at the cost of a process. Only a host whose sysfs did
+        // not show the cards (a container given the tools and /dev/kfd but not the device folders) runs them.
+        if (amd.size() < 2 || sysfsSaw && !source.isRecorded()) {
             return gpus;
         }
         amd.sort((a, b) -> PciAddress.compareNullsLast(a.pciAddress(), b.pciAddress()));
