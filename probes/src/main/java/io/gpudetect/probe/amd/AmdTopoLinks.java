@@ -28,7 +28,8 @@ import java.util.function.BiFunction;
  *   <li>{@code amd-smi topology} as pasted ({@code amd-smi-topology.txt}, bundles only),</li>
  *   <li>{@code rocm-smi --showtopo} ({@code rocm-smi-showtopo.txt}; also run on a live host without amd-smi),</li>
  *   <li>a bundle's {@code rocm-smi.json} recorded with {@code --showtopo} among its flags (monitoring agents run it
- *       so), whose {@code system} object holds the link type of each pair.</li>
+ *       so), whose {@code system} object holds the link type of each pair,</li>
+ *   <li>a bundle's {@code amd-smi.txt} or {@code rocm-smi.txt} where the table was pasted with the other output.</li>
  * </ol>
  * Tables by PCI address are placed by address; tables by GPU index on the node's AMD GPUs in PCI bus order (the
  * order rocm-smi and amd-smi number GPUs in since ROCm sorts its devices by BDF), and only when they have a row for
@@ -54,9 +55,21 @@ public final class AmdTopoLinks {
             new Form(AMD_SMI_TOPOLOGY_TEXT, AmdSmiTopologyParser.PROBE, AmdSmiTopologyParser::parseText, true),
             new Form(ROCM_SMI_SHOWTOPO, RocmSmiTopoParser.PROBE, RocmSmiTopoParser::parseText, false),
             // On a live host rocm-smi.json is gpu-detect's own run, without --showtopo: running it again says nothing.
-            new Form(Probes.ROCM_SMI_JSON, RocmSmiTopoParser.PROBE, RocmSmiTopoParser::parseJson, true));
+            new Form(Probes.ROCM_SMI_JSON, RocmSmiTopoParser.PROBE, RocmSmiTopoParser::parseJson, true),
+            // Several outputs pasted into one file: read where the table is among them, silent where it is not.
+            new Form(AmdSmiTextParser.COMMAND, AmdSmiTopologyParser.PROBE,
+                    among("LINK TYPE TABLE:", AmdSmiTopologyParser::parseText), true),
+            new Form(Probes.ROCM_SMI_TABLE, RocmSmiTopoParser.PROBE,
+                    among("Link Type between two GPUs", RocmSmiTopoParser::parseText), true));
 
     private AmdTopoLinks() {
+    }
+
+    /** {@code parse} where the text holds {@code marker}; an empty table, with nothing to say, where it does not. */
+    private static BiFunction<String, String, AmdTopology> among(String marker,
+                                                                 BiFunction<String, String, AmdTopology> parse) {
+        return (text, file) -> text.toLowerCase(java.util.Locale.ROOT).contains(marker.toLowerCase(java.util.Locale.ROOT))
+                ? parse.apply(text, file) : AmdTopology.none(List.of());
     }
 
     /** {@code gpus} with the links the table gives filled in where none were read; the list as it was otherwise. */

@@ -134,6 +134,18 @@ class AmdTopoLinksTest {
     }
 
     @Test
+    void showtopoPastedIntoRocmSmiTxtIsRead() throws Exception {
+        rocmSmiJson("AMD Instinct MI300X", MI300X, 2, "");
+        Files.writeString(tmp.resolve("rocm-smi.txt"), "$ rocm-smi --showtopo\n"
+                + RocmSmiTopoParserTest.showtopo(2, (i, j) -> "XGMI"));
+
+        Inventory inv = detect();
+
+        assertEquals("2 GPUs joined over XGMI", inv.interconnect().summary());
+        assertEquals("rocm-smi-topo", inv.gpus().get(1).sources().get("links"));
+    }
+
+    @Test
     void aBundleWithoutTopologySaysNothingOfIt() throws Exception {
         rocmSmiJson("AMD Instinct MI300X", MI300X, 8, "");
 
