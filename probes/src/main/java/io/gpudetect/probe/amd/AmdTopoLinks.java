@@ -33,7 +33,8 @@ import java.util.function.BiFunction;
  * </ol>
  * Tables by PCI address are placed by address; tables by GPU index on the node's AMD GPUs in PCI bus order (the
  * order rocm-smi and amd-smi number GPUs in since ROCm sorts its devices by BDF), and only when they have a row for
- * each (else a warning, and no links).
+ * each and, where rocm-smi printed each GPU's NUMA node, it is the node's GPU's (else a warning, and no links: older
+ * releases numbered GPUs by card, not by bus).
  */
 public final class AmdTopoLinks {
 
@@ -142,6 +143,20 @@ public final class AmdTopoLinks {
                     + amd.size() + " AMD GPUs" + (table.byAddress() ? " at " + addressOfKey.keySet() : "")
                     + ": which row is which GPU is not known, so its links were not used"));
             return gpus;
+        }
+        if (!table.byAddress()) {
+            for (int i = 0; i < amd.size(); i++) {
+                Integer printed = table.numaNodes().get(String.valueOf(i));
+                Integer own = amd.get(i).numaNode();
+                if (printed != null && printed >= 0 && own != null && !printed.equals(own)) {
+                    diagnostics.add(Diagnostic.warning(form.probe(), form.command().bundleFile(), null, "the table's GPU"
+                            + i + " is on NUMA node " + printed + ", the node's AMD GPU " + i + " by bus address ("
+                            + amd.get(i).pciAddress() + ") on " + own + ": the tool did not number the GPUs in bus "
+                            + "order (a release before ROCm sorted them), so which row is which GPU is not known and "
+                            + "its links were not used"));
+                    return gpus;
+                }
+            }
         }
         List<Gpu> filled = new ArrayList<>(gpus.size());
         for (Gpu g : gpus) {

@@ -15,12 +15,20 @@ import java.util.Map;
  * @param byAddress whether the keys are PCI addresses ({@code 0000:0c:00.0}, as {@link io.gpudetect.model.PciAddress}
  *                  writes them) rather than GPU indexes ({@code 0}, {@code 1}, ...)
  * @param rows      each GPU's peers and the link type to each, in the order printed; the GPU itself left out
+ * @param numaNodes each GPU's NUMA node as the tool printed it, by the same keys ({@code -1}: no NUMA), where it did
  */
-public record AmdTopology(boolean byAddress, Map<String, Map<String, Cell>> rows, List<Diagnostic> diagnostics) {
+public record AmdTopology(boolean byAddress, Map<String, Map<String, Cell>> rows, Map<String, Integer> numaNodes,
+                          List<Diagnostic> diagnostics) {
 
     public AmdTopology {
         rows = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rows));
+        numaNodes = Map.copyOf(numaNodes);
         diagnostics = List.copyOf(diagnostics);
+    }
+
+    /** A table without NUMA nodes (every form but rocm-smi's text, whose "Numa Nodes" block gives them). */
+    public AmdTopology(boolean byAddress, Map<String, Map<String, Cell>> rows, List<Diagnostic> diagnostics) {
+        this(byAddress, rows, Map.of(), diagnostics);
     }
 
     /** What joins a GPU to a peer. */

@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
 
 /**
  * {@code rocm-smi --showtopo}: of its blocks ("Weight between two GPUs", "Hops between two GPUs", "Link Type between
- * two GPUs", "Numa Nodes") only the link types are read, a matrix of {@code GPU0 GPU1 ...} whose cells are {@code 0}
- * on the diagonal and {@code XGMI} or {@code PCIE} elsewhere. GPUs are named by rocm-smi's index only.
+ * two GPUs", "Numa Nodes") the link types are read, a matrix of {@code GPU0 GPU1 ...} whose cells are {@code 0}
+ * on the diagonal and {@code XGMI} or {@code PCIE} elsewhere, and each GPU's NUMA node, which lets {@link
+ * AmdTopoLinks} check that rocm-smi numbered the GPUs in bus order. GPUs are named by rocm-smi's index only.
  *
  * <p>The JSON form ({@code rocm-smi --showtopo --json}, and any {@code rocm-smi --json} run with it, as monitoring
  * agents do) puts {@code "(Topology) Link type between DRM devices 0 and 1": "XGMI"} in its {@code system} object,
@@ -32,6 +33,8 @@ public final class RocmSmiTopoParser {
     private static final Pattern PAIR = Pattern.compile(
             "\\(Topology\\) Link type between (?:DRM devices|GPUs?) (\\d+) and (\\d+)", Pattern.CASE_INSENSITIVE);
     private static final Pattern CARD = Pattern.compile("card(\\d+)");
+    /** {@code GPU[0]\t\t: (Topology) Numa Node: 0}, or {@code GPU 0   : ...} from other releases. */
+    private static final Pattern NUMA = Pattern.compile("GPU\\s*\\[?\\s*(\\d+)\\s*\\]?\\s*:\\s*\\(Topology\\) Numa Node:\\s*(-?\\d+)\\s*");
 
     private RocmSmiTopoParser() {
     }
@@ -102,7 +105,14 @@ public final class RocmSmiTopoParser {
                 rows.putIfAbsent(self, peers);
             }
         }
-        return new AmdTopology(false, rows, notes);
+        Map<String, Integer> numa = new HashMap<>();
+        for (String line : lines) {
+            Matcher m = NUMA.matcher(line.strip());
+            if (m.matches()) {
+                numa.putIfAbsent(String.valueOf(Integer.parseInt(m.group(1))), Integer.parseInt(m.group(2)));
+            }
+        }
+        return new AmdTopology(false, rows, numa, notes);
     }
 
     /**

@@ -121,6 +121,26 @@ class AmdTopoLinksTest {
     }
 
     @Test
+    void numaNodesThatDisagreeWithBusOrderAreWarnedAndNotUsed() throws Exception {
+        // The showtopo text puts GPU0-3 on NUMA node 0 and GPU4-7 on node 1; here the cards by bus order are not.
+        StringBuilder j = new StringBuilder("{\n");
+        for (int i = 0; i < 8; i++) {
+            j.append("  \"card").append(i).append("\": {\"Card series\": \"AMD Instinct MI300X\", \"PCI Bus\": \"")
+                    .append(MI300X.get(i)).append("\", \"(Topology) Numa Node\": \"").append(i % 2).append("\"},\n");
+        }
+        Files.writeString(tmp.resolve("rocm-smi.json"), j.append("  \"system\": {}\n}\n").toString());
+        Files.writeString(tmp.resolve("rocm-smi-showtopo.txt"),
+                RocmSmiTopoParserTest.showtopo(8, (a, b) -> a / 4 == b / 4 ? "XGMI" : "PCIE"));
+
+        Inventory inv = detect();
+
+        assertEquals(1, inv.gpus().get(1).numaNode());
+        assertNull(inv.interconnect());
+        assertTrue(inv.diagnostics().stream().anyMatch(d -> d.message().contains("did not number the GPUs in bus order")),
+                inv.diagnostics().toString());
+    }
+
+    @Test
     void aTableOfOtherAddressesIsWarnedAndNotUsed() throws Exception {
         rocmSmiJson("AMD Instinct MI300X", List.of("0000:0c:00.0", "0000:23:00.0"), 2, "");
         Files.writeString(tmp.resolve("amd-smi-topology.txt"),

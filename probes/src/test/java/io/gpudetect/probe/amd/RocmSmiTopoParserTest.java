@@ -55,6 +55,7 @@ class RocmSmiTopoParserTest {
         assertFalse(t.byAddress());
         assertEquals(List.of("0", "1", "2", "3"), List.copyOf(t.rows().keySet()));
         assertEquals(Map.of("0", Cell.XGMI, "2", Cell.XGMI, "3", Cell.XGMI), t.rows().get("1"));
+        assertEquals(Map.of("0", 0, "1", 0, "2", 0, "3", 0), t.numaNodes());
         assertEquals(List.of(), t.diagnostics());
     }
 
@@ -63,6 +64,7 @@ class RocmSmiTopoParserTest {
         AmdTopology t = RocmSmiTopoParser.parseText(showtopo(8, (i, j) -> i / 4 == j / 4 ? "XGMI" : "PCIE"),
                 "rocm-smi-showtopo.txt");
 
+        assertEquals(1, t.numaNodes().get("5"));
         Map<String, Cell> five = t.rows().get("5");
         assertEquals(Cell.XGMI, five.get("4"));
         assertEquals(Cell.PCIE, five.get("3"));
@@ -80,9 +82,11 @@ class RocmSmiTopoParserTest {
                 *******************************
                 """;
 
-        AmdTopology t = RocmSmiTopoParser.parseText(text, "rocm-smi-showtopo.txt");
+        AmdTopology t = RocmSmiTopoParser.parseText(text + "GPU 1          : (Topology) Numa Node: 1\n",
+                "rocm-smi-showtopo.txt");
 
         assertEquals(Map.of("0", Map.of("1", Cell.PCIE), "1", Map.of("0", Cell.PCIE)), t.rows());
+        assertEquals(Map.of("1", 1), t.numaNodes());
     }
 
     @Test
