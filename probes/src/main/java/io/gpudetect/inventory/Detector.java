@@ -104,6 +104,7 @@ public final class Detector {
         }
         gpus = new ArrayList<>(UnifiedMemory.apply(gpus, source, diagnostics));
         gpus = new ArrayList<>(topoLinksSafely(source, gpus, diagnostics));
+        gpus = new ArrayList<>(amdTopoLinksSafely(source, gpus, diagnostics));
         gpus.sort(Detector::outputOrder);
         tableNotes(gpus, tables, diagnostics);
         String machine = machine(source, diagnostics);
@@ -280,6 +281,17 @@ public final class Detector {
         } catch (RuntimeException | StackOverflowError e) {
             diagnostics.add(Diagnostic.error(io.gpudetect.probe.nvidia.NvidiaSmiTopoParser.PROBE, null, null,
                     "reading the GPU links from nvidia-smi topo -m failed unexpectedly: " + e));
+            return gpus;
+        }
+    }
+
+    /** AMD GPUs' XGMI links from amd-smi / rocm-smi topology where sysfs gave none; a bug there keeps the GPUs as they were. */
+    private static List<Gpu> amdTopoLinksSafely(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
+        try {
+            return io.gpudetect.probe.amd.AmdTopoLinks.fill(source, gpus, diagnostics);
+        } catch (RuntimeException | StackOverflowError e) {
+            diagnostics.add(Diagnostic.error(io.gpudetect.probe.amd.AmdSmiTopologyParser.PROBE, null, null,
+                    "reading the AMD GPU links from amd-smi / rocm-smi topology failed unexpectedly: " + e));
             return gpus;
         }
     }
