@@ -65,11 +65,14 @@ class DetectorFuzzTest {
                 }
                 // The inventory reads /proc/meminfo itself, for GPUs that use the host's memory, and says so in its name;
                 // the node's RDMA fabric is read beside the probes, under its own, and the GPU links' fallback from
-                // nvidia-smi topo -m and nvlink -s after the merge, under theirs.
+                // nvidia-smi topo -m and nvlink -s, and from amd-smi topology and rocm-smi --showtopo, after the merge,
+                // under theirs.
                 assertTrue(PROBE_NAMES.contains(d.probe()) || d.probe().equals(io.gpudetect.inventory.UnifiedMemory.SOURCE)
                         || d.probe().equals(io.gpudetect.probe.fabric.RdmaFabricReader.NAME)
                         || d.probe().equals(io.gpudetect.probe.nvidia.NvidiaSmiTopoParser.PROBE)
-                        || d.probe().equals(io.gpudetect.probe.nvidia.NvidiaSmiNvlinkParser.PROBE),
+                        || d.probe().equals(io.gpudetect.probe.nvidia.NvidiaSmiNvlinkParser.PROBE)
+                        || d.probe().equals(io.gpudetect.probe.amd.AmdSmiTopologyParser.PROBE)
+                        || d.probe().equals(io.gpudetect.probe.amd.RocmSmiTopoParser.PROBE),
                         () -> "diagnostic from no known probe: " + d);
                 // Detector's own "probe failed unexpectedly" (a probe threw) is the one diagnostic without a file.
                 assertNotNull(d.file(), () -> "diagnostic names no file (did a probe throw?): " + d);
