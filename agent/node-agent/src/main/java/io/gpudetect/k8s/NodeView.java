@@ -98,11 +98,18 @@ public final class NodeView implements AutoCloseable {
         }
         NodeFacts facts = new NodeFacts(node.getMetadata().getUid(), node.getMetadata().getLabels(),
                 node.getMetadata().getAnnotations(), new TreeMap<>(GpuResources.allocatable(node)),
-                new TreeMap<>(GpuResources.requested(pods())), HealthMarks.of(node));
+                new TreeMap<>(GpuResources.requested(pods())), HealthMarks.of(node), bootId(node));
         synchronized (this) {
             passNode = node;
         }
         return Optional.of(facts);
+    }
+
+    /** The boot id the kubelet reports for the node; null when it reports none. */
+    static String bootId(Node node) {
+        String id = node.getStatus() == null || node.getStatus().getNodeInfo() == null ? null
+                : node.getStatus().getNodeInfo().getBootID();
+        return id == null || id.isBlank() ? null : id;
     }
 
     /** The Node as the pass in progress read it; null when it has none (a dry run without a cluster). */
