@@ -224,12 +224,27 @@ public record GpuCapacitySpec(
             return Gpu.builder(source).vendor(vendor).model(model).name(name).memoryMiB(memoryMiB).memoryGi(memoryGi)
                     .interfaceType(interfaceType)
                     .pciAddress(PciAddress.parse(pciAddress).orElse(null)).uuid(uuid)
-                    .health(health == null ? null : new Health(health, null, List.of()))
+                    .health(health == null ? null : new Health(health, null, List.of(), reasons()))
                     .pciVendorId(pciVendorId).pciDeviceId(pciDeviceId).pciSubsystemVendorId(pciSubsystemVendorId)
                     .pciSubsystemDeviceId(pciSubsystemDeviceId).architecture(architecture)
                     .computeCapability(computeCapability).driverVersion(driverVersion).runtimeVersion(runtimeVersion)
                     .vbiosVersion(vbiosVersion).memoryKind(memoryKind).pcieRoot(pcieRoot).numaNode(numaNode)
                     .pcieLink(pcieLink).powerLimitWatts(powerLimitWatts).powerLimits(powerLimits).links(links).build();
+        }
+
+        /** The codes of {@code healthReasons} this model knows, in order; a newer agent's other codes are left out. */
+        private List<io.gpudetect.model.HealthReason> reasons() {
+            if (healthReasons == null) {
+                return List.of();
+            }
+            List<io.gpudetect.model.HealthReason> known = new java.util.ArrayList<>();
+            for (String code : healthReasons) {
+                io.gpudetect.model.HealthReason r = io.gpudetect.model.HealthReason.fromCode(code);
+                if (r != null) {
+                    known.add(r);
+                }
+            }
+            return known;
         }
 
         /**
