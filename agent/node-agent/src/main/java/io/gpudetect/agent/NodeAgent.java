@@ -104,15 +104,15 @@ public final class NodeAgent implements AutoCloseable {
         this.view = new NodeView(client, settings.nodeName());
         this.dra = new DraView(client, settings.nodeName());
         this.labelOutput = switch (settings.labelOutput()) {
-            case NODE -> new NodeLabelSink(client, view, settings.profiles());
+            case NODE -> new NodeLabelSink(view, settings.profiles());
             case NFD_FILE -> new NfdFileSink(settings.nfdFile());
             case NODE_FEATURE -> new NodeFeatureSink(client, view, settings.namespace());
         };
         this.recordSink = new CapacityRecordSink(client, view);
         this.lostGpus = new LostGpus(log);
         HealthOutputs health = settings.health();
-        this.conditionSink = health.condition() ? new HealthConditionSink(client, view) : null;
-        this.taintSink = health.taint() != HealthTaint.Policy.NONE ? new HealthTaintSink(client, view, health.taint()) : null;
+        this.conditionSink = health.condition() ? new HealthConditionSink(view) : null;
+        this.taintSink = health.taint() != HealthTaint.Policy.NONE ? new HealthTaintSink(view, health.taint()) : null;
         this.eventSink = health.events() ? new HealthEventSink(client) : null;
         this.deviceTaintSink = health.deviceTaints() != DeviceTaints.OFF
                 ? new DeviceTaintRuleSink(client, settings.nodeName(), health.deviceTaints()) : null;
