@@ -11,17 +11,10 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
 import io.gpudetect.inventory.SteadyStateDetector;
 import io.gpudetect.k8s.AgentClient;
 import io.gpudetect.k8s.RetryAfterHint;
@@ -33,6 +26,7 @@ import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.sink.Observation;
 import io.gpudetect.source.LiveSource;
 import io.gpudetect.source.ToolSearch;
+import io.gpudetect.testing.MockApiServer;
 import io.gpudetect.testing.MutableClock;
 import io.gpudetect.testing.Observations;
 import io.gpudetect.testing.Profiles;
@@ -45,10 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Queue;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -82,14 +73,9 @@ class LostGpuHealthWatchTest {
 
     @BeforeEach
     void start() throws Exception {
-        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubernetesMixedDispatcher(responses), false);
-        server.init();
-        server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
+        KubernetesMockServer server = MockApiServer.crud();
         toClose.add(server::destroy);
-        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:" + server.getPort())
-                .withRequestRetryBackoffLimit(0).withNamespace("default").build();
+        Config config = MockApiServer.config(server);
         client = new KubernetesClientBuilder().withConfig(config).build();
         toClose.add(client);
         agentClient = AgentClient.build(config, retryAfter);

@@ -86,6 +86,23 @@ public final class MockApiServer {
         }
     }
 
+    /** fabric8's CRUD mock server, started, knowing the GpuCapacity kind: the tests' API server. */
+    public static KubernetesMockServer crud() {
+        var responses = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+                new KubernetesMixedDispatcher(responses), false);
+        server.init();
+        server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
+        return server;
+    }
+
+    /** A client configuration for {@code server}: no retries (a test sees each answer), namespace {@code default}. */
+    public static io.fabric8.kubernetes.client.Config config(KubernetesMockServer server) {
+        return new io.fabric8.kubernetes.client.ConfigBuilder(io.fabric8.kubernetes.client.Config.empty())
+                .withMasterUrl("http://localhost:" + server.getPort()).withRequestRetryBackoffLimit(0)
+                .withNamespace("default").build();
+    }
+
     /**
      * fabric8's CRUD mock server, started, except that a {@code spec.nodeName} field selector is dropped before the
      * CRUD store sees it: the store knows only {@code metadata.name} and {@code metadata.namespace} as fields and
