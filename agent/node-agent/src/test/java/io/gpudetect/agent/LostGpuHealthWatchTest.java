@@ -192,6 +192,8 @@ class LostGpuHealthWatchTest {
         assertTrue(agent.metrics().render().contains("pci_address=\"" + GONE + "\",uuid=\"\",vendor=\"amd\",model=\"mi210\","
                 + "state=\"lost\"} 1"), agent.metrics().render());
         assertTrue(log.toString().contains("GPU gone from the PCI bus"), log::toString);
+        System.out.println("LOSTGPU condition, Event and record entry after the removal:\n" + Serialization.asYaml(down)
+                + Serialization.asYaml(events) + Serialization.asYaml(lost));
 
         PassReport steady = pass(agent);
         assertEquals(0, steady.apiWrites(), "the same lost GPU: nothing written");
