@@ -183,8 +183,8 @@ public final class LostGpus {
                 gpus.add(lost(g));
                 if (said.add(g.pciAddress())) {
                     log.warn("GPU gone from the PCI bus: reported lost until it is back, the node reboots or the record "
-                            + "is deleted", "pciAddress", g.pciAddress().toString(), "model", String.valueOf(g.model()),
-                            "uuid", String.valueOf(g.uuid()));
+                            + "is deleted", "pciAddress", g.pciAddress().toString(),
+                            "model", g.model() == null ? "unknown" : g.model(), "uuid", g.uuid() == null ? "unknown" : g.uuid());
                 }
             }
             gpus.sort(Comparator.comparing(Gpu::pciAddress, Comparator.nullsLast(Comparator.naturalOrder())));
