@@ -95,7 +95,26 @@ class NodeAgentRealApiServerTest {
         if (annotations != null) {
             b.editMetadata().withAnnotations(annotations).endMetadata();
         }
-        return admin.nodes().resource(b.build()).create();
+        Node created = admin.nodes().resource(b.build()).create();
+        bootId("boot-1");
+        return created;
+    }
+
+    /** The node's boot id as a kubelet reports it ({@code status.nodeInfo.bootID}), set through the status subresource. */
+    private void bootId(String id) {
+        admin.nodes().withName(node).editStatus(n -> new NodeBuilder(n).editOrNewStatus().editOrNewNodeInfo()
+                .withBootID(id).endNodeInfo().endStatus().build());
+    }
+
+    /**
+     * The host's GPUs are changed as on a real node, with the power off: a new boot id, which the agent's informer sees
+     * before its next pass. Without it, the GPU gone from one pass to the next reads lost (LostGpus).
+     */
+    private void reboot(NodeAgent agent) {
+        bootId("boot-2");
+        waitFor(() -> agent.cachedNodeVersion() != null
+                && agent.cachedNodeVersion().equals(admin.nodes().withName(node).get().getMetadata().getResourceVersion()),
+                "the informer to see the new boot id");
     }
 
     private Map<String, String> labels() {
@@ -170,6 +189,7 @@ class NodeAgentRealApiServerTest {
                 && agent.cachedNodeVersion().equals(admin.nodes().withName(node).get().getMetadata().getResourceVersion()),
                 "the informer to see the agent's own write");
 
+        reboot(agent);
         inventory.set(rtx4090());
         int mark = server.auditMark();
         PassReport changed = agent.pass();
@@ -177,9 +197,12 @@ class NodeAgentRealApiServerTest {
         assertNull(changed.error(), log::toString);
         List<RealApiServer.Request> requests = agentRequestsSince(mark);
         System.out.println("REAL-API pass after the host changed: " + requests.size() + " requests " + requests);
-        // The status (outcome, last good pass) is the same on this fixed clock: only labels and spec change.
-        assertEquals(List.of("patch /api/v1/nodes/" + node, "patch /apis/gpu-detect.io/v1alpha1/gpucapacities/" + node),
-                requests.stream().map(r -> r.verb() + " " + r.uri()).toList(), "one patch each of labels and spec");
+        // The record's status (outcome, last good pass) is the same on this fixed clock: only labels and spec change,
+        // and the GpuHealthy condition, whose message names each GPU (nodes/N/status, written after them).
+        assertEquals(List.of("patch /api/v1/nodes/" + node, "patch /apis/gpu-detect.io/v1alpha1/gpucapacities/" + node,
+                        "patch /api/v1/nodes/" + node + "/status"),
+                requests.stream().map(r -> r.verb() + " " + r.uri()).toList(),
+                "one patch each of labels, spec and the condition");
         assertEquals("rtx4090", admin.resources(GpuCapacity.class).withName(node).get().getSpec().gpus().get(0).model(),
                 "the record follows the host");
         Map<String, String> labels = labels();
@@ -208,6 +231,7 @@ class NodeAgentRealApiServerTest {
 
         // While the agent detects, someone removes one of its labels and adds their own: the agent's cached
         // node does not have that change yet when it decides, so its first patch is refused.
+        reboot(agent);
         duringDetection.set(() -> admin.nodes().withName(node).edit(n -> new NodeBuilder(n).editMetadata()
                 .removeFromLabels(memoryKey).addToLabels("example.com/added", "during-pass").endMetadata().build()));
         inventory.set(rtx4090());
@@ -278,6 +302,8 @@ class NodeAgentRealApiServerTest {
         String memoryKey = labels().keySet().stream().filter(k -> k.startsWith("gpu-detect.io/gpu.memory")).findFirst()
                 .orElseThrow(() -> new AssertionError("no memory label: " + labels()));
 
+        // The host's GPUs change with a reboot (a new boot id, seen before the outage).
+        reboot(agent);
         // The API server goes away (an upgrade); meanwhile the host changes, and so does the node: someone
         // removes one of the agent's labels and the kubelet's writes move its resourceVersion on.
         proxy.cut();
@@ -300,8 +326,10 @@ class NodeAgentRealApiServerTest {
         assertEquals("b", labels.get("example.com/zone"));
         assertNull(next.error(), () -> next.error() + "\n" + log);
         assertEquals(0, next.apiWrites(), "the pass after decides from the node its write returned");
+        // The label patches: the same pass then writes the GpuHealthy condition (nodes/N/status), not counted here.
         List<RealApiServer.Request> patches = agentRequestsSince(mark).stream()
-                .filter(r -> r.verb().equals("patch") && r.uri().startsWith("/api/v1/nodes/")).toList();
+                .filter(r -> r.verb().equals("patch") && r.uri().startsWith("/api/v1/nodes/")
+                        && !r.uri().endsWith("/status")).toList();
         assertTrue(patches.stream().filter(r -> r.code() == 409 || r.code() == 422).count() <= 1, patches::toString);
         assertTrue(patches.size() <= 2, patches::toString);
     }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Hand-written records with failed and lost GPUs (issue 38, "the market reads it"): {@code inventory} and
  * {@code match} count only healthy GPUs as free, {@code min(allocatable, healthy units) - in use}, and say which are
- * not counted; {@code akash} keeps the allocatable as the operator reads it and warns when it still counts a failed GPU.
+ * not counted and why (the record's {@code healthReasons}); {@code akash} keeps the allocatable as the operator reads
+ * it and warns when it still counts a failed GPU.
  */
 class HealthRecordFileTest {
 
@@ -43,9 +44,9 @@ class HealthRecordFileTest {
                   spec:
                     gpus:
                     - {%1$s, pciAddress: "0000:17:00.0", health: ok}
-                    - {%1$s, pciAddress: "0000:18:00.0", health: failed}
-                    - {%1$s, pciAddress: "0000:19:00.0", health: lost}
-                    - {%1$s, pciAddress: "0000:1a:00.0", health: degraded}
+                    - {%1$s, pciAddress: "0000:18:00.0", health: failed, healthReasons: [XidCritical]}
+                    - {%1$s, pciAddress: "0000:19:00.0", health: lost, healthReasons: [GpuLost]}
+                    - {%1$s, pciAddress: "0000:1a:00.0", health: degraded, healthReasons: [RowsPendingRemap]}
                     allocatable: {nvidia.com/gpu: 4}
                     requested: {nvidia.com/gpu: 1}
                   status: {lastGoodPass: "2026-05-01T10:00:00Z"}
@@ -63,8 +64,9 @@ class HealthRecordFileTest {
                 """.formatted(H100));
     }
 
+    /** Each GPU with the reason codes its record gives; removed's record gives none. */
     private static final String KEPT_NOT_COUNTED = "1 GPU failed, 1 lost, not counted as free: 0000:18:00.0 (h100 80Gi "
-            + "sxm) failed, 0000:19:00.0 (h100 80Gi sxm) lost";
+            + "sxm) failed (XidCritical), 0000:19:00.0 (h100 80Gi sxm) lost (GpuLost)";
 
     @Test
     void inventoryCountsOnlyHealthyGpusAsFreeAndSaysWhichAreNot() throws IOException {

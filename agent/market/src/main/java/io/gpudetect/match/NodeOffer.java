@@ -147,8 +147,9 @@ public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer>
     }
 
     /**
-     * {@code 1 GPU failed, not counted as free: 0000:17:00.0 (a100 80Gi sxm) failed}: the GPUs of {@code among} that
-     * are failed or lost, said once; null when there are none.
+     * {@code 1 GPU failed, not counted as free: 0000:17:00.0 (a100 80Gi sxm) failed (XidCritical)}: the GPUs of
+     * {@code among} that are failed or lost, each with the reason codes its record gives, said once; null when there
+     * are none.
      */
     public static String notCounted(List<OfferedGpu> among) {
         List<OfferedGpu> bad = among.stream().filter(g -> !g.healthy()).toList();
@@ -160,7 +161,8 @@ public record NodeOffer(String node, List<OfferedGpu> gpus, Map<String, Integer>
         List<String> counts = new java.util.ArrayList<>();
         perState.forEach((state, n) -> counts.add(n + (counts.isEmpty() ? (n == 1 ? " GPU " : " GPUs ") : " ") + state));
         List<String> each = bad.stream().map(g -> (g.platform() == null || g.platform().pciAddress() == null
-                ? "(address unknown)" : g.platform().pciAddress()) + " (" + g.describe() + ") " + g.health().id())
+                ? "(address unknown)" : g.platform().pciAddress()) + " (" + g.describe() + ") " + g.health().id()
+                + (g.healthReasons().isEmpty() ? "" : " (" + String.join(", ", g.healthReasons()) + ")"))
                 .toList();
         return String.join(", ", counts) + ", not counted as free: " + String.join(", ", each);
     }

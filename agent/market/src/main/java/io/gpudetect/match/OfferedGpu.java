@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.gpudetect.model.Gpu;
 import io.gpudetect.model.Health;
+import io.gpudetect.model.HealthReason;
 import io.gpudetect.model.Partition;
 import io.gpudetect.model.PcieLink;
 import io.gpudetect.model.Vendor;
@@ -25,16 +26,25 @@ import java.util.Objects;
  *                      nothing says
  * @param health        the GPU's state as its node saw it ({@code ok}, {@code degraded}, {@code failed}, {@code lost});
  *                      null when no tool said (an older agent's record): such a GPU counts as healthy
+ * @param healthReasons why it is not ok, as the record's {@code healthReasons} codes ({@code XidCritical},
+ *                      {@code GpuLost}); empty when the record gives none. Said where a GPU is not counted as free.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
                          @JsonProperty("interface") String interfaceType, boolean migEnabled, List<String> profiles,
-                         Platform platform, Health.Status health) {
+                         Platform platform, Health.Status health,
+                         @com.fasterxml.jackson.annotation.JsonIgnore List<String> healthReasons) {
 
     /** A GPU whose health is not known: it counts as healthy, as before health was recorded. */
     public OfferedGpu(Vendor vendor, String model, Integer memoryGi, String interfaceType, boolean migEnabled,
                       List<String> profiles, Platform platform) {
         this(vendor, model, memoryGi, interfaceType, migEnabled, profiles, platform, null);
+    }
+
+    /** A GPU whose health has no reason codes. */
+    public OfferedGpu(Vendor vendor, String model, Integer memoryGi, String interfaceType, boolean migEnabled,
+                      List<String> profiles, Platform platform, Health.Status health) {
+        this(vendor, model, memoryGi, interfaceType, migEnabled, profiles, platform, health, List.of());
     }
 
     /**
@@ -63,6 +73,7 @@ public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
         model = model == null || model.isBlank() ? null : model.toLowerCase(Locale.ROOT);
         interfaceType = foldInterface(interfaceType);
         profiles = profiles == null ? List.of() : List.copyOf(profiles);
+        healthReasons = healthReasons == null ? List.of() : List.copyOf(healthReasons);
     }
 
     /** The matching view of a detected GPU: MIG slices without a profile name count as slices of an unknown profile. */
@@ -78,7 +89,8 @@ public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
     public static OfferedGpu of(Gpu gpu, boolean migEnabled, List<String> profiles) {
         return new OfferedGpu(gpu.vendor() == null ? Vendor.OTHER : gpu.vendor(), gpu.model(), gpu.memoryGi(),
                 gpu.interfaceType() == null ? null : gpu.interfaceType().id(), migEnabled, profiles,
-                Platform.of(gpu), gpu.health() == null ? null : gpu.health().status());
+                Platform.of(gpu), gpu.health() == null ? null : gpu.health().status(),
+                gpu.health() == null ? List.of() : gpu.health().reasons().stream().map(HealthReason::code).toList());
     }
 
     /**

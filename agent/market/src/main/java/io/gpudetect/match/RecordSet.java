@@ -491,7 +491,7 @@ public final class RecordSet {
                     read(fields, field, gpu.get(field.name()), at);
                 }
             }
-            Gpu read = fields.build();
+            Gpu read = withHealthReasons(fields.build(), gpu.get("healthReasons"));
             String address = read.pciAddress() == null ? null : read.pciAddress().toString();
             String uuid = read.uuid();
             boolean partitioned = "true".equals(text(gpu.get("partitioned")));
@@ -511,6 +511,26 @@ public final class RecordSet {
             }
             return GpuCapacitySpec.GpuEntry.of(read, drmCards(gpu.get("drmCards"), at + ".drmCards"))
                     .linked(uuid, partitioned);
+        }
+
+        /**
+         * {@code read} with the codes of its {@code healthReasons} list (the record's reasons for its health) that
+         * this model knows; as it is when the record gives none or no health.
+         */
+        private static Gpu withHealthReasons(Gpu read, YamlNode reasons) {
+            if (read.health() == null || reasons == null || !reasons.isSequence()) {
+                return read;
+            }
+            List<io.gpudetect.model.HealthReason> codes = new ArrayList<>();
+            for (YamlNode code : reasons.items()) {
+                io.gpudetect.model.HealthReason r = io.gpudetect.model.HealthReason.fromCode(text(code));
+                if (r != null) {
+                    codes.add(r);
+                }
+            }
+            io.gpudetect.model.Health h = read.health();
+            return read.toBuilder("record").health(new io.gpudetect.model.Health(h.status(), h.eccUncorrectedErrors(),
+                    h.problems(), codes)).build();
         }
 
         /** One field of a GPU, read as {@link GpuField#parse} reads its type; nothing when absent or blank. */

@@ -65,4 +65,20 @@ class HealthyFreeTest {
         assertEquals("no healthy matching GPU", v.reason());
         assertEquals("1 GPU failed, not counted as free: 0000:17:00.0 (h100 80Gi sxm) failed", v.notCounted());
     }
+
+    @Test
+    void theReasonCodesOfARecordNameWhyAGpuIsNotCounted() {
+        // A record as the API server hands it: health and healthReasons per GPU, read into the offer's GPUs.
+        io.gpudetect.model.Gpu failed = io.gpudetect.model.Gpu.builder("test").vendor(Vendor.NVIDIA).model("h100")
+                .memoryGi(80).interfaceType(io.gpudetect.model.GpuInterface.SXM)
+                .pciAddress(io.gpudetect.model.PciAddress.parse("0000:18:00.0").orElseThrow())
+                .health(Health.of(List.of(io.gpudetect.model.HealthReason.XID_CRITICAL,
+                        io.gpudetect.model.HealthReason.UNCORRECTABLE_ECC), null, List.of())).build();
+        io.gpudetect.record.GpuCapacitySpec.GpuEntry entry = io.gpudetect.record.GpuCapacitySpec.GpuEntry.of(failed, null);
+        assertEquals(List.of("XidCritical", "UncorrectableEcc"), entry.healthReasons());
+        OfferedGpu offered = OfferedGpu.of(entry.toGpu("record"), false, List.of());
+        assertEquals(List.of("XidCritical", "UncorrectableEcc"), offered.healthReasons());
+        assertEquals("1 GPU failed, not counted as free: 0000:18:00.0 (h100 80Gi sxm) failed (XidCritical, "
+                + "UncorrectableEcc)", NodeOffer.notCounted(List.of(offered, h100("0000:19:00.0", Health.Status.OK))));
+    }
 }

@@ -60,6 +60,8 @@ public final class NodeAgent implements AutoCloseable {
     private DraObjects lastDra;
     private final Sink<?, ?> labelOutput;
     private final CapacityRecordSink recordSink;
+    /** The GPUs of the last complete pass: one gone from the bus reads lost. */
+    private final LostGpus lostGpus;
     /** The health outputs that are on (null when off), written after the record in this order. */
     private final HealthConditionSink conditionSink;
     private final HealthTaintSink taintSink;
@@ -102,14 +104,15 @@ public final class NodeAgent implements AutoCloseable {
         this.view = new NodeView(client, settings.nodeName());
         this.dra = new DraView(client, settings.nodeName());
         this.labelOutput = switch (settings.labelOutput()) {
-            case NODE -> new NodeLabelSink(client, view, settings.profiles());
+            case NODE -> new NodeLabelSink(view, settings.profiles());
             case NFD_FILE -> new NfdFileSink(settings.nfdFile());
             case NODE_FEATURE -> new NodeFeatureSink(client, view, settings.namespace());
         };
         this.recordSink = new CapacityRecordSink(client, view);
+        this.lostGpus = new LostGpus(log);
         HealthOutputs health = settings.health();
-        this.conditionSink = health.condition() ? new HealthConditionSink(client, view) : null;
-        this.taintSink = health.taint() != HealthTaint.Policy.NONE ? new HealthTaintSink(client, view, health.taint()) : null;
+        this.conditionSink = health.condition() ? new HealthConditionSink(view) : null;
+        this.taintSink = health.taint() != HealthTaint.Policy.NONE ? new HealthTaintSink(view, health.taint()) : null;
         this.eventSink = health.events() ? new HealthEventSink(client) : null;
         this.deviceTaintSink = health.deviceTaints() != DeviceTaints.OFF
                 ? new DeviceTaintRuleSink(client, settings.nodeName(), health.deviceTaints()) : null;
@@ -135,6 +138,7 @@ public final class NodeAgent implements AutoCloseable {
         startDeviceTaints();
         recordSink.watch(settings.nodeName(), () -> {
             log.warn("GpuCapacity record deleted by someone else; recreating", "node", settings.nodeName());
+            lostGpus.forget();
             trigger.accept("record deleted");
         }, this::watchFailed);
     }
@@ -237,27 +241,22 @@ public final class NodeAgent implements AutoCloseable {
             throw broken;
         }
         start();
-        Observation seen;
+        Observation observed;
         try {
-            seen = observe.get();
+            observed = observe.get();
         } catch (RuntimeException e) {
             metrics.error("detect");
             return new PassReport(PassOutcome.INCOMPLETE, 0, null, 0, "detection failed: " + e);
         }
-        Inventory inventory = seen.inventory();
-        if (inventory.failure() != null) {
+        if (observed.inventory().failure() != null) {
             // Nothing is judged from a pass that could not see the host: labels and record stay as they are.
             metrics.error("detect");
-            return new PassReport(PassOutcome.INCOMPLETE, 0, null, 0, "detection: " + inventory.failure());
+            return new PassReport(PassOutcome.INCOMPLETE, 0, null, 0, "detection: " + observed.inventory().failure());
         }
-        SortedMap<String, String> labels;
-        try {
-            labels = rendered(inventory);
-        } catch (IllegalStateException e) {
-            metrics.error("render");
-            log.error("label profiles disagree; labels kept", "error", e.getMessage());
-            labels = null;
-        }
+        // A GPU of an earlier pass whose PCI function is gone is in the pass as lost (LostGpus).
+        Observation seen = lostGpus.apply(observed);
+        Inventory inventory = seen.inventory();
+        SortedMap<String, String> labels = renderedOrNone(inventory);
         int gpus = inventory.realGpus().size();
         PassOutcome outcome = DesiredState.outcome(inventory, labels);
         if (outcome == PassOutcome.COMPLETE) {
@@ -270,6 +269,17 @@ public final class NodeAgent implements AutoCloseable {
             if (node.isEmpty() && !settings.dryRun()) {
                 metrics.error("node-missing");
                 return new PassReport(outcome, gpus, null, 0, "node " + settings.nodeName() + " not found");
+            }
+            if (node.isPresent() && rememberedChanged(node.get())) {
+                // What the agent before this one remembered (the record of this boot), or a reboot that forgot it.
+                seen = lostGpus.apply(observed);
+                inventory = seen.inventory();
+                labels = renderedOrNone(inventory);
+                gpus = inventory.realGpus().size();
+                outcome = DesiredState.outcome(inventory, labels);
+                if (outcome == PassOutcome.COMPLETE) {
+                    metrics.gpus(inventory.realGpus());
+                }
             }
             DraObjects draObjects = node.isPresent() ? readDra() : null;
             Instant now = clock.instant();
@@ -319,6 +329,29 @@ public final class NodeAgent implements AutoCloseable {
             metrics.error("io");
             return new PassReport(outcome, gpus, labelChange, writes, "io: " + IoFailure.describe(e, settings.nfdFile()));
         }
+    }
+
+    /** The profiles' labels for an inventory; null when two profiles produced the same key (every label is then kept). */
+    private SortedMap<String, String> renderedOrNone(Inventory inventory) {
+        try {
+            return rendered(inventory);
+        } catch (IllegalStateException e) {
+            metrics.error("render");
+            log.error("label profiles disagree; labels kept", "error", e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Tells the lost-GPU memory the node's boot id, and at the first pass hands it the record as an agent before this
+     * one left it; true when that changed what is remembered.
+     */
+    private boolean rememberedChanged(NodeFacts node) {
+        boolean changed = lostGpus.noteBoot(node.bootId());
+        if (lostGpus.needsSeed()) {
+            changed |= lostGpus.seed(node.bootId(), recordSink.loaded(settings.nodeName()));
+        }
+        return changed;
     }
 
     /**

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.NamedExtension;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.NodeStatus;
+import io.fabric8.kubernetes.api.model.NodeSystemInfo;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.Config;
@@ -41,9 +42,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code GenericKubernetesResource}; the agent opens no such watch.
  *
  * <p>It also reads only the parts of a Node the agent uses: its metadata, {@code status.allocatable} (and
- * {@code capacity}), {@code status.conditions} and {@code spec.taints} (the health outputs write one entry of each
- * by its index); no object's {@code metadata.managedFields}. The rest of a Node (the rest of its spec, images, node
- * info, addresses ...) is skipped while parsing, so neither its deserializers (~0.6 MB of heap
+ * {@code capacity}), {@code status.conditions}, {@code spec.taints} (the health outputs write one entry of each
+ * by its index) and {@code status.nodeInfo.bootID}; no object's {@code metadata.managedFields}. The rest of a Node
+ * (the rest of its spec, images, the rest of the node info, addresses ...) is skipped while parsing, so neither its deserializers (~0.6 MB of heap
  * for some twenty model types) nor the cached Node's copy of it stay in memory. A Node read through this
  * client is for reading those fields and patching by JSON patch, never for writing back whole.
  *
@@ -98,9 +99,17 @@ public final class AgentClient {
     abstract static class NodeSpecTaintsOnly {
     }
 
-    /** Jackson mix-in for {@link NodeStatus}: only the resources and the conditions are read. */
-    @JsonIncludeProperties({"allocatable", "capacity", "conditions"})
+    /**
+     * Jackson mix-in for {@link NodeStatus}: only the resources, the conditions and the node info (of which only the
+     * boot id, {@link NodeInfoBootIdOnly}) are read.
+     */
+    @JsonIncludeProperties({"allocatable", "capacity", "conditions", "nodeInfo"})
     abstract static class NodeStatusResourcesAndConditions {
+    }
+
+    /** Jackson mix-in for {@link NodeSystemInfo}: only the boot id, which tells a reboot (remembered lost GPUs). */
+    @JsonIncludeProperties({"bootID"})
+    abstract static class NodeInfoBootIdOnly {
     }
 
     /** Jackson mix-in for {@link NamedExtension}: its {@code extension} read as plain JSON (maps and lists). */
@@ -193,7 +202,8 @@ public final class AgentClient {
     public static KubernetesSerialization serialization() {
         ObjectMapper mapper = new ObjectMapper().addMixIn(ObjectMeta.class, MetadataWithoutManagedFields.class)
                 .addMixIn(NodeSpec.class, NodeSpecTaintsOnly.class)
-                .addMixIn(NodeStatus.class, NodeStatusResourcesAndConditions.class);
+                .addMixIn(NodeStatus.class, NodeStatusResourcesAndConditions.class)
+                .addMixIn(NodeSystemInfo.class, NodeInfoBootIdOnly.class);
         KubernetesSerialization serialization = new KubernetesSerialization(mapper, false);
         serialization.registerKubernetesResource(Status.class);
         serialization.registerKubernetesResource(Node.class);

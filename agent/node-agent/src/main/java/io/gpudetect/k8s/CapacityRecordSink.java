@@ -140,6 +140,16 @@ public final class CapacityRecordSink
     }
 
     /**
+     * The record, read once if it is not known yet (the pass's own read then costs nothing); null when there is none.
+     *
+     * @throws io.fabric8.kubernetes.client.KubernetesClientException when the API server cannot be read
+     */
+    public synchronized GpuCapacity loaded(String nodeName) {
+        load(nodeName);
+        return known;
+    }
+
+    /**
      * The record as held now, the very object a pass would decide from; null while it is not known (not read yet,
      * or forgotten after an error or a deletion) or there is none.
      */

@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gpudetect.labels.LabelProfiles;
 import io.gpudetect.sink.Change;
 import io.gpudetect.sink.DesiredState;
@@ -30,12 +27,10 @@ public final class NodeLabelSink implements Sink<Node, NodeLabelSink.NodePatch> 
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final KubernetesClient client;
     private final NodeView view;
     private final LabelProfiles profiles;
 
-    public NodeLabelSink(KubernetesClient client, NodeView view, LabelProfiles profiles) {
-        this.client = client;
+    public NodeLabelSink(NodeView view, LabelProfiles profiles) {
         this.view = view;
         this.profiles = profiles;
     }
@@ -91,10 +86,8 @@ public final class NodeLabelSink implements Sink<Node, NodeLabelSink.NodePatch> 
     public int apply(NodePatch change) {
         Node node = change.basis();
         LabelChange.Patch patch = (LabelChange.Patch) change.change();
-        // resource(node), not withName(name): fabric8 then has the object and does not GET it before patching.
-        view.observed(client.nodes().resource(node).patch(PatchContext.of(PatchType.JSON),
-                jsonPatch(patch, node.getMetadata().getResourceVersion(), hasEntries(node.getMetadata().getLabels()),
-                        hasEntries(node.getMetadata().getAnnotations()))));
+        view.patch(node, false, jsonPatch(patch, node.getMetadata().getResourceVersion(),
+                hasEntries(node.getMetadata().getLabels()), hasEntries(node.getMetadata().getAnnotations())));
         return 1;
     }
 
@@ -119,10 +112,7 @@ public final class NodeLabelSink implements Sink<Node, NodeLabelSink.NodePatch> 
      */
     public static String jsonPatch(LabelChange.Patch patch, String resourceVersion, boolean hasLabels,
                                    boolean hasAnnotations) {
-        ArrayNode ops = JSON.createArrayNode();
-        if (resourceVersion != null) {
-            ops.addObject().put("op", "replace").put("path", "/metadata/resourceVersion").put("value", resourceVersion);
-        }
+        ArrayNode ops = NodeView.guardedPatch(resourceVersion);
         if (hasLabels) {
             patch.set().forEach((k, v) -> ops.addObject().put("op", "add").put("path", "/metadata/labels/" + escape(k))
                     .put("value", v));

@@ -1,7 +1,11 @@
 package io.gpudetect.k8s;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpudetect.k8s.health.HealthMarks;
@@ -19,6 +23,8 @@ import java.util.function.Consumer;
  * server outage) a read goes to the API server directly and may throw.
  */
 public final class NodeView implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
     private final String nodeName;
@@ -98,16 +104,58 @@ public final class NodeView implements AutoCloseable {
         }
         NodeFacts facts = new NodeFacts(node.getMetadata().getUid(), node.getMetadata().getLabels(),
                 node.getMetadata().getAnnotations(), new TreeMap<>(GpuResources.allocatable(node)),
-                new TreeMap<>(GpuResources.requested(pods())), HealthMarks.of(node));
+                new TreeMap<>(GpuResources.requested(pods())), HealthMarks.of(node), bootId(node));
         synchronized (this) {
             passNode = node;
         }
         return Optional.of(facts);
     }
 
+    /** The boot id the kubelet reports for the node; null when it reports none. */
+    static String bootId(Node node) {
+        String id = node.getStatus() == null || node.getStatus().getNodeInfo() == null ? null
+                : node.getStatus().getNodeInfo().getBootID();
+        return id == null || id.isBlank() ? null : id;
+    }
+
     /** The Node as the pass in progress read it; null when it has none (a dry run without a cluster). */
     public synchronized Node passNode() {
         return passNode;
+    }
+
+    /**
+     * The newest Node the agent knows, for a target written after the labels in the same pass (the condition, the
+     * taint): the label patch may have moved it, and a decision from the version the pass started with would be
+     * refused for its resourceVersion. Null when the pass read no Node (a dry run without a cluster).
+     */
+    public Node newestInPass() {
+        return passNode() == null ? null : node();
+    }
+
+    /**
+     * The start of a JSON patch (RFC 6902) of a Node decided from the version {@code resourceVersion}: an op that sets
+     * {@code metadata.resourceVersion} to it, so the API server refuses the patch (409) if the Node changed meanwhile
+     * and the pass decides again ({@link #rereadAfterRefusal}). No op when null (a dry run without a cluster prints
+     * the patch). The label, condition and taint patches all start so.
+     */
+    public static ArrayNode guardedPatch(String resourceVersion) {
+        ArrayNode ops = JSON.createArrayNode();
+        if (resourceVersion != null) {
+            ops.addObject().put("op", "replace").put("path", "/metadata/resourceVersion").put("value", resourceVersion);
+        }
+        return ops;
+    }
+
+    /**
+     * Sends {@code jsonPatch} as one JSON patch of {@code basis}, or of its {@code status} subresource; the Node the
+     * server returns becomes the agent's view of it ({@link #observed}), newer than the informer's cache until the
+     * watch delivers the change.
+     */
+    public void patch(Node basis, boolean status, String jsonPatch) {
+        // resource(node), not withName(name): fabric8 then has the object and does not GET it before patching.
+        var node = client.nodes().resource(basis);
+        observed(status ? node.subresource("status").patch(PatchContext.of(PatchType.JSON), jsonPatch)
+                : node.patch(PatchContext.of(PatchType.JSON), jsonPatch));
     }
 
     /** The resource version of the Node as the informer last saw it; null when it holds none. */

@@ -55,7 +55,7 @@ public record DesiredState(String nodeName, SortedMap<String, String> labels, Ak
         PassOutcome outcome = outcome(seen.inventory(), rendered);
         AkashCoexistence akash = AkashCoexistence.decide(node.labels(), node.annotations(), akashOperator);
         GpuCapacitySpec spec = CapacityRecords.spec(seen.inventory(), node.allocatable(), node.requested(),
-                seen.hostFacts(), seen.drmCards(), agentVersion);
+                seen.hostFacts(), seen.drmCards(), agentVersion).withBootId(node.bootId());
         if (dra != null) {
             spec = spec.withHandout(Handouts.of(seen.inventory().realGpus(), spec.allocatable(), dra.slices(),
                     dra.allocations(), dra.unreadClaims()));

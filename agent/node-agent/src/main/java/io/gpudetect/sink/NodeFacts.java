@@ -13,9 +13,11 @@ import java.util.TreeMap;
  * @param allocatable the Node's allocatable GPU resources
  * @param requested   what the pods bound to the Node request of them
  * @param health      the agent's health condition and taint as the Node holds them
+ * @param bootId      the node's boot id as the kubelet reports it ({@code status.nodeInfo.bootID}); null when not known
  */
 public record NodeFacts(String uid, Map<String, String> labels, Map<String, String> annotations,
-                        SortedMap<String, Long> allocatable, SortedMap<String, Long> requested, HealthMarks health) {
+                        SortedMap<String, Long> allocatable, SortedMap<String, Long> requested, HealthMarks health,
+                        String bootId) {
 
     public NodeFacts {
         labels = labels == null ? Map.of() : Map.copyOf(labels);
@@ -26,5 +28,5 @@ public record NodeFacts(String uid, Map<String, String> labels, Map<String, Stri
 
     /** No Node read: a dry run without a cluster. Every label shows as new. */
     public static final NodeFacts NONE = new NodeFacts(null, Map.of(), Map.of(), new TreeMap<>(), new TreeMap<>(),
-            HealthMarks.NONE);
+            HealthMarks.NONE, null);
 }

@@ -122,6 +122,7 @@ class AgentFaultTest {
     @Test
     void serverErrorsAreRetriedAtThePassIntervalAndTheAgentConverges() throws Exception {
         runLoop(RETRY_INTERVAL);
+        reboot();
         long passesBefore = agent.metrics().passCount();
         api.failWhen(r -> !isWatch(r), FaultyApiServer.status(500, "InternalError"));
         long t0 = System.currentTimeMillis();
@@ -144,6 +145,7 @@ class AgentFaultTest {
     @Test
     void aTooManyRequestsAnswerIsHonouredBeforeTheNextTry() throws Exception {
         runLoop(RETRY_INTERVAL);
+        reboot();
         AtomicInteger refusals = new AtomicInteger();
         api.failWhen(r -> "PATCH".equals(r.getMethod()) && r.getPath().startsWith("/api/v1/nodes/")
                 && !r.getPath().endsWith("/status") && refusals.getAndIncrement() == 0, FaultyApiServer.tooManyRequests(2));
@@ -190,6 +192,7 @@ class AgentFaultTest {
     @Test
     void slowResponsesBoundAPassAndTriggersDoNotPileUp() throws Exception {
         runLoop(RETRY_INTERVAL);
+        reboot();
         api.slowDown(r -> !isWatch(r), Duration.ofSeconds(3));
         inventory.set(rtx4090());
         long passesBefore = agent.metrics().passCount();
@@ -263,6 +266,7 @@ class AgentFaultTest {
     @Test
     void anOutageMidRunIsRiddenOutAndTheAgentConvergesAfterIt() throws Exception {
         runLoop(RETRY_INTERVAL);
+        reboot();
         api.failWhen(r -> true, FaultyApiServer.status(503, "ServiceUnavailable"));
         api.dropWatches();
         long t0 = System.currentTimeMillis();
@@ -288,6 +292,7 @@ class AgentFaultTest {
     @Test
     void garbageAnswersFromAProxyNeverStopTheLoop() throws Exception {
         runLoop(RETRY_INTERVAL);
+        reboot();
         // A misconfigured proxy answers 200 with an HTML page; the record must be read again to see it.
         api.failWhen(r -> !isWatch(r), new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(200)
                 .setHeader("Content-Type", "text/html").setBody("<html><body>Gateway login</body></html>"));
@@ -345,7 +350,18 @@ class AgentFaultTest {
 
     private static Node node(String uid) {
         return new NodeBuilder().withNewMetadata().withName(NODE).withUid(uid).addToLabels("example.com/zone", "a")
-                .endMetadata().withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("1")).endStatus().build();
+                .endMetadata().withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("1"))
+                .withNewNodeInfo().withBootID("boot-1").endNodeInfo().endStatus().build();
+    }
+
+    /**
+     * The host's GPUs are changed as on a real node, with the power off: the Node reports a new boot id, which the
+     * agent's informer sees before the test goes on. Without it, the T4 gone from the bus would read lost (LostGpus).
+     */
+    private void reboot() throws Exception {
+        String version = admin.nodes().withName(NODE).editStatus(n -> new NodeBuilder(n).editStatus().editOrNewNodeInfo()
+                .withBootID("boot-2").endNodeInfo().endStatus().build()).getMetadata().getResourceVersion();
+        await("the agent sees the new boot id", () -> version.equals(agent.cachedNodeVersion()));
     }
 
     private String label(String key) {

@@ -36,6 +36,7 @@ import io.gpudetect.model.Health;
 import io.gpudetect.model.Partitioning;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.PassOutcome;
 import io.gpudetect.testing.Fixtures;
 import io.gpudetect.testing.Loops;
@@ -130,7 +131,8 @@ class NodeAgentTest {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE)
                 .addToLabels("example.com/zone", "a").addToLabels("kubernetes.io/hostname", NODE).endMetadata()
                 .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("1"))
-                .addToAllocatable("cpu", new Quantity("8")).endStatus().build()).create();
+                .addToAllocatable("cpu", new Quantity("8")).withNewNodeInfo().withBootID("boot-1").endNodeInfo()
+                .endStatus().build()).create();
         client.pods().inNamespace("default").resource(gpuPod("training", NODE, "Running")).create();
         client.pods().inNamespace("default").resource(gpuPod("finished", NODE, "Succeeded")).create();
         client.pods().inNamespace("default").resource(gpuPod("elsewhere", "node-2", "Running")).create();
@@ -223,6 +225,17 @@ class NodeAgentTest {
         }
     }
 
+    /**
+     * The host's GPUs are changed as they are on a real node, with the power off: the Node reports a new boot id, and
+     * the agent's informer sees it before the next pass. Without it, a GPU gone from one pass to the next reads lost
+     * ({@link LostGpus}).
+     */
+    private void reboot(NodeAgent agent, String bootId) throws InterruptedException {
+        String version = client.nodes().withName(NODE).editStatus(n -> new NodeBuilder(n).editStatus().editOrNewNodeInfo()
+                .withBootID(bootId).endNodeInfo().endStatus().build()).getMetadata().getResourceVersion();
+        awaitNodeVersion(agent, version);
+    }
+
     private static long unchangedPasses(NodeAgent agent) {
         for (String line : agent.metrics().render().split("\n")) {
             if (line.startsWith("gpu_detect_unchanged_passes_total ")) {
@@ -286,7 +299,10 @@ class NodeAgentTest {
                 "the heartbeat is written at the first pass it is due");
         untilUnchanged(agent);
 
-        // The GPUs change (another inventory): labels, record and the condition's message (it names each GPU) follow at once.
+        // The GPUs change (another card, after a reboot): labels, record and the condition's message (it names each
+        // GPU) follow at once.
+        reboot(agent, "boot-2");
+        writes();
         inventory.set(rtx4090());
         assertEquals(3, agent.pass().apiWrites());
         assertEquals("rtx4090", labels().get("gpu-detect.io/gpu.model"));
@@ -332,7 +348,7 @@ class NodeAgentTest {
     }
 
     @Test
-    void aGpuLostIsWrittenAtTheVeryNextPass() throws Exception {
+    void aGpuGoneFromTheBusIsWrittenLostAtTheVeryNextPass() throws Exception {
         AtomicReference<Inventory> inventory = new AtomicReference<>(t4());
         NodeAgent agent = unchangedAgent(inventory);
 
@@ -340,10 +356,18 @@ class NodeAgentTest {
         inventory.set(new Inventory(seen.source(), seen.gpus().stream().filter(g -> !seen.realGpus().contains(g)).toList(),
                 seen.probes(), seen.diagnostics(), seen.machine(), seen.gaps(), seen.failure()));
         PassReport report = agent.pass();
-        assertEquals(0, report.gpus());
-        assertTrue(report.labelChange().writes(), "the GPU's labels are withdrawn");
-        assertFalse(labels().containsKey("gpu-detect.io/gpu.model"), labels().toString());
+        assertEquals(1, report.gpus(), "the GPU of the pass before, lost");
+        assertTrue(report.labelChange().writes(), "the GPU's labels say it");
+        assertEquals("1", labels().get("gpu-detect.io/gpu.unhealthy.count"), labels().toString());
         var recorded = client.resources(GpuCapacity.class).withName(NODE).get().getSpec().gpus();
+        assertEquals(List.of(Health.Status.LOST), recorded.stream().map(GpuCapacitySpec.GpuEntry::health).toList());
+
+        // After a reboot the GPU is forgotten: its labels are withdrawn, the record lists no GPU.
+        reboot(agent, "boot-2");
+        report = agent.pass();
+        assertEquals(0, report.gpus());
+        assertFalse(labels().containsKey("gpu-detect.io/gpu.model"), labels().toString());
+        recorded = client.resources(GpuCapacity.class).withName(NODE).get().getSpec().gpus();
         assertTrue(recorded == null || recorded.isEmpty(), String.valueOf(recorded));
     }
 
@@ -460,6 +484,9 @@ class NodeAgentTest {
         while (!edited.equals(agent.cachedNodeVersion()) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
+        // A model change is another card, put in with the power off.
+        reboot(agent, "boot-2");
+        writes();
 
         inventory.set(rtx4090());
         PassReport report = agent.pass();
@@ -552,6 +579,7 @@ class NodeAgentTest {
         while (!version.equals(agent.cachedNodeVersion()) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
+        reboot(agent, "boot-2");
         inventory.set(rtx4090());
         assertNull(agent.pass().error());
         assertEquals(Map.of("akash.network", "true", "nvidia.com/gpu.present", "true",

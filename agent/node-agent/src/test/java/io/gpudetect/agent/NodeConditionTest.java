@@ -15,18 +15,11 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.gpudetect.inventory.Inventories;
 import io.gpudetect.inventory.Inventory;
@@ -40,6 +33,7 @@ import io.gpudetect.model.Health;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.testing.Fixtures;
+import io.gpudetect.testing.MockApiServer;
 import io.gpudetect.testing.MutableClock;
 import io.gpudetect.testing.Observations;
 import io.gpudetect.testing.Profiles;
@@ -49,10 +43,8 @@ import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -96,14 +88,9 @@ class NodeConditionTest {
 
     @BeforeEach
     void startServer() {
-        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubernetesMixedDispatcher(responses), false);
-        server.init();
-        server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
+        server = MockApiServer.crud();
         toClose.add(server::destroy);
-        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:" + server.getPort())
-                .withRequestRetryBackoffLimit(0).withNamespace("default").build();
+        Config config = MockApiServer.config(server);
         client = new KubernetesClientBuilder().withConfig(config).build();
         toClose.add(client);
         // The agent reads through its own client, which reads of a Node only what the agent uses (AgentClient).

@@ -53,14 +53,14 @@ class AgentClientTest {
     }
 
     @Test
-    void aNodeIsReadForItsMetadataResourcesConditionsAndTaintsOnly() {
+    void aNodeIsReadForItsMetadataResourcesConditionsTaintsAndBootIdOnly() {
         Node node = (Node) event("{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"n\", \"uid\": \"u\","
                 + " \"resourceVersion\": \"7\", \"labels\": {\"a\": \"b\"}, \"annotations\": {\"c\": \"d\"},"
                 + " \"managedFields\": [{\"manager\": \"kubelet\", \"fieldsV1\": {\"f:status\": {}}}]},"
                 + " \"spec\": {\"podCIDR\": \"10.0.0.0/24\", \"taints\": [{\"key\": \"k\", \"effect\": \"NoSchedule\"}]},"
                 + " \"status\": {\"allocatable\": {\"nvidia.com/gpu\": \"8\"}, \"capacity\": {\"nvidia.com/gpu\": \"8\"},"
                 + " \"conditions\": [{\"type\": \"Ready\", \"status\": \"True\"}], \"images\": [{\"names\": [\"x\"]}],"
-                + " \"nodeInfo\": {\"kubeletVersion\": \"v1.30\"}}}");
+                + " \"nodeInfo\": {\"kubeletVersion\": \"v1.30\", \"bootID\": \"b-1\"}}}");
         assertEquals(List.of("n", "u", "7", Map.of("a", "b"), Map.of("c", "d")), List.of(node.getMetadata().getName(),
                 node.getMetadata().getUid(), node.getMetadata().getResourceVersion(), node.getMetadata().getLabels(),
                 node.getMetadata().getAnnotations()));
@@ -71,7 +71,10 @@ class AgentClientTest {
         assertEquals(List.of("k"), node.getSpec().getTaints().stream().map(t -> t.getKey()).toList());
         assertNull(node.getSpec().getPodCIDR());
         assertEquals(List.of("Ready"), node.getStatus().getConditions().stream().map(c -> c.getType()).toList());
-        assertNull(node.getStatus().getNodeInfo());
+        // The boot id tells a reboot (the lost-GPU memory, LostGpus); the rest of the node info is skipped.
+        assertEquals("b-1", node.getStatus().getNodeInfo().getBootID());
+        assertNull(node.getStatus().getNodeInfo().getKubeletVersion());
+        assertEquals(Map.of(), node.getStatus().getNodeInfo().getAdditionalProperties());
         assertEquals(Map.of(), node.getStatus().getAdditionalProperties(), "skipped, not kept aside");
         assertEquals(Map.of(), node.getAdditionalProperties());
     }

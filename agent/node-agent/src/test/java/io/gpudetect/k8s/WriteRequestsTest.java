@@ -76,7 +76,7 @@ class WriteRequestsTest {
                 .endMetadata().build()).create();
         requests();
         TreeMap<String, String> set = new TreeMap<>(Map.of("gpu-detect.io/gpu.count", "1"));
-        NodeLabelSink sink = new NodeLabelSink(client, new NodeView(client, "n1"), Profiles.of("gpu-detect"));
+        NodeLabelSink sink = new NodeLabelSink(new NodeView(client, "n1"), Profiles.of("gpu-detect"));
         sink.apply(new NodeLabelSink.NodePatch("n1", node, new LabelChange.Patch(set, new TreeSet<>(),
                 "gpu-detect.io/gpu.count")));
         assertEquals(List.of("PATCH /api/v1/nodes/n1"), requests());

@@ -51,13 +51,22 @@ public record GpuCapacitySpec(
         @JsonPropertyDescription("How the GPUs are handed out to pods: device plugin (extended resources in allocatable) or DRA (ResourceSlices and ResourceClaims), per GPU; absent when the agent did not read the cluster (a dry run without a node).")
         io.gpudetect.record.dra.NodeHandout handout,
         @JsonPropertyDescription("The node's RDMA fabric (InfiniBand, RoCE): its devices, the fastest active port, whether GPUDirect RDMA can work; absent when not known (a bundle recorded without /sys/class/infiniband, an older agent).")
-        FabricSpec fabric) {
+        FabricSpec fabric,
+        @JsonPropertyDescription("The node's boot id (the Node's status.nodeInfo.bootID) when the agent saw these GPUs: an agent restarted in the same boot still reports a GPU listed here and gone from the PCI bus as lost; after a reboot it is forgotten. Absent when not known (no Node read, an older agent).")
+        String bootId) {
 
     /** A spec without the fabric. */
     public GpuCapacitySpec(List<GpuEntry> gpus, List<ModelTotal> totals, List<Slice> slices, Map<String, Long> allocatable,
                            Map<String, Long> requested, HostFacts host, Boolean sysClassDrm, String agentVersion,
                            io.gpudetect.record.dra.NodeHandout handout) {
-        this(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout, null);
+        this(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout, null, null);
+    }
+
+    /** A spec without the boot id. */
+    public GpuCapacitySpec(List<GpuEntry> gpus, List<ModelTotal> totals, List<Slice> slices, Map<String, Long> allocatable,
+                           Map<String, Long> requested, HostFacts host, Boolean sysClassDrm, String agentVersion,
+                           io.gpudetect.record.dra.NodeHandout handout, FabricSpec fabric) {
+        this(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout, fabric, null);
     }
 
     public GpuCapacitySpec {
@@ -86,13 +95,19 @@ public record GpuCapacitySpec(
     /** This spec with {@code gpus} in place of its own. */
     public GpuCapacitySpec withGpus(List<GpuEntry> gpus) {
         return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout,
-                fabric);
+                fabric, bootId);
     }
 
     /** This spec with {@code handout} in place of its own. */
     public GpuCapacitySpec withHandout(io.gpudetect.record.dra.NodeHandout handout) {
         return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout,
-                fabric);
+                fabric, bootId);
+    }
+
+    /** This spec with {@code bootId} (null: not known) in place of its own. */
+    public GpuCapacitySpec withBootId(String bootId) {
+        return new GpuCapacitySpec(gpus, totals, slices, allocatable, requested, host, sysClassDrm, agentVersion, handout,
+                fabric, bootId);
     }
 
     /**
@@ -209,12 +224,27 @@ public record GpuCapacitySpec(
             return Gpu.builder(source).vendor(vendor).model(model).name(name).memoryMiB(memoryMiB).memoryGi(memoryGi)
                     .interfaceType(interfaceType)
                     .pciAddress(PciAddress.parse(pciAddress).orElse(null)).uuid(uuid)
-                    .health(health == null ? null : new Health(health, null, List.of()))
+                    .health(health == null ? null : new Health(health, null, List.of(), reasons()))
                     .pciVendorId(pciVendorId).pciDeviceId(pciDeviceId).pciSubsystemVendorId(pciSubsystemVendorId)
                     .pciSubsystemDeviceId(pciSubsystemDeviceId).architecture(architecture)
                     .computeCapability(computeCapability).driverVersion(driverVersion).runtimeVersion(runtimeVersion)
                     .vbiosVersion(vbiosVersion).memoryKind(memoryKind).pcieRoot(pcieRoot).numaNode(numaNode)
                     .pcieLink(pcieLink).powerLimitWatts(powerLimitWatts).powerLimits(powerLimits).links(links).build();
+        }
+
+        /** The codes of {@code healthReasons} this model knows, in order; a newer agent's other codes are left out. */
+        private List<io.gpudetect.model.HealthReason> reasons() {
+            if (healthReasons == null) {
+                return List.of();
+            }
+            List<io.gpudetect.model.HealthReason> known = new java.util.ArrayList<>();
+            for (String code : healthReasons) {
+                io.gpudetect.model.HealthReason r = io.gpudetect.model.HealthReason.fromCode(code);
+                if (r != null) {
+                    known.add(r);
+                }
+            }
+            return known;
         }
 
         /**

@@ -43,20 +43,7 @@ public final class MockApiServer {
         String node = args.length > 1 ? args[1] : "node-1";
         int pods = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         boolean dra = args.length > 3 && args[3].equals("dra");
-        var responses = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
-        KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(responses);
-        Dispatcher dropping = new Dispatcher() {
-            @Override
-            public MockResponse dispatch(RecordedRequest r) {
-                String path = r.getPath();
-                String dropped = path.replaceAll("fieldSelector=spec\\.nodeName(%3D|=)[^&]*&?", "").replaceAll("[?&]$", "");
-                return crud.dispatch(dropped.equals(path) ? r
-                        : new RecordedRequest(r.getHttpVersion(), r.method(), dropped, r.getHeaders(), r.getBody()));
-            }
-        };
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dropping,
-                false);
-        server.init();
+        KubernetesMockServer server = nodeSelectorIgnoring();
         server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
         if (dra) {
             server.expect().get().withPath("/apis/resource.k8s.io").andReturn(200, """
@@ -97,6 +84,47 @@ public final class MockApiServer {
             window++;
             System.out.println("window " + window + " (10 s): " + seen);
         }
+    }
+
+    /** fabric8's CRUD mock server, started, knowing the GpuCapacity kind: the tests' API server. */
+    public static KubernetesMockServer crud() {
+        var responses = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+                new KubernetesMixedDispatcher(responses), false);
+        server.init();
+        server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
+        return server;
+    }
+
+    /** A client configuration for {@code server}: no retries (a test sees each answer), namespace {@code default}. */
+    public static io.fabric8.kubernetes.client.Config config(KubernetesMockServer server) {
+        return new io.fabric8.kubernetes.client.ConfigBuilder(io.fabric8.kubernetes.client.Config.empty())
+                .withMasterUrl("http://localhost:" + server.getPort()).withRequestRetryBackoffLimit(0)
+                .withNamespace("default").build();
+    }
+
+    /**
+     * fabric8's CRUD mock server, started, except that a {@code spec.nodeName} field selector is dropped before the
+     * CRUD store sees it: the store knows only {@code metadata.name} and {@code metadata.namespace} as fields and
+     * answers any other selector with nothing, where a real API server selects pods and ResourceSlices by
+     * {@code spec.nodeName}. Expectations ({@code server.expect()}) are answered first, as in fabric8's own.
+     */
+    public static KubernetesMockServer nodeSelectorIgnoring() {
+        var responses = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
+        KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(responses);
+        Dispatcher dropping = new Dispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest r) {
+                String path = r.getPath();
+                String dropped = path.replaceAll("fieldSelector=spec\\.nodeName(%3D|=)[^&]*&?", "").replaceAll("[?&]$", "");
+                return crud.dispatch(dropped.equals(path) ? r
+                        : new RecordedRequest(r.getHttpVersion(), r.method(), dropped, r.getHeaders(), r.getBody()));
+            }
+        };
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dropping,
+                false);
+        server.init();
+        return server;
     }
 
     /** A kubeconfig whose only context talks to a mock API server on {@code port} of this machine. */

@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gpudetect.k8s.NodeView;
 import io.gpudetect.sink.Change;
 import io.gpudetect.sink.DesiredState;
@@ -27,11 +24,9 @@ public final class HealthConditionSink implements Sink<Node, HealthConditionSink
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final KubernetesClient client;
     private final NodeView view;
 
-    public HealthConditionSink(KubernetesClient client, NodeView view) {
-        this.client = client;
+    public HealthConditionSink(NodeView view) {
         this.view = view;
     }
 
@@ -66,13 +61,10 @@ public final class HealthConditionSink implements Sink<Node, HealthConditionSink
         return "node-condition";
     }
 
-    /**
-     * The newest Node the agent knows: the label patch earlier in this pass may have changed it, and a decision from
-     * the version the pass started with would be refused for its resourceVersion.
-     */
+    /** The newest Node the agent knows ({@link NodeView#newestInPass}): the label patch may have moved it. */
     @Override
     public Node read(DesiredState desired) {
-        return view.passNode() == null ? null : view.node();
+        return view.newestInPass();
     }
 
     @Override
@@ -86,9 +78,7 @@ public final class HealthConditionSink implements Sink<Node, HealthConditionSink
     public int apply(ConditionPatch change) {
         Node node = change.basis();
         GpuHealthCondition.Write write = (GpuHealthCondition.Write) change.decision();
-        // resource(node), not withName(name): fabric8 then has the object and does not GET it before patching.
-        view.observed(client.nodes().resource(node).subresource("status").patch(PatchContext.of(PatchType.JSON),
-                jsonPatch(write, node.getMetadata().getResourceVersion())));
+        view.patch(node, true, jsonPatch(write, node.getMetadata().getResourceVersion()));
         return 1;
     }
 
@@ -100,10 +90,7 @@ public final class HealthConditionSink implements Sink<Node, HealthConditionSink
 
     /** The JSON patch body: the resourceVersion guard, then the one entry. */
     public static String jsonPatch(GpuHealthCondition.Write write, String resourceVersion) {
-        ArrayNode ops = JSON.createArrayNode();
-        if (resourceVersion != null) {
-            ops.addObject().put("op", "replace").put("path", "/metadata/resourceVersion").put("value", resourceVersion);
-        }
+        ArrayNode ops = NodeView.guardedPatch(resourceVersion);
         ObjectNode condition = JSON.createObjectNode();
         GpuHealthCondition.Written c = write.condition();
         condition.put("type", GpuHealthCondition.TYPE).put("status", c.status()).put("reason", c.reason())

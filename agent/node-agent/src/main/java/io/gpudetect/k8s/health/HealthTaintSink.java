@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gpudetect.k8s.NodeView;
 import io.gpudetect.sink.Change;
 import io.gpudetect.sink.DesiredState;
@@ -22,12 +19,10 @@ public final class HealthTaintSink implements Sink<Node, HealthTaintSink.TaintPa
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final KubernetesClient client;
     private final NodeView view;
     private final HealthTaint.Policy policy;
 
-    public HealthTaintSink(KubernetesClient client, NodeView view, HealthTaint.Policy policy) {
-        this.client = client;
+    public HealthTaintSink(NodeView view, HealthTaint.Policy policy) {
         this.view = view;
         this.policy = policy;
     }
@@ -56,13 +51,10 @@ public final class HealthTaintSink implements Sink<Node, HealthTaintSink.TaintPa
         return "node-taint";
     }
 
-    /**
-     * The newest Node the agent knows: the label patch earlier in this pass may have changed it, and a decision from
-     * the version the pass started with would be refused for its resourceVersion.
-     */
+    /** The newest Node the agent knows ({@link NodeView#newestInPass}): the label patch may have moved it. */
     @Override
     public Node read(DesiredState desired) {
-        return view.passNode() == null ? null : view.node();
+        return view.newestInPass();
     }
 
     @Override
@@ -75,8 +67,7 @@ public final class HealthTaintSink implements Sink<Node, HealthTaintSink.TaintPa
     @Override
     public int apply(TaintPatch change) {
         Node node = change.basis();
-        view.observed(client.nodes().resource(node).patch(PatchContext.of(PatchType.JSON),
-                jsonPatch(change.decision(), node.getMetadata().getResourceVersion())));
+        view.patch(node, false, jsonPatch(change.decision(), node.getMetadata().getResourceVersion()));
         return 1;
     }
 
@@ -88,10 +79,7 @@ public final class HealthTaintSink implements Sink<Node, HealthTaintSink.TaintPa
 
     /** The JSON patch body: the resourceVersion guard, then the one taint added or removed. */
     public static String jsonPatch(HealthTaint.Decision decision, String resourceVersion) {
-        ArrayNode ops = JSON.createArrayNode();
-        if (resourceVersion != null) {
-            ops.addObject().put("op", "replace").put("path", "/metadata/resourceVersion").put("value", resourceVersion);
-        }
+        ArrayNode ops = NodeView.guardedPatch(resourceVersion);
         ObjectNode taint = JSON.createObjectNode().put("key", HealthTaint.KEY).put("effect", HealthTaint.EFFECT);
         if (decision instanceof HealthTaint.Add add) {
             switch (add.list()) {
