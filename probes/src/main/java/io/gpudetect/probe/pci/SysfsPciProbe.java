@@ -353,7 +353,6 @@ public final class SysfsPciProbe implements Probe {
         }
     }
 
-    /** A sysfs hex attribute ({@code 0x030000}) as {@code digits} lower-case hex digits, or null with a diagnostic. */
     /**
      * AMD's XGMI hives: amdgpu gives each card of a hive a {@code xgmi_hive_info} folder (the first card's own, a link
      * from the others) whose {@code xgmi_hive_id} is the hive's 64-bit id, in decimal; cards with the same non-zero id
@@ -399,6 +398,7 @@ public final class SysfsPciProbe implements Probe {
         }
     }
 
+    /** A sysfs hex attribute ({@code 0x030000}) as {@code digits} lower-case hex digits, or null with a diagnostic. */
     private static String hex(Source source, String path, int digits, List<Diagnostic> diagnostics) throws IOException {
         Optional<String> text = source.readFile(path);
         if (text.isEmpty()) {
