@@ -149,6 +149,10 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
         if (call.value() == null || call.value() instanceof NvmlDevice) {
             return "ok";
         }
+        if (call.value() instanceof NvmlSnapshot.RemappedRows r) {
+            // Not the record's toString, which JDK 17 builds with String.format: a GPU's rows at every pulse.
+            return r.corrected() + "/" + r.uncorrected() + "/" + r.pending() + "/" + r.failure();
+        }
         return call.value() instanceof NvmlSnapshot.Modes m ? m.current() + "/" + m.pending() : String.valueOf(call.value());
     }
 }
