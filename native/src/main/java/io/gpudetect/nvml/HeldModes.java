@@ -9,13 +9,13 @@ import java.util.Map;
  * GPU), most of a steady pass on a node with eight GPUs (docs/performance.md, "Modes read in turn").
  *
  * <p>Why a pulse may go without them: a GPU's current ECC mode changes only when the GPU is reset or the host
- * reboots after an administrator set the pending one ({@code nvidia-smi -e}), and its current MIG mode only when the
- * driver resets the GPU for it ({@code nvidia-smi -mig}); NVIDIA asks for every process holding the driver, this
- * agent's held session among them, to be stopped first. A reset the session lives through shows in the pulse's other
- * calls (a lost GPU, a handle or a UUID that no longer answers, a reset's cleared volatile ECC count), and every full
- * detection reads every GPU's modes again. What is left, a mode that changes with nothing else changing, is seen
- * when its GPU's turn comes: within as many pulses as the host has GPUs (docs/labels.md, "How soon a mode change is
- * seen").
+ * reboots after an administrator set the pending one ({@code nvidia-smi -e}), and its current MIG mode when the GPU
+ * is reset for it ({@code nvidia-smi -mig}; NVIDIA's MIG guide, for the A100 and A30, also asks for every daemon
+ * holding the driver, as this agent's held session does, to be stopped first: a restarted agent reads every mode).
+ * A change the session lives through may show in the pulse's other calls (a lost GPU, a handle or a UUID that no
+ * longer answers, the health checks, the MIG devices), which start a full detection, and every full detection reads
+ * every GPU's modes again. What is left, a mode that changes with nothing else changing, is seen when its GPU's turn
+ * comes: within as many pulses as the host has GPUs (docs/labels.md, "How soon a mode change is seen").
  */
 final class HeldModes {
 
