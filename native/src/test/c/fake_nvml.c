@@ -21,6 +21,9 @@
  *   xid INDEX N    an Xid critical error event with data N; 79 (fallen off the bus) also makes the GPU lost
  *   dbe INDEX      a double-bit ECC event; the GPU's volatile uncorrected count goes up by one
  *   lost INDEX     the GPU is lost (every call but the PCI info answers GPU_IS_LOST), without an event
+ *   mig INDEX C P  the GPU's MIG mode is now C (current) and P (pending), 0 or 1, without an event: an admin's
+ *                  `nvidia-smi -mig` (P), or a mode that took effect (C) with nothing else NVML shows changing
+ *   ecc INDEX C P  the same for the GPU's ECC mode
  *   reload         a driver reload: what was injected is forgotten, every GPU answers as its scenario says
  * Built twice: normally, and with -DOLD_NVML, which leaves out every _v2/_v3 symbol, MIG and
  * architecture calls, and (to stand for a library without them) the NVLink, P2P and fabric calls; its nvmlDeviceGetPciInfo writes the v1 struct.
@@ -407,6 +410,9 @@ static int events_unsupported;
 /* What was injected and holds until "reload": kept apart from the scenario, which each init from zero rebuilds. */
 static int injected_lost[MAX_DEVICES];
 static unsigned long long injected_dbe[MAX_DEVICES];
+/* Injected MIG and ECC modes: 0 where nothing was injected, else 4 | current << 1 | pending. */
+static unsigned int injected_mig[MAX_DEVICES];
+static unsigned int injected_ecc[MAX_DEVICES];
 static long control_consumed;
 static struct timespec control_mtime;
 static long control_size = -1;
@@ -439,7 +445,20 @@ static void log_event(unsigned int index, unsigned long long type, unsigned long
 static void apply_injected(void) {
     for (unsigned int i = 0; i < device_count; i++) {
         if (injected_lost[i]) devices[i].lost = 1;
+        if (injected_mig[i]) {
+            devices[i].mig_current = injected_mig[i] >> 1 & 1; devices[i].mig_pending = injected_mig[i] & 1;
+        }
+        if (injected_ecc[i]) {
+            devices[i].ecc_current = injected_ecc[i] >> 1 & 1; devices[i].ecc_pending = injected_ecc[i] & 1;
+        }
     }
+}
+
+static void forget_injected(void) {
+    memset(injected_lost, 0, sizeof injected_lost);
+    memset(injected_dbe, 0, sizeof injected_dbe);
+    memset(injected_mig, 0, sizeof injected_mig);
+    memset(injected_ecc, 0, sizeof injected_ecc);
 }
 
 /* Reads the control file's new complete lines; a stat when it did not change. Call with control_lock held. */
@@ -462,7 +481,7 @@ static void read_control(void) {
         size_t n = strlen(line);
         if (n == 0 || line[n - 1] != '\n') break; /* a line still being written: read it next time */
         control_consumed += (long) n;
-        unsigned int index; unsigned long long xid;
+        unsigned int index, current, pending; unsigned long long xid;
         if (sscanf(line, "xid %u %llu", &index, &xid) == 2 && index < MAX_DEVICES) {
             log_event(index, 0x8, xid);
             if (xid == 79) injected_lost[index] = 1;
@@ -471,9 +490,12 @@ static void read_control(void) {
             log_event(index, 0x2, 0);
         } else if (sscanf(line, "lost %u", &index) == 1 && index < MAX_DEVICES) {
             injected_lost[index] = 1;
+        } else if (sscanf(line, "mig %u %u %u", &index, &current, &pending) == 3 && index < MAX_DEVICES) {
+            injected_mig[index] = 4u | (current ? 2u : 0u) | (pending ? 1u : 0u);
+        } else if (sscanf(line, "ecc %u %u %u", &index, &current, &pending) == 3 && index < MAX_DEVICES) {
+            injected_ecc[index] = 4u | (current ? 2u : 0u) | (pending ? 1u : 0u);
         } else if (strncmp(line, "reload", 6) == 0) {
-            memset(injected_lost, 0, sizeof injected_lost);
-            memset(injected_dbe, 0, sizeof injected_dbe);
+            forget_injected();
             build_scenario(); /* every GPU as its scenario has it, handles still valid: the array stays */
         }
     }
@@ -789,7 +811,15 @@ EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned int 
     return device_value(d, width, d == NULL ? 0 : d->link_cur_width);
 }
 
+/* How often this process asked for a MIG or an ECC mode: a test checks how many a held session's pulse asks. */
+static unsigned int mode_calls;
+
+EXPORT unsigned int fakeNvmlModeCalls(void) {
+    return __atomic_load_n(&mode_calls, __ATOMIC_SEQ_CST);
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, unsigned int *current, unsigned int *pending) {
+    __atomic_add_fetch(&mode_calls, 1, __ATOMIC_SEQ_CST);
     spend(COST_SLOW_CALL_US);
     nvmlReturn_t r = check(d, current);
     if (r) return r;
@@ -985,6 +1015,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t d, unsigned int *arch
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *current, unsigned int *pending) {
+    __atomic_add_fetch(&mode_calls, 1, __ATOMIC_SEQ_CST);
     spend(COST_SLOW_CALL_US);
     nvmlReturn_t r = check(d, current);
     if (r) return r;

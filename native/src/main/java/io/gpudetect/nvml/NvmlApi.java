@@ -60,9 +60,17 @@ final class NvmlApi {
     }
 
     /** True when the library exports {@code symbol}; looked up once. */
-    synchronized boolean exports(String symbol) {
-        if (!functions.containsKey(symbol)) {
-            Function f;
+    boolean exports(String symbol) {
+        return lookUp(symbol) != null;
+    }
+
+    /**
+     * The symbol's function, or null where the library does not export it; looked up once. One map lookup when known:
+     * every call of an agent's steady pass comes here, in the interpreter (docs/performance.md, "Modes read in turn").
+     */
+    private synchronized Function lookUp(String symbol) {
+        Function f = functions.get(symbol);
+        if (f == null && !functions.containsKey(symbol)) {
             try {
                 f = library.getFunction(symbol);
             } catch (UnsatisfiedLinkError e) {
@@ -70,14 +78,15 @@ final class NvmlApi {
             }
             functions.put(symbol, f);
         }
-        return functions.get(symbol) != null;
+        return f;
     }
 
     private Function function(String symbol) {
-        if (!exports(symbol)) {
+        Function f = lookUp(symbol);
+        if (f == null) {
             throw new UnsatisfiedLinkError(symbol + " is not exported by " + library.getFile());
         }
-        return functions.get(symbol);
+        return f;
     }
 
     private int call(String symbol, Object... args) {

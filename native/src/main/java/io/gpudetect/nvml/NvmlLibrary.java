@@ -29,6 +29,29 @@ public final class NvmlLibrary {
 
     private final String path;
     private final NvmlApi api;
+    /** Each thread's by-reference arguments of the calls a steady pulse makes ({@link Scratch}); unset until asked. */
+    private final ThreadLocal<Scratch> scratch = new ThreadLocal<>();
+
+    /**
+     * The by-reference arguments of the calls an agent's steady pulse makes, kept per thread instead of made anew:
+     * each {@code new IntByReference()} is a native allocation that JNA's cleaner thread frees later, about a fifth
+     * of a pulse's CPU in the agent's interpreter (docs/performance.md, "Modes read in turn"). A call reads what it
+     * was answered before it returns, so one set a thread does; and only after NVML_SUCCESS, with which NVML has
+     * written every output argument, so what an earlier call left there is never read.
+     */
+    private record Scratch(IntByReference int0, IntByReference int1, IntByReference int2, IntByReference int3,
+                           LongByReference long0, PointerByReference pointer) {
+    }
+
+    private Scratch scratch() {
+        Scratch s = scratch.get();
+        if (s == null) {
+            s = new Scratch(new IntByReference(), new IntByReference(), new IntByReference(), new IntByReference(),
+                    new LongByReference(), new PointerByReference());
+            scratch.set(s);
+        }
+        return s;
+    }
 
     private NvmlLibrary(String path, NvmlApi api) {
         this.path = path;
@@ -192,7 +215,7 @@ public final class NvmlLibrary {
         if (s == null) {
             return missing("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
         }
-        IntByReference n = new IntByReference();
+        IntByReference n = scratch().int0();
         int rc = s.endsWith("_v2") ? api.nvmlDeviceGetCount_v2(n) : api.nvmlDeviceGetCount(n);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, n.getValue()) : failed(s, rc);
     }
@@ -202,7 +225,7 @@ public final class NvmlLibrary {
         if (s == null) {
             return missing("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
         }
-        PointerByReference ref = new PointerByReference();
+        PointerByReference ref = scratch().pointer();
         int rc = s.endsWith("_v2") ? api.nvmlDeviceGetHandleByIndex_v2(index, ref) : api.nvmlDeviceGetHandleByIndex(index, ref);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, new NvmlDevice(ref.getValue())) : failed(s, rc);
     }
@@ -397,8 +420,9 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetEccMode")) {
             return missing("nvmlDeviceGetEccMode");
         }
-        IntByReference current = new IntByReference();
-        IntByReference pending = new IntByReference();
+        Scratch scratch = scratch();
+        IntByReference current = scratch.int0();
+        IntByReference pending = scratch.int1();
         int rc = api.nvmlDeviceGetEccMode(d, current, pending);
         return rc == NvmlReturn.SUCCESS
                 ? NvmlCall.success("nvmlDeviceGetEccMode",
@@ -411,7 +435,7 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetTotalEccErrors")) {
             return missing("nvmlDeviceGetTotalEccErrors");
         }
-        LongByReference n = new LongByReference();
+        LongByReference n = scratch().long0();
         int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.AGGREGATE_ECC, n);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n.getValue())
                 : failed("nvmlDeviceGetTotalEccErrors", rc);
@@ -421,8 +445,9 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetMigMode")) {
             return missing("nvmlDeviceGetMigMode");
         }
-        IntByReference current = new IntByReference();
-        IntByReference pending = new IntByReference();
+        Scratch scratch = scratch();
+        IntByReference current = scratch.int0();
+        IntByReference pending = scratch.int1();
         int rc = api.nvmlDeviceGetMigMode(d, current, pending);
         return rc == NvmlReturn.SUCCESS
                 ? NvmlCall.success("nvmlDeviceGetMigMode",
@@ -444,7 +469,7 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetMigDeviceHandleByIndex")) {
             return missing("nvmlDeviceGetMigDeviceHandleByIndex");
         }
-        PointerByReference ref = new PointerByReference();
+        PointerByReference ref = scratch().pointer();
         int rc = api.nvmlDeviceGetMigDeviceHandleByIndex(d, index, ref);
         return rc == NvmlReturn.SUCCESS
                 ? NvmlCall.success("nvmlDeviceGetMigDeviceHandleByIndex", new NvmlDevice(ref.getValue()))
@@ -569,7 +594,7 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetTotalEccErrors")) {
             return missing("nvmlDeviceGetTotalEccErrors");
         }
-        LongByReference n = new LongByReference();
+        LongByReference n = scratch().long0();
         int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.VOLATILE_ECC, n);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n.getValue())
                 : failed("nvmlDeviceGetTotalEccErrors", rc);
@@ -580,7 +605,7 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetRetiredPagesPendingStatus")) {
             return missing("nvmlDeviceGetRetiredPagesPendingStatus");
         }
-        IntByReference v = new IntByReference();
+        IntByReference v = scratch().int0();
         int rc = api.nvmlDeviceGetRetiredPagesPendingStatus(d, v);
         return rc == NvmlReturn.SUCCESS
                 ? NvmlCall.success("nvmlDeviceGetRetiredPagesPendingStatus", Integer.toUnsignedLong(v.getValue()))
@@ -592,10 +617,11 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetRemappedRows")) {
             return missing("nvmlDeviceGetRemappedRows");
         }
-        IntByReference corrected = new IntByReference();
-        IntByReference uncorrected = new IntByReference();
-        IntByReference pending = new IntByReference();
-        IntByReference failure = new IntByReference();
+        Scratch scratch = scratch();
+        IntByReference corrected = scratch.int0();
+        IntByReference uncorrected = scratch.int1();
+        IntByReference pending = scratch.int2();
+        IntByReference failure = scratch.int3();
         int rc = api.nvmlDeviceGetRemappedRows(d, corrected, uncorrected, pending, failure);
         return rc == NvmlReturn.SUCCESS
                 ? NvmlCall.success("nvmlDeviceGetRemappedRows", new NvmlSnapshot.RemappedRows(
@@ -610,7 +636,7 @@ public final class NvmlLibrary {
         if (s == null) {
             return missing("nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
         }
-        LongByReference v = new LongByReference();
+        LongByReference v = scratch().long0();
         int rc = api.clocksEventReasons(s, d, v);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v.getValue()) : failed(s, rc);
     }

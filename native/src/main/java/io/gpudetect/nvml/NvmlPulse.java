@@ -9,7 +9,8 @@ import java.util.Map;
  * UUID, their MIG and ECC modes (current and pending), uncorrected ECC errors and how many MIG devices each has,
  * the health checks ({@link #health}: uncorrected ECC errors since the driver loaded, pages or rows pending, a
  * row-remap failure, a hardware slowdown) and the driver's version. An agent's steady pass compares one with the last (two equal pulses: the full
- * snapshot would find what it found before), at about six calls a GPU instead of a snapshot's twenty.
+ * snapshot would find what it found before), at about seven calls a GPU instead of a snapshot's twenty; where the
+ * session is held, the MIG and ECC modes of one GPU a pulse, in turn ({@link HeldModes}).
  * Each part is kept as NVML answered it, a value or {@code rc=N}, so that a call that starts failing is a change.
  *
  * @param problem why there was nothing to ask (no library, init or count failed); null when there was
@@ -72,13 +73,16 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
      * The pulse read from a library this process holds initialised: no init, no shutdown. {@code maxMigDevices} keeps,
      * by device index, what the held session has answered for a GPU's most MIG devices: a property of the GPU, which
      * the session asks once (each ask is one of NVML's slow calls, ~170 us on an H100) and the caller forgets with
-     * the session.
+     * the session. {@code modes} keeps each GPU's MIG and ECC modes as last read: this pulse reads them again for one
+     * GPU in turn and for any GPU whose UUID answer is not the one they were read with, and takes the others as
+     * known ({@link HeldModes}).
      */
-    static NvmlPulse read(NvmlLibrary lib, Map<Integer, NvmlCall<Integer>> maxMigDevices) {
+    static NvmlPulse read(NvmlLibrary lib, Map<Integer, NvmlCall<Integer>> maxMigDevices, HeldModes modes) {
         NvmlCall<Integer> count = lib.deviceCount();
         if (!count.ok()) {
             return new NvmlPulse("count " + answer(count), null, List.of());
         }
+        int turn = modes.nextTurn(count.value());
         List<Device> devices = new ArrayList<>();
         for (int i = 0; i < count.value(); i++) {
             NvmlCall<NvmlDevice> handle = lib.deviceHandle(i);
@@ -87,8 +91,14 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
                 continue;
             }
             NvmlDevice d = handle.value();
-            NvmlCall<NvmlSnapshot.Modes> mig = lib.migMode(d);
-            NvmlCall<NvmlSnapshot.Modes> ecc = lib.eccMode(d);
+            String uuid = answer(lib.uuid(d));
+            HeldModes.Known known = i == turn ? null : modes.known(i, uuid);
+            if (known == null) {
+                known = new HeldModes.Known(uuid, lib.migMode(d), lib.eccMode(d));
+                modes.put(i, known);
+            }
+            NvmlCall<NvmlSnapshot.Modes> mig = known.mig();
+            NvmlCall<NvmlSnapshot.Modes> ecc = known.ecc();
             Integer migDevices = null;
             if (mig.ok() && mig.value().current()) {
                 NvmlCall<Integer> max = maxMigDevices.get(i);
@@ -107,7 +117,7 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
                 migDevices = answering;
             }
             boolean eccOn = ecc.ok() && ecc.value().current();
-            devices.add(new Device(i, "ok", answer(lib.uuid(d)), answer(mig), answer(ecc),
+            devices.add(new Device(i, "ok", uuid, answer(mig), answer(ecc),
                     eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null, migDevices,
                     health(eccOn ? lib.eccUncorrectedVolatile(d) : null, lib.retiredPagesPending(d),
                             lib.remappedRows(d), lib.clocksEventReasons(d))));
@@ -138,6 +148,10 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
         }
         if (call.value() == null || call.value() instanceof NvmlDevice) {
             return "ok";
+        }
+        if (call.value() instanceof NvmlSnapshot.RemappedRows r) {
+            // Not the record's toString, which JDK 17 builds with String.format: a GPU's rows at every pulse.
+            return r.corrected() + "/" + r.uncorrected() + "/" + r.pending() + "/" + r.failure();
         }
         return call.value() instanceof NvmlSnapshot.Modes m ? m.current() + "/" + m.pending() : String.valueOf(call.value());
     }

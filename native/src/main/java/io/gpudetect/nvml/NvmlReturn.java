@@ -44,7 +44,9 @@ public final class NvmlReturn {
 
     /** {@code NVML_ERROR_GPU_IS_LOST}, or {@code NVML_RETURN_<n>} for a code newer than this list. */
     public static String name(int code) {
-        return NAMES.getOrDefault(code, "NVML_RETURN_" + code);
+        // Not getOrDefault: its default would be built at every call, and every NVML call names its code.
+        String name = NAMES.get(code);
+        return name != null ? name : "NVML_RETURN_" + code;
     }
 
     /** True for codes that mean the GPU itself is gone or wedged, not that a feature is missing. */

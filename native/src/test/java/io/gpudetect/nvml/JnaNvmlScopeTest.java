@@ -287,6 +287,61 @@ class JnaNvmlScopeTest {
         assertEquals(NvmlPulse.of(snapshot), first);
     }
 
+    private static int modeCalls(Path driverRoot) {
+        return com.sun.jna.NativeLibrary.getInstance(driverRoot.resolve("usr/lib64/libnvidia-ml.so.1").toString())
+                .getFunction("fakeNvmlModeCalls").invokeInt(new Object[0]);
+    }
+
+    @Test
+    void aHeldSessionsPulseAsksTheModesOfOneGpuAndASnapshotOfEvery() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        int start = modeCalls(root);
+        NvmlSnapshot snapshot = scope.snapshot();
+        assertEquals(8, snapshot.devices().size());
+        assertEquals(16, modeCalls(root) - start, "a snapshot reads every GPU's MIG and ECC mode");
+        for (int pass = 0; pass < 10; pass++) {
+            int before = modeCalls(root);
+            assertEquals(NvmlPulse.of(snapshot), scope.pulse(), "the known modes are the snapshot's");
+            assertEquals(2, modeCalls(root) - before, "a pulse reads the MIG and ECC mode of one GPU");
+        }
+        int beforeSecond = modeCalls(root);
+        scope.snapshot();
+        assertEquals(16, modeCalls(root) - beforeSecond, "and the next snapshot every GPU's again");
+    }
+
+    /** NVML's current mode changes with nothing else it shows changing: the pulse sees it when the GPU's turn comes. */
+    @ParameterizedTest
+    @CsvSource({"mig 2 1 1, 2, true/true, migMode", "mig 0 1 0, 0, true/false, migMode", "ecc 5 0 0, 5, false/false, eccMode",
+            "ecc 7 1 0, 7, true/false, eccMode"})
+    void aModeThatChangesAloneIsSeenWithinAsManyPulsesAsTheHostHasGpus(String injected, int gpu, String now, String mode)
+            throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        NvmlPulse before = NvmlPulse.of(scope.snapshot());
+        java.util.function.Function<NvmlPulse, String> read = p -> mode.equals("migMode")
+                ? p.devices().get(gpu).migMode() : p.devices().get(gpu).eccMode();
+        assertFalse(now.equals(read.apply(before)), before.toString());
+        // Some pulses first, so that the change lands anywhere in the turn.
+        for (int pass = 0; pass < gpu + 3; pass++) {
+            assertEquals(before, scope.pulse());
+        }
+
+        Files.writeString(root.resolve("usr/lib64/fake-nvml-events"), injected + "\n");
+        int pulses = 0;
+        NvmlPulse pulse;
+        do {
+            pulse = scope.pulse();
+            pulses++;
+        } while (!now.equals(read.apply(pulse)) && pulses < 20);
+        assertEquals(now, read.apply(pulse), "not seen in 20 pulses");
+        assertTrue(pulses <= 8, "seen at pulse " + pulses + ", not within 8 (one a GPU)");
+        for (int pass = 0; pass < 8; pass++) {
+            assertEquals(now, read.apply(scope.pulse()), "and kept");
+        }
+        assertEquals(now, read.apply(NvmlPulse.of(scope.snapshot())), "as a snapshot reads it");
+    }
+
     @Test
     void aPulseWhereAGpuIsLostDiffersAndGivesTheSessionUp() throws Exception {
         Path lost = FakeNvml.driverRoot(dir, "current", "lost");

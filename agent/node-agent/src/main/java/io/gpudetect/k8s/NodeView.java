@@ -10,9 +10,11 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpudetect.k8s.health.HealthMarks;
 import io.gpudetect.sink.NodeFacts;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.SortedMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -36,6 +38,21 @@ public final class NodeView implements AutoCloseable {
     private String newerThan;
     /** The Node as this pass read it ({@link #readForPass}); null when there is none or it could not be read. */
     private Node passNode;
+    /**
+     * How many adds, updates and deletes the pod informer has handed its handlers: while it stays as it was, the
+     * node's pods are as the last pass read them, and that pass's list and requests stand ({@link #pods}).
+     */
+    private final AtomicLong podEvents = new AtomicLong();
+    /** The node's pods as last read from the informer's store, and the event count read before it; null for none. */
+    private volatile PodsRead lastPods;
+    /** The GPU resources the pods of {@link #lastPods} request, and that list; null until first asked. */
+    private volatile Requested lastRequested;
+
+    private record PodsRead(long events, List<BoundPod> pods) {
+    }
+
+    private record Requested(List<BoundPod> pods, SortedMap<String, Long> requested) {
+    }
 
     public NodeView(KubernetesClient client, String nodeName) {
         this.client = client;
@@ -83,6 +100,24 @@ public final class NodeView implements AutoCloseable {
                 watchFailed.accept("pods on " + nodeName, t);
                 return true;
             });
+            // The informer changes its store before it hands the change to its handlers: a pass that read the count
+            // before the change reads the store again at the next pass, never later.
+            podInformer.addEventHandler(new ResourceEventHandler<BoundPod>() {
+                @Override
+                public void onAdd(BoundPod pod) {
+                    podEvents.incrementAndGet();
+                }
+
+                @Override
+                public void onUpdate(BoundPod before, BoundPod after) {
+                    podEvents.incrementAndGet();
+                }
+
+                @Override
+                public void onDelete(BoundPod pod, boolean finalStateUnknown) {
+                    podEvents.incrementAndGet();
+                }
+            });
             podInformer.start();
         }
     }
@@ -103,12 +138,23 @@ public final class NodeView implements AutoCloseable {
             return Optional.empty();
         }
         NodeFacts facts = new NodeFacts(node.getMetadata().getUid(), node.getMetadata().getLabels(),
-                node.getMetadata().getAnnotations(), new TreeMap<>(GpuResources.allocatable(node)),
-                new TreeMap<>(GpuResources.requested(pods())), HealthMarks.of(node), bootId(node));
+                node.getMetadata().getAnnotations(), GpuResources.allocatable(node), requested(pods()),
+                HealthMarks.of(node), bootId(node));
         synchronized (this) {
             passNode = node;
         }
         return Optional.of(facts);
+    }
+
+    /** What {@code pods} request of GPU resources: the last answer again while the list is the very same. */
+    private SortedMap<String, Long> requested(List<BoundPod> pods) {
+        Requested last = lastRequested;
+        if (last != null && last.pods() == pods) {
+            return last.requested();
+        }
+        SortedMap<String, Long> requested = Collections.unmodifiableSortedMap(GpuResources.requested(pods));
+        lastRequested = new Requested(pods, requested);
+        return requested;
     }
 
     /** The boot id the kubelet reports for the node; null when it reports none. */
@@ -245,20 +291,36 @@ public final class NodeView implements AutoCloseable {
     }
 
     /**
-     * Pods bound to the node. Filtered here as well as by the field selector: a server that ignores the
-     * selector (fabric8's mock server does) must not make other nodes' pods count.
+     * Pods bound to the node, unmodifiable. Filtered here as well as by the field selector: a server that ignores the
+     * selector (fabric8's mock server does) must not make other nodes' pods count. From the synced informer, the very
+     * list of the last call while the informer has handed its handlers no event since: every pass asks, twice, for up
+     * to 110 pods, and what it makes of them (their GPU requests here, their claims in {@code DraView}) is kept with
+     * the list, in the interpreter (docs/performance.md, "Modes read in turn, pods read when they change").
      */
     public List<BoundPod> pods() {
-        List<BoundPod> pods = podInformer != null && podInformer.hasSynced() ? podInformer.getStore().list()
-                : client.resources(BoundPod.class).inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
-        // A loop, not a stream: every pass asks, twice, for up to 110 pods, in the interpreter.
+        if (podInformer != null && podInformer.hasSynced()) {
+            long events = podEvents.get();
+            PodsRead last = lastPods;
+            if (last != null && last.events() == events) {
+                return last.pods();
+            }
+            List<BoundPod> bound = onThisNode(podInformer.getStore().list());
+            lastPods = new PodsRead(events, bound);
+            return bound;
+        }
+        return onThisNode(client.resources(BoundPod.class).inAnyNamespace().withField("spec.nodeName", nodeName).list()
+                .getItems());
+    }
+
+    private List<BoundPod> onThisNode(List<BoundPod> pods) {
+        // A loop, not a stream: up to 110 pods, in the interpreter.
         List<BoundPod> bound = new java.util.ArrayList<>(pods.size());
         for (BoundPod p : pods) {
             if (p.getSpec() != null && nodeName.equals(p.getSpec().nodeName())) {
                 bound.add(p);
             }
         }
-        return bound;
+        return Collections.unmodifiableList(bound);
     }
 
     @Override

@@ -39,6 +39,16 @@ public final class DraView implements AutoCloseable {
     private SharedIndexInformer<GenericKubernetesResource> informer;
     private BiConsumer<String, Throwable> watchFailed;
     private final Map<String, ClaimRead> claims = new HashMap<>();
+    /** How many events the slice informer has handed its handlers: the parsed slices stand while it stays. */
+    private final java.util.concurrent.atomic.AtomicLong sliceEvents = new java.util.concurrent.atomic.AtomicLong();
+    /** The node's slices as last parsed from the informer's store, and the event count read before; null for none. */
+    private SlicesRead lastSlices;
+    /** The pods the last {@link #allocations} was asked for (the very list) and its answer; null for none. */
+    private List<BoundPod> lastPods;
+    private Allocations lastAllocations;
+
+    private record SlicesRead(long events, List<DraSlice> slices) {
+    }
 
     /** A claim as last read, and the resource version of the pod that named it then. */
     private record ClaimRead(boolean allocated, List<DraAllocation> allocations, String podVersion) {
@@ -46,6 +56,11 @@ public final class DraView implements AutoCloseable {
 
     /** The claims' allocations, and the claims that could not be read, each with why. */
     public record Allocations(List<DraAllocation> allocations, List<String> unread) {
+
+        public Allocations {
+            allocations = List.copyOf(allocations);
+            unread = List.copyOf(unread);
+        }
     }
 
     public DraView(KubernetesClient client, String nodeName) {
@@ -84,13 +99,32 @@ public final class DraView implements AutoCloseable {
             watchFailed.accept("resourceslices on " + nodeName, t);
             return true;
         });
+        // Changed in the store before the handlers hear of it: a pass that read the count first re-parses next pass.
+        informer.addEventHandler(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+            @Override
+            public void onAdd(GenericKubernetesResource slice) {
+                sliceEvents.incrementAndGet();
+            }
+
+            @Override
+            public void onUpdate(GenericKubernetesResource before, GenericKubernetesResource after) {
+                sliceEvents.incrementAndGet();
+            }
+
+            @Override
+            public void onDelete(GenericKubernetesResource slice, boolean finalStateUnknown) {
+                sliceEvents.incrementAndGet();
+            }
+        });
         informer.start();
     }
 
     /**
      * The node's slices, from the informer once synced, else listed from the API server (which may throw).
      * Filtered here as well as by the field selector: a server that ignores it (fabric8's mock server) must not
-     * make other nodes' devices count.
+     * make other nodes' devices count. From the synced informer, the very list parsed at the last call while the
+     * informer has handed its handlers no event since: parsing a slice of 8 GPUs at every pass was most of what a
+     * DRA node's steady pass added (docs/performance.md, "Modes read in turn, pods read when they change").
      */
     public synchronized List<DraSlice> slices() {
         Optional<DraApi> served = api();
@@ -98,23 +132,39 @@ public final class DraView implements AutoCloseable {
             return List.of();
         }
         startInformer(served.get());
-        List<GenericKubernetesResource> items = informer != null && informer.hasSynced() ? informer.getStore().list()
-                : client.genericKubernetesResources(served.get().slices()).withField("spec.nodeName", nodeName).list()
-                        .getItems();
-        return items.stream().filter(s -> nodeName.equals(ResourceSlices.nodeName(s))).map(ResourceSlices::parse)
-                .sorted(java.util.Comparator.comparing(DraSlice::name)).toList();
+        if (informer != null && informer.hasSynced()) {
+            long events = sliceEvents.get();
+            if (lastSlices != null && lastSlices.events() == events) {
+                return lastSlices.slices();
+            }
+            List<DraSlice> parsed = parsed(informer.getStore().list());
+            lastSlices = new SlicesRead(events, parsed);
+            return parsed;
+        }
+        return parsed(client.genericKubernetesResources(served.get().slices()).withField("spec.nodeName", nodeName).list()
+                .getItems());
+    }
+
+    private List<DraSlice> parsed(List<GenericKubernetesResource> items) {
+        return List.copyOf(items.stream().filter(s -> nodeName.equals(ResourceSlices.nodeName(s))).map(ResourceSlices::parse)
+                .sorted(java.util.Comparator.comparing(DraSlice::name)).toList());
     }
 
     /**
      * The allocations of the claims held by {@code pods} (the pods on this node). A claim that cannot be read
      * (forbidden: an older chart without the right; or the server is away) is named in {@link Allocations#unread}
-     * and read again at the next pass.
+     * and read again at the next pass. Asked again for the very list of the last call ({@code NodeView.pods} hands
+     * the same list while its informer saw no event), with no claim unread then, the answer is the last one: a claim
+     * is read again only when unread or when the pod naming it changed, and the pods did not.
      */
     public synchronized Allocations allocations(List<BoundPod> pods) {
         Optional<DraApi> served = api();
         if (served.isEmpty()) {
             claims.clear();
             return new Allocations(List.of(), List.of());
+        }
+        if (pods == lastPods && lastAllocations != null && lastAllocations.unread().isEmpty()) {
+            return lastAllocations;
         }
         List<DraAllocation> out = new ArrayList<>();
         List<String> unread = new ArrayList<>();
@@ -145,7 +195,9 @@ public final class DraView implements AutoCloseable {
             }
         }
         claims.keySet().retainAll(named);
-        return new Allocations(out, unread);
+        lastPods = pods;
+        lastAllocations = new Allocations(out, unread);
+        return lastAllocations;
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.gpudetect.k8s.dra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.gpudetect.k8s.BoundPod;
 import io.gpudetect.k8s.GpuResources;
 import io.gpudetect.k8s.NodeView;
 import io.gpudetect.model.Gpu;
@@ -149,6 +152,67 @@ class DraViewTest {
         assertEquals(0, counts[1], "once the informers synced and the claim was read, a pass reads memory only");
         assertEquals(1, counts[0], "the claim's allocation, from the cache");
         assertEquals(1, dra.slices().size());
+    }
+
+    /** Polls {@code condition} for up to 10 s, as passes would: the informer hands its events over asynchronously. */
+    private static void within10s(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.currentTimeMillis() < deadline, what + ": not within 10 s");
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
+    void unchangedPodsAndSlicesAreTheLastPassesListsAndAChangeIsReadAgain() throws Exception {
+        serve("v1");
+        DraApi v1 = new DraApi("v1");
+        node("dra-node", Map.of());
+        create(v1, DraShapes.nvidiaSliceV1("dra-node"));
+        create(v1, DraShapes.claim("resource.k8s.io/v1", "team-a", "train-gpu-x7k2p", "gpu.nvidia.com", "dra-node", "gpu-0"));
+        client.pods().inNamespace("team-a").resource(Serialization.unmarshal(
+                DraShapes.podWithClaim("team-a", "train", "dra-node", "train-gpu-x7k2p"), Pod.class)).create();
+        NodeView pods = new NodeView(client, "dra-node");
+        open.add(pods);
+        pods.start(n -> { }, (what, t) -> { });
+        DraView dra = view("dra-node");
+        dra.start((what, t) -> { });
+        within10s(() -> {
+            int before = server.getRequestCount();
+            dra.allocations(pods.pods());
+            dra.slices();
+            return server.getRequestCount() == before;
+        }, "the informers synced and the claim read");
+
+        // Nothing changed: the very lists of the last pass, not copies made again and walked again.
+        List<BoundPod> first = pods.pods();
+        DraView.Allocations allocations = dra.allocations(first);
+        List<?> slices = dra.slices();
+        assertSame(first, pods.pods());
+        assertSame(allocations, dra.allocations(pods.pods()));
+        assertSame(slices, dra.slices());
+        assertEquals(1, allocations.allocations().size());
+
+        // A second pod with its claim: its event makes the next read list the store again, and read the new claim.
+        create(v1, DraShapes.claim("resource.k8s.io/v1", "team-b", "infer-gpu-q9d4m", "gpu.nvidia.com", "dra-node", "gpu-1"));
+        client.pods().inNamespace("team-b").resource(Serialization.unmarshal(
+                DraShapes.podWithClaim("team-b", "infer", "dra-node", "infer-gpu-q9d4m"), Pod.class)).create();
+        within10s(() -> pods.pods().size() == 2, "the new pod");
+        assertNotSame(first, pods.pods());
+        assertEquals(2, dra.allocations(pods.pods()).allocations().size());
+
+        // A pod changed in place (a label): a new list too.
+        List<BoundPod> two = pods.pods();
+        client.pods().inNamespace("team-a").withName("train").edit(p -> {
+            p.getMetadata().setLabels(Map.of("edited", "yes"));
+            return p;
+        });
+        within10s(() -> pods.pods() != two, "the edited pod");
+
+        // The slice deleted: parsed again, and gone.
+        client.genericKubernetesResources(v1.slices()).delete();
+        within10s(() -> dra.slices().isEmpty(), "the deleted slice");
+        assertNotSame(slices, dra.slices());
     }
 
     @Test
