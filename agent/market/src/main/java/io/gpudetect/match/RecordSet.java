@@ -329,11 +329,48 @@ public final class RecordSet {
             return null;
         }
         try {
-            return Instant.parse(text);
+            return instant(text);
         } catch (DateTimeParseException e) {
             throw new InvalidInputException(source, located.where() + "(" + located.node() + ").lastGoodPass",
                     located.line(), "expected a time such as 2026-05-01T10:00:00Z, found '" + text + "'");
         }
+    }
+
+    /**
+     * {@link Instant#parse}, with the form the agent writes ({@code 2026-05-01T10:00:00Z}) read by hand first: the
+     * formatter took a twentieth of reading a 5,000-node dump, whose every record has one. Anything else, a valid
+     * time in another form or no time, goes to {@code Instant.parse}, which says what is wrong.
+     */
+    static Instant instant(String text) {
+        if (text.length() == 20 && text.charAt(4) == '-' && text.charAt(7) == '-' && text.charAt(10) == 'T'
+                && text.charAt(13) == ':' && text.charAt(16) == ':' && text.charAt(19) == 'Z') {
+            int year = digits(text, 0, 4);
+            int month = digits(text, 5, 7);
+            int day = digits(text, 8, 10);
+            int hour = digits(text, 11, 13);
+            int minute = digits(text, 14, 16);
+            int second = digits(text, 17, 19);
+            if (year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= java.time.YearMonth.of(year, month)
+                    .lengthOfMonth() && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0
+                    && second <= 59) {
+                return java.time.LocalDateTime.of(year, month, day, hour, minute, second)
+                        .toInstant(java.time.ZoneOffset.UTC);
+            }
+        }
+        return Instant.parse(text);
+    }
+
+    /** The decimal number in {@code text[from, to)}; -1 when a character is no digit. */
+    private static int digits(String text, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
     }
 
     /** Reads hand-written YAML or JSON into the typed records, checking each value the offers use. */
@@ -566,7 +603,7 @@ public final class RecordSet {
             String lastGoodPass = text(field(spec, status, "lastGoodPass"));
             if (lastGoodPass != null) {
                 try {
-                    Instant.parse(lastGoodPass);
+                    instant(lastGoodPass);
                 } catch (DateTimeParseException e) {
                     YamlNode value = field(spec, status, "lastGoodPass");
                     throw error(at + ".lastGoodPass", value, "expected a time such as 2026-05-01T10:00:00Z, found "
