@@ -6,7 +6,6 @@ import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.match.KubeNode;
 import io.gpudetect.match.RecordSet;
 import io.gpudetect.model.Gpu;
-import io.gpudetect.record.FabricSpec;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.dra.NodeHandout;
 import java.util.ArrayList;
@@ -28,16 +27,10 @@ public final class RecordNodes {
     private RecordNodes() {
     }
 
-    /**
-     * What is kept of a record until the Nodes are read (a {@code kubectl get gpucapacities,nodes} list has every record
-     * before the first Node): the record itself is dropped as soon as it is read.
-     */
-    private record Read(String node, List<Gpu> gpus, DrmCards drm, Map<String, Long> allocatable, NodeHandout handout,
-                        FabricSpec fabric) {
-    }
-
     public static List<NodeInput> read(CapacityRecordOffers.RecordStore store) throws InvalidInputException {
-        RecordSet.Kept<Read> set = store.records(located -> {
+        RecordSet set = store.records();
+        Map<String, NodeInput> nodes = new TreeMap<>();
+        for (RecordSet.Located located : set.records()) {
             GpuCapacitySpec spec = located.record().getSpec();
             List<Gpu> gpus = new ArrayList<>();
             Map<String, Long> allocatable = null;
@@ -49,16 +42,11 @@ public final class RecordNodes {
                 }
                 allocatable = spec.allocatable();
             }
-            return new Read(located.node(), gpus, drm(spec, gpus), allocatable, handout,
-                    spec == null ? null : spec.fabric());
-        });
-        Map<String, NodeInput> nodes = new TreeMap<>();
-        for (Read r : set.records()) {
-            String node = r.node();
-            nodes.put(node, new NodeInput(node, r.gpus(), r.drm(), r.allocatable(), "the record has no allocatable field", set.listsNode(node) ? set.node(node) : null,
+            String node = located.node();
+            nodes.put(node, new NodeInput(node, gpus, drm(spec, gpus), allocatable, "the record has no allocatable field", set.listsNode(node) ? set.node(node) : null,
                     set.listsNode(node) ? "its Node object has no status" : "no Node object named " + node
                             + " was read beside the records (kubectl get gpucapacities,nodes -o yaml lists both)",
-                    store.describe(), r.handout(), r.fabric()));
+                    store.describe(), handout, spec == null ? null : spec.fabric()));
         }
         for (KubeNode n : set.nodes()) {
             nodes.putIfAbsent(n.name(), new NodeInput(n.name(), List.of(),
