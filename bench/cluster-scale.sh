@@ -9,6 +9,12 @@
 #   BENCH_ROUNDS    runs of each command (default 1; with more, each run is printed)
 #   BENCH_SOURCES   what to read (default "json yaml api-server")
 #   BENCH_COMMANDS  what to run (default "inventory match akash")
+#   BENCH_BASE      a built tree of another commit (a `git worktree add --detach DIR SHA`, built with the same mvn
+#                   line as below): each run is made by the base and then by this tree, on the same files and server,
+#                   so that before and after come from one run on one machine; the side is printed before the figures
+#
+# Each line ends with the one-minute load average when the run ended: on a shared machine CPU time is the figure
+# to read, wall time follows the load.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -37,7 +43,12 @@ cat >"$out/akash-gpus.json" <<'JSON'
  "1002": {"name": "amd", "devices": {"74a1": {"name": "mi300x", "interface": "OAM", "memory_size": "192Gi"}}}}
 JSON
 
-bench() { "$java" $flags -cp "$cp" io.gpudetect.bench.ClusterScaleBench "$@"; }
+sides="tree"
+if [ -n "${BENCH_BASE:-}" ]; then
+    sides="base tree"
+    base_cp="$BENCH_BASE/agent/cli/target/test-classes:$BENCH_BASE/agent/cli/target/classes:$(cat "$BENCH_BASE/agent/cli/target/test.classpath")"
+fi
+side_cp() { if [ "$1" = base ]; then echo "$base_cp"; else echo "$cp"; fi; }
 measure() { # NODES SOURCE-LABEL SOURCE-ARGS...
     n=$1; label=$2; shift 2
     for cmd in $commands; do
@@ -48,15 +59,19 @@ measure() { # NODES SOURCE-LABEL SOURCE-ARGS...
         esac
         r=0
         while [ "$r" -lt "$rounds" ]; do
-            # shellcheck disable=SC2086
-            line=$(bench run $args 2>"$out/err.txt" | tail -1)
-            printf '%6s  %-12s %-10s %s\n' "$n" "$label" "$cmd" "$line"
+            for side in $sides; do
+                # shellcheck disable=SC2086
+                line=$("$java" $flags -cp "$(side_cp "$side")" io.gpudetect.bench.ClusterScaleBench run $args \
+                    2>"$out/err.txt" | tail -1)
+                printf '%6s  %-12s %-10s %-5s %s load=%s\n' "$n" "$label" "$cmd" "$side" "$line" \
+                    "$(cut -d' ' -f1 /proc/loadavg)"
+            done
             r=$((r + 1))
         done
     done
 }
 
-printf '%6s  %-12s %-10s %s\n' nodes source command result
+printf '%6s  %-12s %-10s %-5s %s\n' nodes source command side result
 for n in "$@"; do
     for format in json yaml; do
         case " $sources " in *" $format "*) ;; *) continue ;; esac

@@ -1,6 +1,5 @@
 package io.gpudetect.match;
 
-import io.gpudetect.source.IoFailure;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.k8s.ClusterErrors;
@@ -48,6 +47,19 @@ public final class CapacityRecordOffers implements OfferSource {
         /** Every record, and the names of the nodes that should have one. */
         RecordSet records() throws InvalidInputException;
 
+        /**
+         * Every record made into what {@code keep} keeps of it, and the Nodes. A file's and a cluster's make each as it
+         * is read ({@link RecordSet.Keep}); this default reads them all first.
+         */
+        default <T> RecordSet.Kept<T> records(RecordSet.Keep<T> keep) throws InvalidInputException {
+            RecordSet set = records();
+            List<T> kept = new ArrayList<>();
+            for (RecordSet.Located located : set.records()) {
+                kept.add(keep.keep(located));
+            }
+            return new RecordSet.Kept<>(kept, set.nodes());
+        }
+
         String describe();
     }
 
@@ -60,8 +72,14 @@ public final class CapacityRecordOffers implements OfferSource {
         return new RecordStore() {
             @Override
             public RecordSet records() throws InvalidInputException {
+                RecordSet.Kept<RecordSet.Located> kept = records(r -> r);
+                return new RecordSet(kept.records(), kept.nodes());
+            }
+
+            @Override
+            public <T> RecordSet.Kept<T> records(RecordSet.Keep<T> keep) throws InvalidInputException {
                 try {
-                    return RecordSet.fromCluster(client);
+                    return RecordSet.fromCluster(client, keep);
                 } catch (KubernetesClientException e) {
                     throw new InvalidInputException(null, null, null,
                             ClusterErrors.message(e, client.getMasterUrl().toString()));
@@ -84,7 +102,12 @@ public final class CapacityRecordOffers implements OfferSource {
         return new RecordStore() {
             @Override
             public RecordSet records() throws InvalidInputException {
-                return RecordSet.read(() -> IoFailure.openReader(path), path.toString(), yamlLimit);
+                return RecordSet.read(RecordSet.Text.of(path), path.toString(), yamlLimit);
+            }
+
+            @Override
+            public <T> RecordSet.Kept<T> records(RecordSet.Keep<T> keep) throws InvalidInputException {
+                return RecordSet.read(RecordSet.Text.of(path), path.toString(), yamlLimit, keep);
             }
 
             @Override
@@ -117,15 +140,19 @@ public final class CapacityRecordOffers implements OfferSource {
         return store.describe();
     }
 
+    /** A record's offer, and where the record was read (for a second record of the same node). */
+    private record Read(NodeOffer offer, String where, Integer line) {
+    }
+
     @Override
     public List<NodeOffer> offers() throws InvalidInputException {
-        RecordSet set = store.records();
+        // Each record becomes its offer as it is read: the typed records are never all held.
+        RecordSet.Kept<Read> set = store.records(located -> new Read(offer(located), located.where(), located.line()));
         Map<String, NodeOffer> byNode = new TreeMap<>();
-        for (RecordSet.Located located : set.records()) {
-            NodeOffer offer = offer(located);
-            if (byNode.put(offer.node(), offer) != null) {
-                throw new InvalidInputException(store.describe(), located.where(), located.line(),
-                        "a second record for node " + offer.node() + "; expected one per node");
+        for (Read read : set.records()) {
+            if (byNode.put(read.offer().node(), read.offer()) != null) {
+                throw new InvalidInputException(store.describe(), read.where(), read.line(),
+                        "a second record for node " + read.offer().node() + "; expected one per node");
             }
         }
         for (KubeNode node : set.nodes()) {

@@ -108,7 +108,16 @@ public record OfferedGpu(Vendor vendor, String model, Integer memoryGi,
             return null;
         }
         String v = value.strip().toLowerCase(Locale.ROOT);
-        return v.matches("sxm\\d*") ? "sxm" : v;
+        // Digits checked by hand: String.matches compiles its pattern at every call, once per GPU of every record.
+        if (!v.startsWith("sxm")) {
+            return v;
+        }
+        for (int i = 3; i < v.length(); i++) {
+            if (v.charAt(i) < '0' || v.charAt(i) > '9') {
+                return v;
+            }
+        }
+        return "sxm";
     }
 
     /** {@code a100 80Gi sxm}, for reasons in the output. */

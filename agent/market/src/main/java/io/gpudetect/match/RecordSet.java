@@ -18,7 +18,10 @@ import io.gpudetect.record.dra.NodeHandout;
 import io.gpudetect.source.IoFailure;
 import java.io.FilterReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -62,26 +65,66 @@ public final class RecordSet {
     /** Objects per page when listing a cluster: the API server answers each page on its own. */
     static final long PAGE = 500;
 
-    private final List<Located> records;
-    private final List<KubeNode> nodes;
-    private final Map<String, KubeNode> byName = new HashMap<>();
+    private final Kept<Located> kept;
 
     public RecordSet(List<Located> records, List<KubeNode> nodes) {
-        this.records = List.copyOf(records);
-        this.nodes = List.copyOf(nodes);
-        for (KubeNode n : this.nodes) {
-            byName.putIfAbsent(n.name(), n);
-        }
+        this.kept = new Kept<>(records, nodes);
     }
 
     /** The records, each with where it was read. */
     public List<Located> records() {
-        return records;
+        return kept.records();
     }
 
     /** The Nodes listed beside the records (a cluster's, or a kubectl list's), with their Ready condition and cordon. */
     public List<KubeNode> nodes() {
-        return nodes;
+        return kept.nodes();
+    }
+
+    /**
+     * What a command keeps of a record ({@code match}'s and {@code inventory}'s node offer, {@code akash}'s node),
+     * made as soon as the record is read: the typed records are then never all held, nor beside what is made of them
+     * (at 10,000 nodes the two did not fit the command's heap together).
+     */
+    @FunctionalInterface
+    public interface Keep<T> {
+        T keep(Located record) throws InvalidInputException;
+    }
+
+    /** What was kept of each record, in the order read, and the Nodes listed beside the records. */
+    public static final class Kept<T> {
+
+        private final List<T> records;
+        private final List<KubeNode> nodes;
+        private final Map<String, KubeNode> byName = new HashMap<>();
+
+        public Kept(List<T> records, List<KubeNode> nodes) {
+            this.records = List.copyOf(records);
+            this.nodes = List.copyOf(nodes);
+            for (KubeNode n : this.nodes) {
+                byName.putIfAbsent(n.name(), n);
+            }
+        }
+
+        public List<T> records() {
+            return records;
+        }
+
+        /** The Nodes listed beside the records, with their Ready condition and cordon. */
+        public List<KubeNode> nodes() {
+            return nodes;
+        }
+
+        /** The Node named {@code name}, or one known by name only when none was listed. */
+        public KubeNode node(String name) {
+            KubeNode n = byName.get(name);
+            return n != null ? n : KubeNode.named(name);
+        }
+
+        /** True when a Node object named {@code name} was listed. */
+        public boolean listsNode(String name) {
+            return byName.containsKey(name);
+        }
     }
 
     /**
@@ -89,13 +132,22 @@ public final class RecordSet {
      * at a time ({@link #PAGE}), and each Node is read only for what {@link KubeNode} keeps: a Node as the kubelet
      * writes it is 10-20 KB (images, managed fields), so a cluster's Nodes are never held whole.
      */
-    public static RecordSet fromCluster(KubernetesClient client) {
-        List<Located> records = new ArrayList<>();
+    public static RecordSet fromCluster(KubernetesClient client) throws InvalidInputException {
+        Kept<Located> kept = fromCluster(client, r -> r);
+        return new RecordSet(kept.records(), kept.nodes());
+    }
+
+    /**
+     * As {@link #fromCluster(KubernetesClient)}, each record made into what {@code keep} keeps as its page arrives: no
+     * more than a page of typed records is held.
+     */
+    public static <T> Kept<T> fromCluster(KubernetesClient client, Keep<T> keep) throws InvalidInputException {
+        List<T> records = new ArrayList<>();
         String next = null;
         do {
             KubernetesResourceList<GpuCapacity> page = client.resources(GpuCapacity.class).list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
             for (GpuCapacity r : page.getItems()) {
-                records.add(new Located(r, "[" + r.getMetadata().getName() + "]", null));
+                records.add(keep.keep(new Located(r, "[" + r.getMetadata().getName() + "]", null)));
             }
             next = continueToken(page.getMetadata());
         } while (next != null);
@@ -108,7 +160,7 @@ public final class RecordSet {
             }
             next = continueToken(page.getMetadata());
         } while (next != null);
-        return new RecordSet(records, nodes);
+        return new Kept<>(records, nodes);
     }
 
     private static String continueToken(ListMeta meta) {
@@ -119,6 +171,29 @@ public final class RecordSet {
     @FunctionalInterface
     public interface Text {
         Reader open() throws IOException;
+
+        /**
+         * The same text as UTF-8 bytes, where it has them (a file), or null: JSON is parsed from the bytes, a quarter
+         * faster than from characters decoded first.
+         */
+        default InputStream bytes() throws IOException {
+            return null;
+        }
+
+        /** The file {@code path}, its characters and its bytes. */
+        static Text of(Path path) {
+            return new Text() {
+                @Override
+                public Reader open() throws IOException {
+                    return IoFailure.openReader(path);
+                }
+
+                @Override
+                public InputStream bytes() throws IOException {
+                    return Files.newInputStream(path);
+                }
+            };
+        }
     }
 
     /**
@@ -130,9 +205,19 @@ public final class RecordSet {
      *                  to raise the limit or give JSON
      */
     public static RecordSet read(Text text, String source, long yamlLimit) throws InvalidInputException {
+        Kept<Located> kept = read(text, source, yamlLimit, r -> r);
+        return new RecordSet(kept.records(), kept.nodes());
+    }
+
+    /**
+     * As {@link #read(Text, String, long)}, each record made into what {@code keep} keeps as soon as it is read. A
+     * failure of {@code keep} is reported as a wrong value in the file is: after the rest is parsed, so that a syntax
+     * error later in the file wins.
+     */
+    public static <T> Kept<T> read(Text text, String source, long yamlLimit, Keep<T> keep) throws InvalidInputException {
         if (startsLikeJson(text, source)) {
-            try (JsonParser p = JSON.createParser(text.open())) {
-                return new LenientReader(source).stream(p);
+            try (InputStream bytes = text.bytes(); JsonParser p = bytes != null ? JSON.createParser(bytes) : JSON.createParser(text.open())) {
+                return new LenientReader<>(source, keep).stream(p);
             } catch (JsonProcessingException e) {
                 // Not JSON after all ({a: 1} and [b] are YAML's flow style too): YAML reads it, and says what is wrong.
             } catch (IOException e) {
@@ -143,7 +228,7 @@ public final class RecordSet {
         // Our own limit counts the whole file (CappedReader); SnakeYAML's would count each document.
         options.setCodePointLimit(Integer.MAX_VALUE);
         try (Reader in = new CappedReader(text.open(), yamlLimit); JsonParser p = YamlNode.yamlParser(in, options)) {
-            return new LenientReader(source).stream(p);
+            return new LenientReader<>(source, keep).stream(p);
         } catch (JsonProcessingException e) {
             if (CappedReader.exceeded(e)) {
                 throw tooLarge(source, yamlLimit);
@@ -228,13 +313,12 @@ public final class RecordSet {
 
     /** The Node named {@code name}, or one known by name only when none was listed. */
     public KubeNode node(String name) {
-        KubeNode n = byName.get(name);
-        return n != null ? n : KubeNode.named(name);
+        return kept.node(name);
     }
 
     /** True when a Node object named {@code name} was listed. */
     public boolean listsNode(String name) {
-        return byName.containsKey(name);
+        return kept.listsNode(name);
     }
 
     /** The time of a record's last good pass; null when it never had one. */
@@ -245,39 +329,98 @@ public final class RecordSet {
             return null;
         }
         try {
-            return Instant.parse(text);
+            return instant(text);
         } catch (DateTimeParseException e) {
             throw new InvalidInputException(source, located.where() + "(" + located.node() + ").lastGoodPass",
                     located.line(), "expected a time such as 2026-05-01T10:00:00Z, found '" + text + "'");
         }
     }
 
-    /** Reads hand-written YAML or JSON into the typed records, checking each value the offers use. */
-    private static final class LenientReader {
+    /**
+     * {@link Instant#parse}, with the form the agent writes ({@code 2026-05-01T10:00:00Z}) read by hand first: the
+     * formatter took a twentieth of reading a 5,000-node dump, whose every record has one. Anything else, a valid
+     * time in another form or no time, goes to {@code Instant.parse}, which says what is wrong.
+     */
+    static Instant instant(String text) {
+        if (text.length() == 20 && text.charAt(4) == '-' && text.charAt(7) == '-' && text.charAt(10) == 'T'
+                && text.charAt(13) == ':' && text.charAt(16) == ':' && text.charAt(19) == 'Z') {
+            int year = digits(text, 0, 4);
+            int month = digits(text, 5, 7);
+            int day = digits(text, 8, 10);
+            int hour = digits(text, 11, 13);
+            int minute = digits(text, 14, 16);
+            int second = digits(text, 17, 19);
+            if (year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= java.time.YearMonth.of(year, month)
+                    .lengthOfMonth() && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0
+                    && second <= 59) {
+                return java.time.LocalDateTime.of(year, month, day, hour, minute, second)
+                        .toInstant(java.time.ZoneOffset.UTC);
+            }
+        }
+        return Instant.parse(text);
+    }
 
-        /** What of a Node is read ({@link #node}); the rest of it is skipped. */
-        private static final Set<String> NODE_PARTS = Set.of("apiVersion", "kind", "metadata", "metadata.name", "spec",
-                "spec.unschedulable", "status", "status.conditions");
+    /** The decimal number in {@code text[from, to)}; -1 when a character is no digit. */
+    private static int digits(String text, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
+    }
+
+    /** Reads hand-written YAML or JSON into the typed records, checking each value the offers use. */
+    private static final class LenientReader<T> {
+
+        private static final YamlNode.Prune NODE_METADATA = YamlNode.Prune.only(Set.of("name"));
+        private static final YamlNode.Prune NODE_SPEC = YamlNode.Prune.only(Set.of("unschedulable"));
+        private static final YamlNode.Prune NODE_STATUS = YamlNode.Prune.only(Set.of("conditions"));
+
+        /** What of a Node is read ({@link #node}): its name, cordon and conditions; the rest of it is skipped. */
+        private static final YamlNode.Prune NODE = name -> switch (name) {
+            case "apiVersion", "kind" -> YamlNode.Prune.NOTHING;
+            case "metadata" -> NODE_METADATA;
+            case "spec" -> NODE_SPEC;
+            case "status" -> NODE_STATUS;
+            default -> null;
+        };
+
+        private static final YamlNode.Prune UNUSED_METADATA = skip(Set.of("managedFields", "annotations", "labels",
+                "ownerReferences"));
+        private static final YamlNode.Prune UNUSED_STATUS = skip(Set.of("images", "nodeInfo", "addresses",
+                "daemonEndpoints", "volumesInUse", "volumesAttached", "config"));
 
         /**
-         * Parts of an object not yet known to be a Node (kind comes later, or it is a record) that no reading uses and
-         * that are large in what kubectl writes.
+         * What of an object not yet known to be a Node (kind comes later, or it is a record) is skipped: the parts no
+         * reading uses that are large in what kubectl writes.
          */
-        private static final Set<String> NEVER_USED = Set.of("metadata.managedFields", "metadata.annotations",
-                "metadata.labels", "metadata.ownerReferences", "status.images", "status.nodeInfo", "status.addresses",
-                "status.daemonEndpoints", "status.volumesInUse", "status.volumesAttached", "status.config");
+        private static final YamlNode.Prune NEVER_USED = name -> switch (name) {
+            case "metadata" -> UNUSED_METADATA;
+            case "status" -> UNUSED_STATUS;
+            default -> YamlNode.Prune.NOTHING;
+        };
 
-        private static final YamlNode.Prune NODE = shape -> !NODE_PARTS.contains(shape)
-                && !shape.startsWith("status.conditions.");
+        /** Another kind's object: none of it is read. */
+        private static final YamlNode.Prune EVERYTHING = name -> null;
+
+        private static YamlNode.Prune skip(Set<String> names) {
+            return name -> names.contains(name) ? null : YamlNode.Prune.NOTHING;
+        }
 
         private final String source;
-        private final List<Located> records = new ArrayList<>();
+        private final Keep<T> keep;
+        private final List<T> records = new ArrayList<>();
         private final List<KubeNode> nodes = new ArrayList<>();
         private int index;
         private InvalidInputException firstError;
 
-        LenientReader(String source) {
+        LenientReader(String source, Keep<T> keep) {
             this.source = source;
+            this.keep = keep;
         }
 
         /**
@@ -286,7 +429,7 @@ public final class RecordSet {
          * wrong the rest is still parsed (not kept), so that a syntax error anywhere is reported first, as it would
          * be when the file is read whole.
          */
-        RecordSet stream(JsonParser p) throws IOException, InvalidInputException {
+        Kept<T> stream(JsonParser p) throws IOException, InvalidInputException {
             while (p.nextToken() != null) {
                 int line = p.currentTokenLocation().getLineNr();
                 if (p.currentToken() == JsonToken.START_ARRAY) {
@@ -299,7 +442,7 @@ public final class RecordSet {
                         accept(doc);
                     }
                 } else {
-                    YamlNode doc = YamlNode.read(p, source, "", line, YamlNode.Prune.NOTHING, "");
+                    YamlNode doc = YamlNode.read(p, source, YamlNode.Where.ROOT, line, YamlNode.Prune.NOTHING);
                     if (!doc.isNull()) {
                         accept(doc);
                     }
@@ -308,13 +451,13 @@ public final class RecordSet {
             if (firstError != null) {
                 throw firstError;
             }
-            return new RecordSet(records, nodes);
+            return new Kept<>(records, nodes);
         }
 
         /** One object at the parser's current token (an item of a list). */
         private void object(JsonParser p, int line) throws IOException, InvalidInputException {
             accept(p.currentToken() == JsonToken.START_OBJECT ? mapping(p, line, false)
-                    : YamlNode.read(p, source, "", line, YamlNode.Prune.NOTHING, ""));
+                    : YamlNode.read(p, source, YamlNode.Where.ROOT, line, YamlNode.Prune.NOTHING));
         }
 
         /**
@@ -348,13 +491,13 @@ public final class RecordSet {
                     }
                     continue;
                 }
-                YamlNode.Prune prune = "Node".equals(kind) ? NODE
-                        : kind == null || kind.equals("GpuCapacity") ? NEVER_USED::contains : shape -> true;
-                if (prune.skip(name)) {
+                YamlNode.Prune prune = ("Node".equals(kind) ? NODE
+                        : kind == null || kind.equals("GpuCapacity") ? NEVER_USED : EVERYTHING).enter(name);
+                if (prune == null) {
                     p.skipChildren();
                     continue;
                 }
-                YamlNode value = YamlNode.read(p, source, name, keyLine, prune, name);
+                YamlNode value = YamlNode.read(p, source, YamlNode.Where.ROOT.child(name), keyLine, prune);
                 fields.put(name, value);
                 if (name.equals("kind")) {
                     kind = text(value);
@@ -389,7 +532,7 @@ public final class RecordSet {
                         nodes.add(node(name, object));
                     }
                 } else if (kind == null || kind.equals("GpuCapacity")) {
-                    records.add(new Located(record(object, where), where, object.line()));
+                    records.add(keep.keep(new Located(record(object, where), where, object.line())));
                 }
             } catch (InvalidInputException e) {
                 firstError = e;
@@ -460,7 +603,7 @@ public final class RecordSet {
             String lastGoodPass = text(field(spec, status, "lastGoodPass"));
             if (lastGoodPass != null) {
                 try {
-                    Instant.parse(lastGoodPass);
+                    instant(lastGoodPass);
                 } catch (DateTimeParseException e) {
                     YamlNode value = field(spec, status, "lastGoodPass");
                     throw error(at + ".lastGoodPass", value, "expected a time such as 2026-05-01T10:00:00Z, found "
@@ -539,12 +682,12 @@ public final class RecordSet {
             if (node == null || node.isNull()) {
                 return;
             }
-            String path = at + "." + field.name();
+            // The path is built for a message only: a record has some 25 fields a GPU, and most files no error.
             if (field.hasParts() && node.isMapping()) {
                 Map<String, String> parts = new java.util.LinkedHashMap<>();
                 for (Map.Entry<String, YamlNode> part : node.fields().entrySet()) {
                     if (!part.getValue().isNull() && !part.getValue().isScalar()) {
-                        throw error(path + "." + part.getKey(), part.getValue(), "expected one value, found "
+                        throw error(at + "." + field.name() + "." + part.getKey(), part.getValue(), "expected one value, found "
                                 + part.getValue().describe());
                     }
                     parts.put(part.getKey(), text(part.getValue()));
@@ -552,12 +695,12 @@ public final class RecordSet {
                 try {
                     gpu.set(field, field.parseParts(parts));
                 } catch (IllegalArgumentException e) {
-                    throw error(path, node, e.getMessage() + ", found " + node.describe());
+                    throw error(at + "." + field.name(), node, e.getMessage() + ", found " + node.describe());
                 }
                 return;
             }
             if (!node.isScalar()) {
-                throw error(path, node, "expected one value, found " + node.describe());
+                throw error(at + "." + field.name(), node, "expected one value, found " + node.describe());
             }
             String t = text(node);
             if (t == null) {
@@ -566,7 +709,7 @@ public final class RecordSet {
             try {
                 gpu.set(field, field.parse(t));
             } catch (IllegalArgumentException e) {
-                throw error(path, node, e.getMessage() + ", found " + node.describe());
+                throw error(at + "." + field.name(), node, e.getMessage() + ", found " + node.describe());
             }
         }
 

@@ -69,12 +69,61 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
         }
     }
 
-    /** Which parts of a document to skip while reading, by their path without list indices ({@code status.images}). */
+    /**
+     * Which parts of a document to skip while reading: asked for each entry of a mapping, it gives what to skip below
+     * that entry's value, or null to skip the value unread. A list's items are pruned alike ({@code status.conditions}
+     * names every condition).
+     */
     @FunctionalInterface
     interface Prune {
-        Prune NOTHING = shape -> false;
+        Prune NOTHING = name -> Prune.NOTHING;
 
-        boolean skip(String shape);
+        /** What to skip inside the value of entry {@code name}; null to skip that value. */
+        Prune enter(String name);
+
+        /** Keeps the entries {@code names} with all below them, and skips the rest. */
+        static Prune only(java.util.Set<String> names) {
+            return name -> names.contains(name) ? NOTHING : null;
+        }
+    }
+
+    /**
+     * Where a value stands ({@code spec.gpus[0]}), made into text only for a message: most documents have no error,
+     * and a path and a shape string built for every value were a large part of reading a large file (JFR, 5,000 nodes).
+     */
+    record Where(Where parent, String name, int index) {
+        static final Where ROOT = new Where(null, "", -1);
+
+        Where child(String field) {
+            return new Where(this, field, -1);
+        }
+
+        Where item(int i) {
+            return new Where(this, null, i);
+        }
+
+        /** The path, with {@code field} after it when not null. */
+        String text(String field) {
+            StringBuilder out = new StringBuilder();
+            append(out);
+            if (field != null) {
+                out.append(out.length() == 0 ? "" : ".").append(field);
+            }
+            return out.toString();
+        }
+
+        private void append(StringBuilder out) {
+            if (parent == null) {
+                out.append(name);
+                return;
+            }
+            parent.append(out);
+            if (name != null) {
+                out.append(out.length() == 0 ? "" : ".").append(name);
+            } else {
+                out.append('[').append(index).append(']');
+            }
+        }
     }
 
     /**
@@ -89,7 +138,7 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
             if (first == null) {
                 return new YamlNode(Kind.NULL, null, false, null, null, 1);
             }
-            return read(parser, file, "", parser.currentTokenLocation().getLineNr(), Prune.NOTHING, "");
+            return read(parser, file, Where.ROOT, parser.currentTokenLocation().getLineNr(), Prune.NOTHING);
         } catch (JsonProcessingException e) {
             throw notValid(e, file, "not valid YAML: ");
         } catch (IOException e) {
@@ -112,11 +161,10 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
     /**
      * The value at the parser's current token, with its subtrees that {@code prune} names skipped unread.
      *
-     * @param path  where the value is, for messages ({@code spec.gpus[0]})
+     * @param where where the value is, for messages ({@code spec.gpus[0]})
      * @param line  the line the value is named on
-     * @param shape {@code path} without list indices, for {@code prune}
      */
-    static YamlNode read(JsonParser p, String file, String path, int line, Prune prune, String shape)
+    static YamlNode read(JsonParser p, String file, Where where, int line, Prune prune)
             throws IOException, InvalidInputException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.START_OBJECT) {
@@ -124,18 +172,20 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 int keyLine = p.currentTokenLocation().getLineNr();
-                String childPath = path.isEmpty() ? name : path + "." + name;
-                String childShape = shape.isEmpty() ? name : shape + "." + name;
-                if (fields.containsKey(name)) {
-                    throw new InvalidInputException(file, childPath, keyLine,
-                            "key given twice in one mapping (first on line " + fields.get(name).line() + ")");
+                YamlNode earlier = fields.get(name);
+                if (earlier != null) {
+                    throw new InvalidInputException(file, where.text(name), keyLine,
+                            "key given twice in one mapping (first on line " + earlier.line() + ")");
                 }
-                p.nextToken();
-                if (prune.skip(childShape)) {
+                JsonToken value = p.nextToken();
+                Prune inside = prune.enter(name);
+                if (inside == null) {
                     p.skipChildren();
                     continue;
                 }
-                fields.put(name, read(p, file, childPath, keyLine, prune, childShape));
+                // Only a mapping or list can hold a value a message names; a scalar needs no place of its own.
+                fields.put(name, read(p, file, value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY
+                        ? where.child(name) : where, keyLine, inside));
             }
             return new YamlNode(Kind.MAPPING, null, false, fields, null, line);
         }
@@ -143,7 +193,10 @@ public record YamlNode(Kind kind, String text, boolean quoted, Map<String, YamlN
             List<YamlNode> items = new ArrayList<>();
             int i = 0;
             while (p.nextToken() != JsonToken.END_ARRAY) {
-                items.add(read(p, file, path + "[" + i++ + "]", p.currentTokenLocation().getLineNr(), prune, shape));
+                JsonToken item = p.currentToken();
+                items.add(read(p, file, item == JsonToken.START_OBJECT || item == JsonToken.START_ARRAY
+                        ? where.item(i) : where, p.currentTokenLocation().getLineNr(), prune));
+                i++;
             }
             return new YamlNode(Kind.SEQUENCE, null, false, null, items, line);
         }
