@@ -5,6 +5,7 @@ import io.gpudetect.model.Gpu;
 import io.gpudetect.model.GpuLinks;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
+import io.gpudetect.probe.FieldLimits;
 import io.gpudetect.probe.PastedText;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.probe.pci.SysfsPciProbe;
@@ -75,6 +76,16 @@ public final class AmdTopoLinks {
 
     /** {@code gpus} with the links the table gives filled in where none were read; the list as it was otherwise. */
     public static List<Gpu> fill(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
+        List<Diagnostic> notes = new ArrayList<>();
+        List<Gpu> filled = links(source, gpus, notes);
+        // The notes quote cells, rows and JSON values from the tools' text: bounded as a probe's diagnostics are.
+        for (Diagnostic d : notes) {
+            diagnostics.add(FieldLimits.bound(d));
+        }
+        return filled;
+    }
+
+    private static List<Gpu> links(Source source, List<Gpu> gpus, List<Diagnostic> diagnostics) {
         List<Gpu> amd = new ArrayList<>();
         boolean sysfsSaw = false;
         for (Gpu g : gpus) {

@@ -108,6 +108,22 @@ class AmdTopoLinksTest {
     }
 
     @Test
+    void aWarningQuotingAHugeCellIsCutAsAProbesAre() throws Exception {
+        rocmSmiJson("AMD Instinct MI300X", MI300X, 2, "");
+        String huge = "X".repeat(5_000);
+        Files.writeString(tmp.resolve("rocm-smi-showtopo.txt"),
+                RocmSmiTopoParserTest.showtopo(2, (i, j) -> i == 0 ? huge : "XGMI"));
+
+        Inventory inv = detect();
+
+        List<io.gpudetect.model.Diagnostic> topo = inv.diagnostics().stream()
+                .filter(d -> "rocm-smi-topo".equals(d.probe())).toList();
+        assertTrue(!topo.isEmpty(), inv.diagnostics().toString());
+        assertTrue(topo.stream().allMatch(d -> d.message().length() <= io.gpudetect.probe.FieldLimits.MAX_MESSAGE_CHARS),
+                topo.toString());
+    }
+
+    @Test
     void aTableOfAnotherCountIsWarnedAndNotUsed() throws Exception {
         rocmSmiJson("AMD Instinct MI300X", MI300X, 2, "");
         Files.writeString(tmp.resolve("rocm-smi-showtopo.txt"), RocmSmiTopoParserTest.showtopo(4, (i, j) -> "XGMI"));
