@@ -99,6 +99,16 @@ public final class GpuDetectCommand implements Callable<Integer> {
      */
     static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env,
                    boolean detectionClassPathOnly) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // Answered before picocli, in the words its --version prints: building the command line loads every
+            // subcommand's classes, and the launchers then start a second JVM with every jar (docs/performance.md,
+            // "--version without picocli").
+            for (String line : new VersionProvider().getVersion()) {
+                out.println(line);
+            }
+            out.flush();
+            return 0;
+        }
         Optional<PlainArguments> plain = PlainArguments.parse(args, env);
         if (plain.isEmpty() && detectionClassPathOnly) {
             return EXIT_NEEDS_EVERY_JAR;

@@ -241,6 +241,20 @@ class GpuDetectCommandTest {
         return GpuDetectCommand.run(args, new PrintWriter(out), new PrintWriter(err), System.getenv(), true);
     }
 
+    /** The launchers run --version on the detection class path: it is answered there, as picocli would answer it. */
+    @Test
+    void versionAloneIsAnsweredOnTheDetectionClassPathInPicocliWords() {
+        StringWriter picocli = new StringWriter();
+        GpuDetectCommand.newCommandLine().printVersionHelp(new PrintWriter(picocli, true));
+        for (String flag : List.of("--version", "-V")) {
+            out.getBuffer().setLength(0);
+            assertEquals(0, runOnDetectionClassPath(flag));
+            assertEquals(picocli.toString(), out.toString());
+        }
+        // With anything else beside it, picocli reads the line on every jar, as before.
+        assertEquals(GpuDetectCommand.EXIT_NEEDS_EVERY_JAR, runOnDetectionClassPath("--version", "--verbose"));
+    }
+
     @Test
     void onTheDetectionClassPathPlainDetectionRuns() throws Exception {
         Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
