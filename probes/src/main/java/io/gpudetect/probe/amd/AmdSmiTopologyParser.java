@@ -34,6 +34,11 @@ public final class AmdSmiTopologyParser {
     public static final String PROBE = "amd-smi-topology";
 
     private static final Pattern GPU_KEY = Pattern.compile("gpu_(\\d+)");
+    /** The text form's link type table; the next table's title or the legend ends it. */
+    private static final SquareTable LINK_TYPES = new SquareTable(PROBE, "LINK TYPE TABLE:", true,
+            "no 'LINK TYPE TABLE:' found; expected the output of 'amd-smi topology'", List.of("Legend:"),
+            List.of("TABLE:"), true, "the table's header of PCI addresses", "a PCI address", "",
+            "SELF, XGMI, PCIE, N/A or UNKNOWN");
 
     private AmdSmiTopologyParser() {
     }
@@ -41,70 +46,8 @@ public final class AmdSmiTopologyParser {
     /** The text form: the {@code LINK TYPE TABLE}. */
     public static AmdTopology parseText(String text, String file) {
         List<Diagnostic> notes = new ArrayList<>();
-        String[] lines = text.split("\r?\n", -1);
-        int start = -1;
-        for (int i = 0; i < lines.length; i++) {
-            if (lines[i].strip().equalsIgnoreCase("LINK TYPE TABLE:")) {
-                start = i + 1;
-                break;
-            }
-        }
-        if (start < 0) {
-            notes.add(Diagnostic.warning(PROBE, file, 1, "no 'LINK TYPE TABLE:' found; expected the output of "
-                    + "'amd-smi topology'"));
-            return AmdTopology.none(notes);
-        }
-        List<String> columns = null;
-        Map<String, Map<String, AmdTopology.Cell>> rows = new LinkedHashMap<>();
-        for (int i = start; i < lines.length; i++) {
-            String line = lines[i].strip();
-            if (line.isEmpty() && columns == null) {
-                continue;
-            }
-            if (line.isEmpty() || line.endsWith("TABLE:") || line.startsWith("Legend:")) {
-                break;
-            }
-            String[] tokens = line.split("\\s+");
-            if (columns == null) {
-                columns = new ArrayList<>();
-                for (String t : tokens) {
-                    Optional<PciAddress> a = PciAddress.parse(t);
-                    if (a.isEmpty()) {
-                        notes.add(Diagnostic.warning(PROBE, file, i + 1, "expected the table's header of PCI addresses, "
-                                + "found '" + t + "'; the link types were not read"));
-                        return AmdTopology.none(notes);
-                    }
-                    columns.add(a.get().toString());
-                }
-                continue;
-            }
-            Optional<PciAddress> self = PciAddress.parse(tokens[0]);
-            if (self.isEmpty() || tokens.length - 1 != columns.size()) {
-                notes.add(Diagnostic.warning(PROBE, file, i + 1, "expected a PCI address and " + columns.size()
-                        + " link types, found '" + line + "'; the row was not read"));
-                continue;
-            }
-            Map<String, AmdTopology.Cell> peers = new LinkedHashMap<>();
-            boolean readable = true;
-            for (int c = 0; c < columns.size() && readable; c++) {
-                String cell = tokens[c + 1];
-                if (columns.get(c).equals(self.get().toString())) {
-                    continue;
-                }
-                AmdTopology.Cell type = AmdTopology.Cell.of(cell);
-                if (type == null) {
-                    notes.add(Diagnostic.warning(PROBE, file, i + 1, tokens[0] + " to " + columns.get(c) + " reads '"
-                            + cell + "', expected SELF, XGMI, PCIE, N/A or UNKNOWN; the row was not read"));
-                    readable = false;
-                } else {
-                    peers.put(columns.get(c), type);
-                }
-            }
-            if (readable) {
-                rows.putIfAbsent(self.get().toString(), peers);
-            }
-        }
-        return new AmdTopology(true, rows, notes);
+        Map<String, Map<String, AmdTopology.Cell>> rows = LINK_TYPES.read(text.split("\\r?\\n", -1), file, notes);
+        return rows == null ? AmdTopology.none(notes) : new AmdTopology(true, rows, notes);
     }
 
     /** The JSON form, newer (each GPU's {@code links}, by address) or older ({@code link_type} by {@code gpu_N}). */

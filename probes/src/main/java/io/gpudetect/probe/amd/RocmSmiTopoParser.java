@@ -29,7 +29,10 @@ public final class RocmSmiTopoParser {
 
     public static final String PROBE = "rocm-smi-topo";
 
-    private static final Pattern GPU_LABEL = Pattern.compile("GPU(\\d+)");
+    /** The text form's "Link Type between two GPUs" block; the line of '=' after it ends it. */
+    private static final SquareTable LINK_TYPES = new SquareTable(PROBE, "link type between two gpus", false,
+            "no 'Link Type between two GPUs' block found; expected the output of 'rocm-smi --showtopo'", List.of("="),
+            List.of(), false, "the block's header GPU0 GPU1 ...", "GPU<n>", "GPU", "XGMI, PCIE or N/A");
     private static final Pattern PAIR = Pattern.compile(
             "\\(Topology\\) Link type between (?:DRM devices|GPUs?) (\\d+) and (\\d+)", Pattern.CASE_INSENSITIVE);
     private static final Pattern CARD = Pattern.compile("card(\\d+)");
@@ -43,67 +46,9 @@ public final class RocmSmiTopoParser {
     public static AmdTopology parseText(String text, String file) {
         List<Diagnostic> notes = new ArrayList<>();
         String[] lines = text.split("\r?\n", -1);
-        int start = -1;
-        for (int i = 0; i < lines.length; i++) {
-            if (lines[i].toLowerCase(java.util.Locale.ROOT).contains("link type between two gpus")) {
-                start = i + 1;
-                break;
-            }
-        }
-        if (start < 0) {
-            notes.add(Diagnostic.warning(PROBE, file, 1, "no 'Link Type between two GPUs' block found; expected the "
-                    + "output of 'rocm-smi --showtopo'"));
+        Map<String, Map<String, AmdTopology.Cell>> rows = LINK_TYPES.read(lines, file, notes);
+        if (rows == null) {
             return AmdTopology.none(notes);
-        }
-        List<String> columns = null;
-        Map<String, Map<String, AmdTopology.Cell>> rows = new LinkedHashMap<>();
-        for (int i = start; i < lines.length; i++) {
-            String line = lines[i].strip();
-            if (line.isEmpty() && columns == null) {
-                continue;
-            }
-            if (line.isEmpty() || line.startsWith("=")) {
-                break;
-            }
-            String[] tokens = line.split("\\s+");
-            if (columns == null) {
-                columns = new ArrayList<>();
-                for (String t : tokens) {
-                    Matcher m = GPU_LABEL.matcher(t);
-                    if (!m.matches()) {
-                        notes.add(Diagnostic.warning(PROBE, file, i + 1, "expected the block's header GPU0 GPU1 ..., "
-                                + "found '" + t + "'; the link types were not read"));
-                        return AmdTopology.none(notes);
-                    }
-                    columns.add(String.valueOf(Integer.parseInt(m.group(1))));
-                }
-                continue;
-            }
-            Matcher label = GPU_LABEL.matcher(tokens[0]);
-            if (!label.matches() || tokens.length - 1 != columns.size()) {
-                notes.add(Diagnostic.warning(PROBE, file, i + 1, "expected GPU<n> and " + columns.size()
-                        + " link types, found '" + line + "'; the row was not read"));
-                continue;
-            }
-            String self = String.valueOf(Integer.parseInt(label.group(1)));
-            Map<String, AmdTopology.Cell> peers = new LinkedHashMap<>();
-            boolean readable = true;
-            for (int c = 0; c < columns.size() && readable; c++) {
-                if (columns.get(c).equals(self)) {
-                    continue;
-                }
-                AmdTopology.Cell type = AmdTopology.Cell.of(tokens[c + 1]);
-                if (type == null) {
-                    notes.add(Diagnostic.warning(PROBE, file, i + 1, tokens[0] + " to GPU" + columns.get(c) + " reads '"
-                            + tokens[c + 1] + "', expected XGMI, PCIE or N/A; the row was not read"));
-                    readable = false;
-                } else {
-                    peers.put(columns.get(c), type);
-                }
-            }
-            if (readable) {
-                rows.putIfAbsent(self, peers);
-            }
         }
         Map<String, Integer> numa = new HashMap<>();
         for (String line : lines) {
