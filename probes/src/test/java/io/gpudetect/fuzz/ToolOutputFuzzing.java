@@ -7,12 +7,10 @@ import io.gpudetect.probe.Probe;
 import io.gpudetect.probe.ProbeResult;
 import io.gpudetect.probe.Probes;
 import io.gpudetect.probe.ToolProbe;
-import io.gpudetect.source.Source;
-import io.gpudetect.source.ToolCommand;
-import io.gpudetect.source.ToolResult;
+import io.gpudetect.source.ToolsOnlySource;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * The fuzz check for any {@link ToolProbe} in {@link Probes#defaults()}, found by its probe name: its
@@ -43,7 +41,8 @@ final class ToolOutputFuzzing {
                 throw e;
             }
         }, probe.role());
-        ProbeResult result = observed.probe(new OneToolSource(probe.command(), text));
+        ProbeResult result = observed.probe(
+                ToolsOnlySource.recorded(Map.of(probe.command().commandLine(), text), "fuzz input"));
         if (thrown[0] != null) {
             throw thrown[0];
         }
@@ -63,50 +62,5 @@ final class ToolOutputFuzzing {
             }
         }
         throw new IllegalArgumentException("no ToolProbe named " + probeName + " in Probes.defaults()");
-    }
-
-    /** A host with one tool, which printed {@code stdout} and exited 0; nothing else. */
-    private record OneToolSource(ToolCommand command, String stdout) implements Source {
-
-        @Override
-        public ToolResult run(ToolCommand c) {
-            return c.equals(command) ? new ToolResult.Completed(stdout, "", 0, false)
-                    : new ToolResult.Absent("not on this test host");
-        }
-
-        @Override
-        public Optional<String> readFile(String path) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<byte[]> readBytes(String path, int maxBytes) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<String> list(String directory) {
-            return List.of();
-        }
-
-        @Override
-        public Optional<String> readLink(String path) {
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean exists(String path) {
-            return false;
-        }
-
-        @Override
-        public String describe() {
-            return "fuzz input";
-        }
-
-        @Override
-        public boolean isRecorded() {
-            return true;
-        }
     }
 }

@@ -10,13 +10,10 @@ import io.gpudetect.model.GpuLinks;
 import io.gpudetect.model.PciAddress;
 import io.gpudetect.model.Vendor;
 import io.gpudetect.probe.pci.SysfsPciProbe;
-import io.gpudetect.source.Source;
-import io.gpudetect.source.ToolCommand;
-import io.gpudetect.source.ToolResult;
+import io.gpudetect.source.ToolsOnlySource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,59 +21,6 @@ import org.junit.jupiter.api.Test;
  * given the tools but not the cards' device folders), amd-smi first, rocm-smi where amd-smi is not installed.
  */
 class AmdTopoLiveTest {
-
-    /** A live host whose tools print what {@code outputs} holds for their command line, and are absent otherwise. */
-    private static final class Host implements Source {
-        final Map<String, String> outputs;
-        final List<String> calls = new ArrayList<>();
-
-        Host(Map<String, String> outputs) {
-            this.outputs = outputs;
-        }
-
-        @Override
-        public ToolResult run(ToolCommand command) {
-            calls.add(command.commandLine());
-            String out = outputs.get(command.commandLine());
-            return out == null ? new ToolResult.Absent(command.argv().get(0) + " is not installed")
-                    : new ToolResult.Completed(out, "", 0, false);
-        }
-
-        @Override
-        public Optional<String> readFile(String path) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<byte[]> readBytes(String path, int maxBytes) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<String> list(String directory) {
-            return List.of();
-        }
-
-        @Override
-        public Optional<String> readLink(String path) {
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean exists(String path) {
-            return false;
-        }
-
-        @Override
-        public String describe() {
-            return "this host";
-        }
-
-        @Override
-        public boolean isRecorded() {
-            return false;
-        }
-    }
 
     private static Gpu gpu(String probe, String address) {
         return Gpu.builder(probe).vendor(Vendor.AMD).name("AMD Instinct MI300X").pciAddress(PciAddress.of(address)).build();
@@ -91,12 +35,12 @@ class AmdTopoLiveTest {
 
     @Test
     void aHostWhoseSysfsShowedNoCardRunsAmdSmiTopologyOnce() {
-        Host host = new Host(Map.of("amd-smi topology --json", JSON));
+        ToolsOnlySource host = ToolsOnlySource.live(Map.of("amd-smi topology --json", JSON));
         List<Diagnostic> notes = new ArrayList<>();
 
         List<Gpu> gpus = AmdTopoLinks.fill(host, List.of(gpu("amd-smi", "0000:0c:00.0"), gpu("amd-smi", "0000:22:00.0")), notes);
 
-        assertEquals(List.of("amd-smi topology --json"), host.calls);
+        assertEquals(List.of("amd-smi topology --json"), host.calls());
         assertEquals(List.of(new GpuLinks.Link(GpuLinks.Kind.XGMI, true, null, GpuLinks.Remote.GPU, "0000:22:00.0", 1)),
                 gpus.get(0).links().links());
         assertEquals("amd-smi-topology", gpus.get(1).sources().get("links"));
@@ -105,34 +49,35 @@ class AmdTopoLiveTest {
 
     @Test
     void withoutAmdSmiRocmSmiShowtopoRuns() {
-        Host host = new Host(Map.of("rocm-smi --showtopo", RocmSmiTopoParserTest.showtopo(2, (i, j) -> "XGMI")));
+        ToolsOnlySource host = ToolsOnlySource.live(
+                Map.of("rocm-smi --showtopo", RocmSmiTopoParserTest.showtopo(2, (i, j) -> "XGMI")));
 
         List<Gpu> gpus = AmdTopoLinks.fill(host, List.of(gpu("rocm-smi-json", "0000:22:00.0"),
                 gpu("rocm-smi-json", "0000:0c:00.0")), new ArrayList<>());
 
-        assertEquals(List.of("amd-smi topology --json", "rocm-smi --showtopo"), host.calls);
+        assertEquals(List.of("amd-smi topology --json", "rocm-smi --showtopo"), host.calls());
         assertEquals("0000:0c:00.0", gpus.get(0).links().links().get(0).remotePciAddress());
         assertEquals("rocm-smi-topo", gpus.get(0).sources().get("links"));
     }
 
     @Test
     void aHostWhoseSysfsShowedTheCardsWithoutAHiveRunsNothing() {
-        Host host = new Host(Map.of("amd-smi topology --json", JSON));
+        ToolsOnlySource host = ToolsOnlySource.live(Map.of("amd-smi topology --json", JSON));
         List<Gpu> in = List.of(gpu(SysfsPciProbe.NAME, "0000:0c:00.0"), gpu(SysfsPciProbe.NAME, "0000:22:00.0"));
 
         List<Gpu> gpus = AmdTopoLinks.fill(host, in, new ArrayList<>());
 
-        assertEquals(List.of(), host.calls);
+        assertEquals(List.of(), host.calls());
         assertSame(in, gpus);
     }
 
     @Test
     void oneGpuRunsNothing() {
-        Host host = new Host(Map.of("amd-smi topology --json", JSON));
+        ToolsOnlySource host = ToolsOnlySource.live(Map.of("amd-smi topology --json", JSON));
 
         List<Gpu> gpus = AmdTopoLinks.fill(host, List.of(gpu("amd-smi", "0000:0c:00.0")), new ArrayList<>());
 
-        assertEquals(List.of(), host.calls);
+        assertEquals(List.of(), host.calls());
         assertNull(gpus.get(0).links());
     }
 }
