@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The node's RDMA fabric, vendor-neutral: each RDMA device the kernel lists under {@code /sys/class/infiniband}
@@ -39,16 +38,11 @@ public record Fabric(@JsonInclude(JsonInclude.Include.NON_EMPTY) List<RdmaDevice
 
         @JsonValue
         public String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return EnumIds.id(this);
         }
 
         public static Kind fromId(String id) {
-            for (Kind k : values()) {
-                if (k.id().equals(id)) {
-                    return k;
-                }
-            }
-            return null;
+            return EnumIds.fromId(values(), id, null);
         }
     }
 

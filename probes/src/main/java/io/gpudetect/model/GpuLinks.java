@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A GPU's direct links to other GPUs, to NVSwitches and to CPUs (NVLink, AMD's XGMI, an NVLink bridge between two
@@ -39,16 +38,11 @@ public record GpuLinks(List<Link> links, Fabric fabric) {
 
         @JsonValue
         public String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return EnumIds.id(this);
         }
 
         public static Kind fromId(String id) {
-            for (Kind k : values()) {
-                if (k.id().equals(id)) {
-                    return k;
-                }
-            }
-            return null;
+            return EnumIds.fromId(values(), id, null);
         }
     }
 
@@ -58,16 +52,11 @@ public record GpuLinks(List<Link> links, Fabric fabric) {
 
         @JsonValue
         public String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return EnumIds.id(this);
         }
 
         public static Remote fromId(String id) {
-            for (Remote r : values()) {
-                if (r.id().equals(id)) {
-                    return r;
-                }
-            }
-            return UNKNOWN;
+            return EnumIds.fromId(values(), id, UNKNOWN);
         }
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What the tools said about a card's state, in one vocabulary for every vendor: {@code ok} when a tool answered
@@ -23,7 +22,7 @@ public record Health(Status status, Long eccUncorrectedErrors, List<String> prob
 
         @JsonValue
         public String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return EnumIds.id(this);
         }
 
         /** The worse of the two; a null stands for "not known" and loses to any state. */
