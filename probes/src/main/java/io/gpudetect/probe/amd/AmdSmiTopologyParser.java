@@ -33,7 +33,7 @@ public final class AmdSmiTopologyParser {
 
     public static final String PROBE = "amd-smi-topology";
 
-    private static final Pattern GPU_KEY = Pattern.compile("gpu_(\\d+)");
+    private static final Pattern GPU_KEY = Pattern.compile("gpu_(\\d{1,6})");
     /** The text form's link type table; the next table's title or the legend ends it. */
     private static final SquareTable LINK_TYPES = new SquareTable(PROBE, "LINK TYPE TABLE:", true,
             "no 'LINK TYPE TABLE:' found; expected the output of 'amd-smi topology'", List.of("Legend:"),

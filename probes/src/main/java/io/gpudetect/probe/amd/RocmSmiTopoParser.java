@@ -33,11 +33,12 @@ public final class RocmSmiTopoParser {
     private static final SquareTable LINK_TYPES = new SquareTable(PROBE, "link type between two gpus", false,
             "no 'Link Type between two GPUs' block found; expected the output of 'rocm-smi --showtopo'", List.of("="),
             List.of(), false, "the block's header GPU0 GPU1 ...", "GPU<n>", "GPU", "XGMI, PCIE or N/A");
+    // Indexes and NUMA nodes of at most six digits: a longer number is no GPU of a host, and would overflow an int.
     private static final Pattern PAIR = Pattern.compile(
-            "\\(Topology\\) Link type between (?:DRM devices|GPUs?) (\\d+) and (\\d+)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern CARD = Pattern.compile("card(\\d+)");
+            "\\(Topology\\) Link type between (?:DRM devices|GPUs?) (\\d{1,6}) and (\\d{1,6})", Pattern.CASE_INSENSITIVE);
+    private static final Pattern CARD = Pattern.compile("card(\\d{1,6})");
     /** {@code GPU[0]\t\t: (Topology) Numa Node: 0}, or {@code GPU 0   : ...} from other releases. */
-    private static final Pattern NUMA = Pattern.compile("GPU\\s*\\[?\\s*(\\d+)\\s*\\]?\\s*:\\s*\\(Topology\\) Numa Node:\\s*(-?\\d+)\\s*");
+    private static final Pattern NUMA = Pattern.compile("GPU\\s*\\[?\\s*(\\d{1,6})\\s*\\]?\\s*:\\s*\\(Topology\\) Numa Node:\\s*(-?\\d{1,6})\\s*");
 
     private RocmSmiTopoParser() {
     }

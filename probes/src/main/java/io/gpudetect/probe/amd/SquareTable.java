@@ -34,7 +34,7 @@ record SquareTable(String probe, String marker, boolean markerIsLine, String mis
                    List<String> stopSuffixes, boolean addresses, String header, String rowLabel, String peerPrefix,
                    String cells) {
 
-    private static final Pattern GPU_LABEL = Pattern.compile("GPU(\\d+)");
+    private static final Pattern GPU_LABEL = Pattern.compile("GPU(\\d{1,6})");
 
     /**
      * Each row's peers and the link type to each (the GPU itself left out), in the order printed; null, with a

@@ -131,6 +131,19 @@ class AmdSmiTopologyParserTest {
         assertEquals(Map.of("0", Map.of("1", Cell.XGMI), "1", Map.of("0", Cell.XGMI)), t.rows());
     }
 
+    /** A number past any host's GPU count is no GPU's name: it once overflowed Integer.parseInt out of the parser. */
+    @Test
+    void anIndexTooLongForAGpuIsNotAPeer() {
+        String json = """
+                [{"gpu": 0, "link_type": {"gpu_0": "SELF", "gpu_1": "XGMI", "gpu_99999999999": "XGMI"}},
+                 {"gpu": 1, "link_type": {"gpu_0": "XGMI", "gpu_1": "SELF"}}]
+                """;
+
+        AmdTopology t = AmdSmiTopologyParser.parseJson(json, "amd-smi-topology.json");
+
+        assertEquals(Map.of("0", Map.of("1", Cell.XGMI), "1", Map.of("0", Cell.XGMI)), t.rows());
+    }
+
     @Test
     void jsonThatIsNotTheListIsWarned() {
         AmdTopology broken = AmdSmiTopologyParser.parseJson("[{\"gpu\": 0", "amd-smi-topology.json");

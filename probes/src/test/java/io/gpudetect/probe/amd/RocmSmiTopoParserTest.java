@@ -136,6 +136,24 @@ class RocmSmiTopoParserTest {
         assertEquals(Map.of("0", Map.of("1", Cell.PCIE), "1", Map.of("0", Cell.PCIE)), t.rows());
     }
 
+    /** A number past any host's GPU count is no GPU's name: it once overflowed Integer.parseInt out of the parser. */
+    @Test
+    void indexesTooLongForAGpuAreNotNamesNotAnOverflow() {
+        String text = showtopo(2, (i, j) -> "XGMI").replace("GPU1 ", "GPU99999999999 ")
+                .replace("GPU[1]\t\t: (Topology) Numa Node: 0", "GPU[1]\t\t: (Topology) Numa Node: 99999999999");
+        String json = """
+                {"card99999999999": {"PCI Bus": "0000:63:00.0"},
+                 "system": {"(Topology) Link type between DRM devices 0 and 99999999999": "XGMI",
+                            "(Topology) Link type between DRM devices 0 and 1": "PCIE"}}
+                """;
+
+        AmdTopology fromText = RocmSmiTopoParser.parseText(text, "rocm-smi-showtopo.txt");
+        AmdTopology fromJson = RocmSmiTopoParser.parseJson(json, "rocm-smi.json");
+
+        assertFalse(fromText.rows().containsKey("99999999999"), fromText.rows().toString());
+        assertEquals(Map.of("0", Map.of("1", Cell.PCIE), "1", Map.of("0", Cell.PCIE)), fromJson.rows());
+    }
+
     @Test
     void jsonWithoutTopologySaysNothing() {
         AmdTopology t = RocmSmiTopoParser.parseJson("{\"card0\": {\"PCI Bus\": \"0000:63:00.0\"}, \"system\": {}}",
