@@ -28,10 +28,19 @@ public final class RecordNodes {
     }
 
     public static List<NodeInput> read(CapacityRecordOffers.RecordStore store) throws InvalidInputException {
-        RecordSet set = store.records();
-        Map<String, NodeInput> nodes = new TreeMap<>();
-        for (RecordSet.Located located : set.records()) {
+        // Each record cut to what a node's input is made of as it is read (a page at a time from the API server): the
+        // typed records are never all held beside the GPUs made of them, and a GPU is made only once every record is
+        // read, so an error in a later record is reported as before. Holding the GPUs themselves while pages arrive
+        // cost more (each keeps a source per field): docs/performance.md, issue 37.
+        RecordSet.Kept<Read> set = store.records(located -> {
             GpuCapacitySpec spec = located.record().getSpec();
+            return new Read(located.node(), located.where(), located.line(), spec == null ? null
+                    : new GpuCapacitySpec(spec.gpus(), null, null, spec.allocatable(), null, null, spec.sysClassDrm(),
+                            null, spec.handout(), spec.fabric(), null));
+        });
+        Map<String, NodeInput> nodes = new TreeMap<>();
+        for (Read located : set.records()) {
+            GpuCapacitySpec spec = located.spec();
             List<Gpu> gpus = new ArrayList<>();
             Map<String, Long> allocatable = null;
             NodeHandout handout = null;
@@ -82,7 +91,7 @@ public final class RecordNodes {
     }
 
     private static Gpu gpu(GpuCapacitySpec.GpuEntry entry, CapacityRecordOffers.RecordStore store,
-                           RecordSet.Located located, int index) throws InvalidInputException {
+                           Read located, int index) throws InvalidInputException {
         Gpu gpu = entry.toGpu("record");
         if (entry.pciAddress() != null && gpu.pciAddress() == null) {
             throw new InvalidInputException(store.describe(),
@@ -90,5 +99,9 @@ public final class RecordNodes {
                     "expected a PCI address such as 0000:17:00.0, found " + entry.pciAddress());
         }
         return gpu;
+    }
+
+    /** What {@link #read} keeps of a record: where it was, its node and the parts of its spec a node's input uses. */
+    private record Read(String node, String where, Integer line, GpuCapacitySpec spec) {
     }
 }
