@@ -14,7 +14,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -42,7 +41,7 @@ public final class NodeView implements AutoCloseable {
      * How many adds, updates and deletes the pod informer has handed its handlers: while it stays as it was, the
      * node's pods are as the last pass read them, and that pass's list and requests stand ({@link #pods}).
      */
-    private final AtomicLong podEvents = new AtomicLong();
+    private final InformerChanges<BoundPod> podEvents = new InformerChanges<>();
     /** The node's pods as last read from the informer's store, and the event count read before it; null for none. */
     private volatile PodsRead lastPods;
     /** The GPU resources the pods of {@link #lastPods} request, and that list; null until first asked. */
@@ -100,24 +99,7 @@ public final class NodeView implements AutoCloseable {
                 watchFailed.accept("pods on " + nodeName, t);
                 return true;
             });
-            // The informer changes its store before it hands the change to its handlers: a pass that read the count
-            // before the change reads the store again at the next pass, never later.
-            podInformer.addEventHandler(new ResourceEventHandler<BoundPod>() {
-                @Override
-                public void onAdd(BoundPod pod) {
-                    podEvents.incrementAndGet();
-                }
-
-                @Override
-                public void onUpdate(BoundPod before, BoundPod after) {
-                    podEvents.incrementAndGet();
-                }
-
-                @Override
-                public void onDelete(BoundPod pod, boolean finalStateUnknown) {
-                    podEvents.incrementAndGet();
-                }
-            });
+            podInformer.addEventHandler(podEvents);
             podInformer.start();
         }
     }
@@ -299,7 +281,7 @@ public final class NodeView implements AutoCloseable {
      */
     public List<BoundPod> pods() {
         if (podInformer != null && podInformer.hasSynced()) {
-            long events = podEvents.get();
+            long events = podEvents.count();
             PodsRead last = lastPods;
             if (last != null && last.events() == events) {
                 return last.pods();

@@ -40,7 +40,8 @@ public final class DraView implements AutoCloseable {
     private BiConsumer<String, Throwable> watchFailed;
     private final Map<String, ClaimRead> claims = new HashMap<>();
     /** How many events the slice informer has handed its handlers: the parsed slices stand while it stays. */
-    private final java.util.concurrent.atomic.AtomicLong sliceEvents = new java.util.concurrent.atomic.AtomicLong();
+    private final io.gpudetect.k8s.InformerChanges<GenericKubernetesResource> sliceEvents =
+            new io.gpudetect.k8s.InformerChanges<>();
     /** The node's slices as last parsed from the informer's store, and the event count read before; null for none. */
     private SlicesRead lastSlices;
     /** The pods the last {@link #allocations} was asked for (the very list) and its answer; null for none. */
@@ -99,23 +100,7 @@ public final class DraView implements AutoCloseable {
             watchFailed.accept("resourceslices on " + nodeName, t);
             return true;
         });
-        // Changed in the store before the handlers hear of it: a pass that read the count first re-parses next pass.
-        informer.addEventHandler(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
-            @Override
-            public void onAdd(GenericKubernetesResource slice) {
-                sliceEvents.incrementAndGet();
-            }
-
-            @Override
-            public void onUpdate(GenericKubernetesResource before, GenericKubernetesResource after) {
-                sliceEvents.incrementAndGet();
-            }
-
-            @Override
-            public void onDelete(GenericKubernetesResource slice, boolean finalStateUnknown) {
-                sliceEvents.incrementAndGet();
-            }
-        });
+        informer.addEventHandler(sliceEvents);
         informer.start();
     }
 
@@ -133,7 +118,7 @@ public final class DraView implements AutoCloseable {
         }
         startInformer(served.get());
         if (informer != null && informer.hasSynced()) {
-            long events = sliceEvents.get();
+            long events = sliceEvents.count();
             if (lastSlices != null && lastSlices.events() == events) {
                 return lastSlices.slices();
             }
