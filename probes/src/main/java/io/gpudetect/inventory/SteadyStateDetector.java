@@ -42,7 +42,10 @@ public final class SteadyStateDetector {
     /** What a fingerprint reads of each GPU of {@link #last}, named once: every steady pass reads it. */
     private Basis lastBasis;
     private Fingerprint lastFingerprint;
-    private Instant lastFull;
+    /** The NVML probe whose pulse a steady pass compares: where {@link #last} consulted NVML, else null. */
+    private NvmlProbe lastNvml;
+    /** When the full detection of {@link #last} is to be repeated though the host looks unchanged. */
+    private Instant refreshDue;
     private long fullDetections;
 
     public SteadyStateDetector(List<Probe> probes, Source source, Tables tables, Duration refresh, Clock clock) {
@@ -60,8 +63,8 @@ public final class SteadyStateDetector {
      */
     public synchronized Inventory detect() {
         Instant now = clock.instant();
-        if (last != null && now.isBefore(lastFull.plus(refresh))) {
-            Fingerprint current = Fingerprint.read(source, lastBasis, consultedNvml(last) ? nvml : null);
+        if (last != null && now.isBefore(refreshDue)) {
+            Fingerprint current = Fingerprint.read(source, lastBasis, lastNvml);
             if (current.equals(lastFingerprint)) {
                 return last;
             }
@@ -70,13 +73,15 @@ public final class SteadyStateDetector {
         Inventory inventory = detector.detect(source, tables);
         fullDetections++;
         Basis basis = Basis.of(inventory);
-        Fingerprint after = Fingerprint.read(source, basis, consultedNvml(inventory) ? nvml : null);
+        NvmlProbe pulsed = consultedNvml(inventory) ? nvml : null;
+        Fingerprint after = Fingerprint.read(source, basis, pulsed);
         // A bus or a module that changed during the detection (a driver loading) leaves an inventory older than
         // the fingerprint read after it: such a pass is not kept, so the next one detects again.
         if (inventory.complete() && after.sameBusAndModules(before)) {
             last = inventory;
             lastBasis = basis;
-            lastFull = now;
+            lastNvml = pulsed;
+            refreshDue = now.plus(refresh);
             lastFingerprint = after;
         } else {
             last = null;
