@@ -111,8 +111,8 @@ public final class SteadyStateDetector {
      * What a fingerprint reads of each GPU (with a PCI address) of one inventory: the address, the path of the
      * function's {@code driver} link and, for a GPU NVML does not describe, the function's folder (what
      * {@link PciHealth} reads). Made once per full detection: a steady pass reads the same paths, and naming them
-     * again (each address as text, each path put together) was a fifth of reading the fingerprint in the agent's
-     * interpreter (docs/performance.md, "The pass thread").
+     * again (each address written out twice, each path put together) was about a third of the samples in reading the
+     * fingerprint in the agent's interpreter (docs/performance.md, "The pass thread").
      *
      * @param addresses   each GPU's PCI address as text, in the inventory's order
      * @param driverLinks each GPU's {@code driver} link

@@ -51,8 +51,9 @@ public final class AgentLog {
     /**
      * Appends {@code t} exactly as {@link Instant#toString()} writes it ({@code 2026-11-29T05:41:03.123456Z}: the
      * fraction in as many groups of three digits as it needs, none when it is 0), written by hand for the years
-     * 1970 to 9999. {@code Instant.toString} goes through {@code DateTimeFormatter}, a tenth of the {@code pass done}
-     * line in the agent's interpreter (docs/performance.md, "The pass thread"); other instants still go through it.
+     * 1970 to 9999. {@code Instant.toString} goes through {@code DateTimeFormatter}, a quarter of the samples in the
+     * {@code pass done} line in the agent's interpreter (docs/performance.md, "The pass thread"); other instants still
+     * go through it.
      */
     static StringBuilder timestamp(StringBuilder b, Instant t) {
         long seconds = t.getEpochSecond();

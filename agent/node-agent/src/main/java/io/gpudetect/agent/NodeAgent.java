@@ -3,7 +3,6 @@ package io.gpudetect.agent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpudetect.inventory.Inventory;
-import io.gpudetect.model.Gpu;
 import io.gpudetect.k8s.CapacityRecordSink;
 import io.gpudetect.k8s.ClusterErrors;
 import io.gpudetect.k8s.NodeFeatureSink;
@@ -17,7 +16,9 @@ import io.gpudetect.k8s.health.HealthEventSink;
 import io.gpudetect.k8s.health.HealthEvents;
 import io.gpudetect.k8s.health.HealthTaint;
 import io.gpudetect.k8s.health.HealthTaintSink;
+import io.gpudetect.model.Gpu;
 import io.gpudetect.record.dra.DraObjects;
+import io.gpudetect.record.dra.DraSlice;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.PassOutcome;
@@ -448,7 +449,7 @@ public final class NodeAgent implements AutoCloseable {
     private DraObjects readDra() {
         try {
             DraView.Allocations claims = dra.allocations(view.pods());
-            List<io.gpudetect.record.dra.DraSlice> slices = dra.slices();
+            List<DraSlice> slices = dra.slices();
             DraObjects last = lastDra;
             // The very object of the last pass while its parts are the very lists (DraView hands them again while its
             // informers saw no event): the unchanged-inputs check then compares it by identity.
