@@ -15,9 +15,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Detection for an agent that passes every minute on a live host. After a complete pass, a later pass first
@@ -39,8 +39,13 @@ public final class SteadyStateDetector {
     private final Duration refresh;
     private final Clock clock;
     private Inventory last;
+    /** What a fingerprint reads of each GPU of {@link #last}, named once: every steady pass reads it. */
+    private Basis lastBasis;
     private Fingerprint lastFingerprint;
-    private Instant lastFull;
+    /** The NVML probe whose pulse a steady pass compares: where {@link #last} consulted NVML, else null. */
+    private NvmlProbe lastNvml;
+    /** When the full detection of {@link #last} is to be repeated though the host looks unchanged. */
+    private Instant refreshDue;
     private long fullDetections;
 
     public SteadyStateDetector(List<Probe> probes, Source source, Tables tables, Duration refresh, Clock clock) {
@@ -58,24 +63,29 @@ public final class SteadyStateDetector {
      */
     public synchronized Inventory detect() {
         Instant now = clock.instant();
-        if (last != null && now.isBefore(lastFull.plus(refresh))) {
-            Fingerprint current = Fingerprint.read(source, last, consultedNvml(last) ? nvml : null);
+        if (last != null && now.isBefore(refreshDue)) {
+            Fingerprint current = Fingerprint.read(source, lastBasis, lastNvml);
             if (current.equals(lastFingerprint)) {
                 return last;
             }
         }
-        Fingerprint before = Fingerprint.read(source, null, null);
+        Fingerprint before = Fingerprint.read(source, Basis.NONE, null);
         Inventory inventory = detector.detect(source, tables);
         fullDetections++;
-        Fingerprint after = Fingerprint.read(source, inventory, consultedNvml(inventory) ? nvml : null);
+        Basis basis = Basis.of(inventory);
+        NvmlProbe pulsed = consultedNvml(inventory) ? nvml : null;
+        Fingerprint after = Fingerprint.read(source, basis, pulsed);
         // A bus or a module that changed during the detection (a driver loading) leaves an inventory older than
         // the fingerprint read after it: such a pass is not kept, so the next one detects again.
         if (inventory.complete() && after.sameBusAndModules(before)) {
             last = inventory;
-            lastFull = now;
+            lastBasis = basis;
+            lastNvml = pulsed;
+            refreshDue = now.plus(refresh);
             lastFingerprint = after;
         } else {
             last = null;
+            lastBasis = null;
         }
         return inventory;
     }
@@ -98,44 +108,76 @@ public final class SteadyStateDetector {
     }
 
     /**
+     * What a fingerprint reads of each GPU (with a PCI address) of one inventory: the address, the path of the
+     * function's {@code driver} link and, for a GPU NVML does not describe, the function's folder (what
+     * {@link PciHealth} reads). Made once per full detection: a steady pass reads the same paths, and naming them
+     * again (each address written out twice, each path put together) was about a third of the samples in reading the
+     * fingerprint in the agent's interpreter (docs/performance.md, "The pass thread").
+     *
+     * @param addresses   each GPU's PCI address as text, in the inventory's order
+     * @param driverLinks each GPU's {@code driver} link
+     * @param healthDirs  each GPU's function folder where its health is read from sysfs, else null
+     */
+    record Basis(List<String> addresses, List<String> driverLinks, List<String> healthDirs) {
+
+        static final Basis NONE = new Basis(List.of(), List.of(), List.of());
+
+        static Basis of(Inventory inventory) {
+            List<String> addresses = new ArrayList<>();
+            List<String> driverLinks = new ArrayList<>();
+            List<String> healthDirs = new ArrayList<>();
+            for (Gpu g : inventory.gpus()) {
+                if (g.pciAddress() != null) {
+                    String address = g.pciAddress().toString();
+                    String dir = SysfsPciProbe.PCI_DEVICES + "/" + address;
+                    addresses.add(address);
+                    driverLinks.add(dir + "/driver");
+                    healthDirs.add(g.vendor() != Vendor.NVIDIA ? dir : null);
+                }
+            }
+            return new Basis(List.copyOf(addresses), List.copyOf(driverLinks), Collections.unmodifiableList(healthDirs));
+        }
+    }
+
+    /**
      * What a pass compares: equal fingerprints mean the full detection would find what it found before. An
      * unreadable part is read as null, which differs from any value read before, so a host that cannot be
      * read as before is detected in full.
      *
      * @param functions the PCI function names on the bus
-     * @param drivers   for each GPU the last pass found on the bus, the driver bound to it
+     * @param gpus      the PCI addresses of the GPUs the last pass found on the bus, whose drivers are read
+     * @param drivers   for each of {@code gpus}, the name of the driver bound to it ("" for none)
      * @param nvml      what NVML said (GPUs, health, MIG mode), where the last pass consulted it
+     * @param health    for each GPU NVML does not describe, what {@link PciHealth} reads of its function
      */
-    record Fingerprint(List<String> functions, List<String> drivers, String nvidiaModule, String amdgpuModule,
-                       NvmlPulse nvml, List<String> health) {
+    record Fingerprint(List<String> functions, List<String> gpus, List<String> drivers, String nvidiaModule,
+                       String amdgpuModule, NvmlPulse nvml, List<String> health) {
 
-        /** @param basis the inventory whose GPUs' drivers are read; null for none */
-        static Fingerprint read(Source source, Inventory basis, NvmlProbe nvml) {
+        /** @param basis what is read of each GPU of the inventory the pass compares with ({@link Basis#NONE}: no GPU) */
+        static Fingerprint read(Source source, Basis basis, NvmlProbe nvml) {
             List<String> functions;
-            List<String> drivers = new ArrayList<>();
+            List<String> drivers = new ArrayList<>(basis.addresses().size());
             List<String> health = new ArrayList<>();
             String nvidia;
             String amdgpu;
             try {
                 functions = source.list(SysfsPciProbe.PCI_DEVICES);
-                for (Gpu g : basis == null ? List.<Gpu>of() : basis.gpus()) {
-                    if (g.pciAddress() != null) {
-                        Optional<String> link = source.readLink(SysfsPciProbe.PCI_DEVICES + "/" + g.pciAddress() + "/driver");
-                        drivers.add(g.pciAddress() + "=" + link.map(l -> l.substring(l.lastIndexOf('/') + 1)).orElse(""));
-                        if (g.vendor() != Vendor.NVIDIA) {
-                            // What PciHealth reads: a GPU off the bus or a RAS count that moved is a change.
-                            health.add(g.pciAddress() + "=" + PciHealth.fingerprint(source,
-                                    SysfsPciProbe.PCI_DEVICES + "/" + g.pciAddress()));
-                        }
+                for (int i = 0; i < basis.addresses().size(); i++) {
+                    String link = source.readLink(basis.driverLinks().get(i)).orElse(null);
+                    drivers.add(link == null ? "" : link.substring(link.lastIndexOf('/') + 1));
+                    String dir = basis.healthDirs().get(i);
+                    if (dir != null) {
+                        // What PciHealth reads: a GPU off the bus or a RAS count that moved is a change.
+                        health.add(basis.addresses().get(i) + "=" + PciHealth.fingerprint(source, dir));
                     }
                 }
                 nvidia = source.readFile(NVIDIA_MODULE_VERSION).map(String::strip).orElse("");
                 amdgpu = source.readFile(SysfsPciProbe.AMDGPU_VERSION).map(String::strip).orElse("");
             } catch (IOException e) {
-                return new Fingerprint(null, null, null, null, null, null);
+                return new Fingerprint(null, null, null, null, null, null, null);
             }
-            return new Fingerprint(functions, drivers, nvidia, amdgpu, nvml == null ? null : nvml.pulse(source).orElse(null),
-                    health);
+            return new Fingerprint(functions, basis.addresses(), drivers, nvidia, amdgpu,
+                    nvml == null ? null : nvml.pulse(source).orElse(null), health);
         }
 
         /** The PCI functions and the module versions are as in {@code other}: what does not depend on a basis. */
@@ -148,13 +190,14 @@ public final class SteadyStateDetector {
         public boolean equals(Object o) {
             // An unreadable fingerprint equals nothing, itself included.
             return o instanceof Fingerprint f && functions != null && f.functions != null
-                    && functions.equals(f.functions) && drivers.equals(f.drivers) && nvidiaModule.equals(f.nvidiaModule)
+                    && functions.equals(f.functions) && gpus.equals(f.gpus) && drivers.equals(f.drivers)
+                    && nvidiaModule.equals(f.nvidiaModule)
                     && amdgpuModule.equals(f.amdgpuModule) && Objects.equals(nvml, f.nvml) && Objects.equals(health, f.health);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(functions, drivers, nvidiaModule, amdgpuModule, nvml, health);
+            return Objects.hash(functions, gpus, drivers, nvidiaModule, amdgpuModule, nvml, health);
         }
     }
 }

@@ -74,4 +74,27 @@ class LiveSourceFileReadTest {
         assertEquals(Optional.empty(), source().readFile("/sys/class/kfd"));
         assertEquals(Optional.empty(), source().readFile("/sys/nothing/here"));
     }
+
+    @Test
+    void foldersAreListedInOrderAndLinksReadAsTheyWere() throws Exception {
+        // What the steady pass's fingerprint reads: the bus listed (sorted, unmodifiable, nothing for what is not a
+        // folder), and each GPU's driver link (its target; nothing for a plain file, a folder or nothing there).
+        Path bus = Files.createDirectories(root.resolve("sys/bus/pci/devices"));
+        Files.createDirectories(root.resolve("sys/bus/pci/drivers/nvidia"));
+        for (String f : new String[] {"0000:b7:00.0", "0000:07:00.0", "0000:0f:00.0", "0000:00:00.0"}) {
+            Files.createDirectories(bus.resolve(f));
+        }
+        Files.createSymbolicLink(bus.resolve("0000:07:00.0/driver"), Path.of("../../../bus/pci/drivers/nvidia"));
+        Files.writeString(bus.resolve("0000:0f:00.0/driver"), "not a link");
+        LiveSource live = source();
+        var listed = live.list("/sys/bus/pci/devices");
+        assertEquals(java.util.List.of("0000:00:00.0", "0000:07:00.0", "0000:0f:00.0", "0000:b7:00.0"), listed);
+        assertThrows(UnsupportedOperationException.class, () -> listed.add("0000:ff:00.0"));
+        assertEquals(java.util.List.of(), live.list("/sys/bus/pci/devices/0000:0f:00.0/driver"), "a file");
+        assertEquals(java.util.List.of(), live.list("/sys/bus/pci/nothing"));
+        assertEquals(Optional.of("../../../bus/pci/drivers/nvidia"), live.readLink("/sys/bus/pci/devices/0000:07:00.0/driver"));
+        assertEquals(Optional.empty(), live.readLink("/sys/bus/pci/devices/0000:0f:00.0/driver"), "a plain file");
+        assertEquals(Optional.empty(), live.readLink("/sys/bus/pci/devices/0000:b7:00.0/driver"), "nothing there");
+        assertEquals(Optional.empty(), live.readLink("/sys/bus/pci/devices/0000:b7:00.0"), "a folder");
+    }
 }

@@ -16,7 +16,9 @@ import io.gpudetect.k8s.health.HealthEventSink;
 import io.gpudetect.k8s.health.HealthEvents;
 import io.gpudetect.k8s.health.HealthTaint;
 import io.gpudetect.k8s.health.HealthTaintSink;
+import io.gpudetect.model.Gpu;
 import io.gpudetect.record.dra.DraObjects;
+import io.gpudetect.record.dra.DraSlice;
 import io.gpudetect.k8s.RetryAfterHint;
 import io.gpudetect.record.GpuCapacity;
 import io.gpudetect.record.PassOutcome;
@@ -32,6 +34,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -88,6 +92,10 @@ public final class NodeAgent implements AutoCloseable {
     private volatile RenderedLabels lastRendered;
     /** What the last pass that changed nothing decided from, while the next pass may be known to change nothing too. */
     private volatile Unchanged lastUnchanged;
+    /** The last inventory's real GPUs ({@link #realGpus}), kept while passes get that very inventory. */
+    private volatile RealGpus lastReal;
+    /** The inventory whose GPUs the metrics show now: a pass with that very inventory does not count them again. */
+    private volatile Inventory inMetrics;
     private boolean started;
 
     /**
@@ -257,10 +265,10 @@ public final class NodeAgent implements AutoCloseable {
         Observation seen = lostGpus.apply(observed);
         Inventory inventory = seen.inventory();
         SortedMap<String, String> labels = renderedOrNone(inventory);
-        int gpus = inventory.realGpus().size();
+        int gpus = realGpus(inventory).size();
         PassOutcome outcome = DesiredState.outcome(inventory, labels);
         if (outcome == PassOutcome.COMPLETE) {
-            metrics.gpus(inventory.realGpus());
+            gpuMetrics(inventory);
         }
         int writes = 0;
         Change labelChange = null;
@@ -275,10 +283,10 @@ public final class NodeAgent implements AutoCloseable {
                 seen = lostGpus.apply(observed);
                 inventory = seen.inventory();
                 labels = renderedOrNone(inventory);
-                gpus = inventory.realGpus().size();
+                gpus = realGpus(inventory).size();
                 outcome = DesiredState.outcome(inventory, labels);
                 if (outcome == PassOutcome.COMPLETE) {
-                    metrics.gpus(inventory.realGpus());
+                    gpuMetrics(inventory);
                 }
             }
             DraObjects draObjects = node.isPresent() ? readDra() : null;
@@ -331,6 +339,34 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
+    /**
+     * The real GPUs of {@code inventory} ({@link Inventory#realGpus}, a stream), the list of the last call again while
+     * the steady detector hands back that very inventory (an inventory is a value: the same object, the same GPUs).
+     */
+    private List<Gpu> realGpus(Inventory inventory) {
+        RealGpus last = lastReal;
+        if (last != null && last.inventory() == inventory) {
+            return last.gpus();
+        }
+        List<Gpu> real = inventory.realGpus();
+        lastReal = new RealGpus(inventory, real);
+        return real;
+    }
+
+    private record RealGpus(Inventory inventory, List<Gpu> gpus) {
+    }
+
+    /**
+     * The GPU metrics of a complete pass's inventory, counted again only when it is not the inventory they show
+     * already: a steady pass would name every GPU's address, model and state again to the same effect.
+     */
+    private void gpuMetrics(Inventory inventory) {
+        if (inventory != inMetrics) {
+            metrics.gpus(realGpus(inventory));
+            inMetrics = inventory;
+        }
+    }
+
     /** The profiles' labels for an inventory; null when two profiles produced the same key (every label is then kept). */
     private SortedMap<String, String> renderedOrNone(Inventory inventory) {
         try {
@@ -355,17 +391,19 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /**
-     * The profiles' labels for an inventory. A steady pass gets the very inventory of the pass before (the host
-     * did not change), and rendering is a pure function of it: the labels of that pass are used again instead
-     * of rendered again, the largest part of a steady pass in the interpreter (docs/performance.md).
+     * The profiles' labels for an inventory, unmodifiable. A steady pass gets the very inventory of the pass before
+     * (the host did not change), and rendering is a pure function of it: the labels of that pass are used again
+     * instead of rendered again, the largest part of a steady pass in the interpreter (docs/performance.md); the very
+     * map, not a copy (what decides from it copies what it keeps: {@code AkashCoexistence.desired}, {@code DesiredState}).
      */
     private SortedMap<String, String> rendered(Inventory inventory) {
         RenderedLabels last = lastRendered;
         if (last != null && last.inventory() == inventory) {
-            return new TreeMap<>(last.labels());
+            return last.labels();
         }
-        SortedMap<String, String> labels = settings.profiles().render(inventory);
-        lastRendered = new RenderedLabels(inventory, new TreeMap<>(labels));
+        SortedMap<String, String> labels = Collections.unmodifiableSortedMap(
+                new TreeMap<>(settings.profiles().render(inventory)));
+        lastRendered = new RenderedLabels(inventory, labels);
         return labels;
     }
 
@@ -386,8 +424,20 @@ public final class NodeAgent implements AutoCloseable {
                              Instant statusSameUntil, Change labelChange) {
 
         boolean stillHolds(Observation seen, Optional<NodeFacts> node, DraObjects dra, GpuCapacity record, Instant now) {
-            return now.isBefore(statusSameUntil) && record == this.record && seen.equals(this.seen)
+            return now.isBefore(statusSameUntil) && record == this.record && same(seen, this.seen)
                     && node.equals(this.node) && Objects.equals(dra, this.dra);
+        }
+
+        /**
+         * {@code a.equals(b)}, part by part, each by identity first. Each pass makes a new observation of the very
+         * inventory and host facts of the pass before (and a new DRM cards value), and a record's generated equals
+         * is linked through method handles, which the agent's interpreter runs as some twenty calls a part. The Node's
+         * facts and the DRA objects are the very objects of the pass before while nothing changed (NodeView, readDra):
+         * {@code Optional.equals} and {@code Objects.equals} compare by identity first.
+         */
+        private static boolean same(Observation a, Observation b) {
+            return a == b || Objects.equals(a.inventory(), b.inventory()) && Objects.equals(a.drmCards(), b.drmCards())
+                    && Objects.equals(a.hostFacts(), b.hostFacts());
         }
     }
 
@@ -399,7 +449,14 @@ public final class NodeAgent implements AutoCloseable {
     private DraObjects readDra() {
         try {
             DraView.Allocations claims = dra.allocations(view.pods());
-            lastDra = new DraObjects(dra.slices(), claims.allocations(), claims.unread());
+            List<DraSlice> slices = dra.slices();
+            DraObjects last = lastDra;
+            // The very object of the last pass while its parts are the very lists (DraView hands them again while its
+            // informers saw no event): the unchanged-inputs check then compares it by identity.
+            if (last == null || last.slices() != slices || last.allocations() != claims.allocations()
+                    || last.unreadClaims() != claims.unread()) {
+                lastDra = new DraObjects(slices, claims.allocations(), claims.unread());
+            }
         } catch (KubernetesClientException e) {
             log.warn("DRA objects not readable; the record keeps the last hand-out", "status", e.getCode(),
                     "error", ClusterErrors.message(e, server));

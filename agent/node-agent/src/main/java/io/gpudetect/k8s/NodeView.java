@@ -53,6 +53,12 @@ public final class NodeView implements AutoCloseable {
     private record Requested(List<BoundPod> pods, SortedMap<String, Long> requested) {
     }
 
+    /** The facts {@link #readForPass} made last, and the very Node object and requests it made them from. */
+    private volatile FactsRead lastFacts;
+
+    private record FactsRead(Node node, SortedMap<String, Long> requested, NodeFacts facts) {
+    }
+
     public NodeView(KubernetesClient client, String nodeName) {
         this.client = client;
         this.nodeName = nodeName;
@@ -119,13 +125,30 @@ public final class NodeView implements AutoCloseable {
         if (node == null) {
             return Optional.empty();
         }
-        NodeFacts facts = new NodeFacts(node.getMetadata().getUid(), node.getMetadata().getLabels(),
-                node.getMetadata().getAnnotations(), GpuResources.allocatable(node), requested(pods()),
-                HealthMarks.of(node), bootId(node));
+        NodeFacts facts = facts(node, requested(pods()));
         synchronized (this) {
             passNode = node;
         }
         return Optional.of(facts);
+    }
+
+    /**
+     * The facts of {@code node}, the very facts of the last pass while it read the very Node object and requests.
+     * The informer's store holds a Node until an event replaces it with a new object, nothing here changes one in
+     * place, and the facts are a pure function of the two: while the kubelet and everyone else leave the Node alone,
+     * a pass does not copy its labels and annotations again, and the unchanged-inputs check compares the facts by
+     * identity (NodeAgent.Unchanged).
+     */
+    private NodeFacts facts(Node node, SortedMap<String, Long> requested) {
+        FactsRead last = lastFacts;
+        if (last != null && last.node() == node && last.requested() == requested) {
+            return last.facts();
+        }
+        NodeFacts facts = new NodeFacts(node.getMetadata().getUid(), node.getMetadata().getLabels(),
+                node.getMetadata().getAnnotations(), GpuResources.allocatable(node), requested, HealthMarks.of(node),
+                bootId(node));
+        lastFacts = new FactsRead(node, requested, facts);
+        return facts;
     }
 
     /** What {@code pods} request of GPU resources: the last answer again while the list is the very same. */

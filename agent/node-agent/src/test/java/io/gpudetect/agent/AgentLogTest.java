@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class AgentLogTest {
@@ -30,5 +31,32 @@ class AgentLogTest {
                 .info("pass done", "node", "node-1", "error", "none", "labels", "+2 -1");
         assertEquals("time=2026-01-01T00:00:00Z level=info msg=\"pass done\" node=node-1 error=none labels=\"+2 -1\""
                 + System.lineSeparator(), out.toString());
+    }
+
+    @Test
+    void theTimeIsWrittenAsInstantWritesIt() {
+        // The hand-written timestamp against Instant.toString: the fraction's widths (none, 3, 6, 9 digits), the
+        // first and last second of a minute, day, month and leap year, the ends of the range written by hand, and
+        // the years beyond it, which Instant writes itself.
+        String[] samples = {"1970-01-01T00:00:00Z", "1970-01-01T00:00:00.000000001Z", "2026-11-29T05:41:03.100Z",
+            "2026-11-29T05:41:03.120Z", "2026-11-29T05:41:03.123400Z", "2026-11-29T05:41:03.123456789Z",
+            "2026-12-31T23:59:59.999999999Z", "2024-02-29T12:00:00Z", "2000-02-29T00:00:01Z", "2100-03-01T00:00:00Z",
+            "1999-12-31T23:59:59Z", "9999-12-31T23:59:59.999Z", "+10000-01-01T00:00:00Z", "1969-12-31T23:59:59.5Z",
+            "0001-01-01T00:00:00Z", "-0001-06-30T08:00:00Z"};
+        for (String sample : samples) {
+            Instant t = Instant.parse(sample);
+            assertEquals(t.toString(), AgentLog.timestamp(new StringBuilder(), t).toString(), sample);
+        }
+        Random random = new Random(37);
+        for (int i = 0; i < 20_000; i++) {
+            Instant t = Instant.ofEpochSecond(random.nextLong() % 300_000_000_000L,
+                    switch (i % 4) {
+                        case 0 -> 0;
+                        case 1 -> random.nextInt(1000) * 1_000_000;
+                        case 2 -> random.nextInt(1_000_000) * 1000;
+                        default -> random.nextInt(1_000_000_000);
+                    });
+            assertEquals(t.toString(), AgentLog.timestamp(new StringBuilder(), t).toString());
+        }
     }
 }

@@ -345,6 +345,12 @@ class NodeAgentTest {
         assertTrue(writes().contains("PATCH /apis/gpu-detect.io/v1alpha1/gpucapacities/node-1"), "the spec moved");
         assertEquals(Health.Status.DEGRADED, client.resources(GpuCapacity.class).withName(NODE).get().getSpec().gpus()
                 .get(0).health(), "uncorrected ECC errors");
+        // The metrics follow the new inventory at once, though a steady pass does not count the same one again.
+        assertTrue(agent.metrics().render().contains("model=\"t4\",state=\"degraded\"} 1"), agent.metrics().render());
+        untilUnchanged(agent);
+        inventory.set(t4());
+        agent.pass();
+        assertTrue(agent.metrics().render().contains("model=\"t4\",state=\"ok\"} 1"), agent.metrics().render());
     }
 
     @Test
