@@ -1,9 +1,11 @@
 package io.gpudetect.match;
 
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.IOContext;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactoryBuilder;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import java.io.IOException;
 import java.io.Reader;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.events.Event;
@@ -41,6 +43,68 @@ final class StyledYamlFactory extends YAMLFactory {
         Parser(IOContext ctxt, int parserFeatures, int yamlFeatures, LoaderOptions options,
                com.fasterxml.jackson.core.ObjectCodec codec, Reader reader) {
             super(ctxt, parserFeatures, yamlFeatures, options, codec, reader);
+        }
+
+        /**
+         * The first characters of a plain scalar that SnakeYAML's implicit resolvers are registered for (booleans,
+         * numbers, null, timestamps, {@code <<}, {@code !&*}): {@code Resolver.addImplicitResolvers}, as Jackson's
+         * parser uses it (a plain {@code new Resolver()}).
+         */
+        private static final String RESOLVED_FIRST = "yYnNtTfFoO-+0123456789.<~!&*";
+
+        /** Every character the resolver's int, float and timestamp patterns can match. */
+        private static final String NUMBER_OR_TIME = "0123456789abcdefABCDEFxinItNTZ_-+.: \t";
+
+        /** The longest plain scalar the resolver tries as an int or float ({@code Resolver}'s default limit). */
+        private static final int NUMBER_LIMIT = 1024;
+
+        /**
+         * Three kinds of plain, untagged scalar are decoded without asking the resolver, which would match each
+         * against its regular expressions only to give what is given here; asking it for every scalar was a tenth
+         * of reading a large YAML file (JFR, 5,000 nodes, docs/performance.md):
+         * <ul>
+         *   <li>one that starts with none of {@link #RESOLVED_FIRST}: the resolver tries no pattern but the empty
+         *       value's and says {@code str}, which Jackson makes {@link JsonToken#VALUE_STRING};</li>
+         *   <li>decimal digits not starting with 0 ({@code 4803000000}): its int pattern matches first, and Jackson
+         *       decodes the number as here;</li>
+         *   <li>one that starts with a digit and holds a character no int, float or timestamp can
+         *       ({@code 1843269236Ki}, {@code 6.8.0-45-generic}): {@code str}.</li>
+         * </ul>
+         * Every other scalar is Jackson's, as before ({@code StyledYamlFactoryTest} compares the two token by token).
+         */
+        @Override
+        protected JsonToken _decodeScalar(ScalarEvent scalar) throws IOException {
+            String value = scalar.getValue();
+            String tag = scalar.getTag();
+            if (value.isEmpty() || (tag != null && !tag.equals("!")) || !scalar.getImplicit().canOmitTagInPlainScalar()) {
+                return super._decodeScalar(scalar);
+            }
+            char first = value.charAt(0);
+            if (RESOLVED_FIRST.indexOf(first) < 0) {
+                _textValue = value;
+                _cleanedTextValue = null;
+                return JsonToken.VALUE_STRING;
+            }
+            if (first >= '1' && first <= '9' && value.length() <= NUMBER_LIMIT) {
+                boolean digits = true;
+                boolean other = false;
+                for (int i = 1; i < value.length() && !other; i++) {
+                    char c = value.charAt(i);
+                    digits &= c >= '0' && c <= '9';
+                    other = !digits && NUMBER_OR_TIME.indexOf(c) < 0;
+                }
+                if (digits) {
+                    _textValue = value;
+                    _cleanedTextValue = null;
+                    return _decodeNumberScalar(value, value.length());
+                }
+                if (other) {
+                    _textValue = value;
+                    _cleanedTextValue = null;
+                    return JsonToken.VALUE_STRING;
+                }
+            }
+            return super._decodeScalar(scalar);
         }
 
         /** True when the current scalar was written {@code "quoted"}, {@code 'quoted'}, {@code |} or {@code >}. */
