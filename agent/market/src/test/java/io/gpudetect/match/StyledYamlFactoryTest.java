@@ -37,6 +37,7 @@ class StyledYamlFactoryTest {
             folded: >
               folded
             tagged: [!!str 1, !!int "2", !!float "3", !!bool "true", !!null "", ! 12, ! abc, !custom abc, !!str abc]
+            again: [yes, True, null, 10de, 1.5, 2026-05-01T10:00:00Z, 0000:17:00.0, nonsense, 017, -1, .inf, "1", ~]
             "quoted key": value
             ? complex
             : mapping
@@ -86,6 +87,23 @@ class StyledYamlFactoryTest {
         for (JsonToken kind : List.of(JsonToken.VALUE_TRUE, JsonToken.VALUE_FALSE, JsonToken.VALUE_NULL,
                 JsonToken.VALUE_NUMBER_INT, JsonToken.VALUE_NUMBER_FLOAT, JsonToken.VALUE_STRING)) {
             assertTrue(ours.stream().anyMatch(t -> t.kind() == kind), "no " + kind);
+        }
+    }
+
+    @Test
+    void moreScalarsThanTheParserKeepsAnswersForAreStillJacksons() throws IOException {
+        StringBuilder doc = new StringBuilder();
+        for (int i = 0; i < 10_000; i++) {
+            doc.append("- [").append(i % 7 == 0 ? "0x" + Integer.toHexString(i) : i % 3 == 0 ? i + ".5" : i + "e")
+                    .append(", 2026-05-01T10:").append(i % 60 < 10 ? "0" : "").append(i % 60).append(":00Z, ")
+                    .append(i % 2 == 0 ? "True" : "off").append("]\n");
+        }
+        List<Token> ours;
+        try (JsonParser p = YamlNode.yamlParser(new StringReader(doc.toString()), new LoaderOptions())) {
+            ours = tokens(p);
+        }
+        try (JsonParser p = jacksons().createParser(new StringReader(doc.toString()))) {
+            assertEquals(tokens(p), ours);
         }
     }
 
