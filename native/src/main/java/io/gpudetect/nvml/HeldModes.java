@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * Each GPU's MIG and ECC modes (current and pending) as a held session last read them, so that a pulse asks them
  * of one GPU in turn instead of every GPU every time: each is one of NVML's slow calls (~170 us on an H100, two a
- * GPU), most of a steady pass on a node with eight GPUs (docs/performance.md, "Modes read in turn").
+ * GPU), most of a steady pass on a node with eight GPUs (docs/performance.md, "Modes read in turn"). With them, the
+ * memory-repair calls the GPU does not support ({@link #ifUnsupported}; docs/performance.md, "The NVML pulse").
  *
  * <p>Why a pulse may go without them: a GPU's current ECC mode changes only when the GPU is reset or the host
  * reboots after an administrator set the pending one ({@code nvidia-smi -e}), and its current MIG mode when the GPU
@@ -19,8 +20,24 @@ import java.util.Map;
  */
 final class HeldModes {
 
-    /** One GPU's modes, and the UUID answer it gave when they were read: another GPU at that index reads again. */
-    record Known(String uuid, NvmlCall<NvmlSnapshot.Modes> mig, NvmlCall<NvmlSnapshot.Modes> ecc) {
+    /**
+     * One GPU's modes, and the UUID answer it gave when they were read: another GPU at that index reads again.
+     * {@code pages} and {@code rows} are the retired-pages and remapped-rows answers where they were Not Supported
+     * ({@link #ifUnsupported}), and null where the GPU answers them: those a pulse asks every time.
+     */
+    record Known(String uuid, NvmlCall<NvmlSnapshot.Modes> mig, NvmlCall<NvmlSnapshot.Modes> ecc, NvmlCall<Long> pages,
+                 NvmlCall<NvmlSnapshot.RemappedRows> rows) {
+    }
+
+    /**
+     * {@code call} where it answered Not Supported, else null. Which of its two ways of repairing memory a GPU has is
+     * a property of the GPU and the driver: pages retired on the GPUs before Ampere, rows remapped from Ampere on
+     * (nvidia-smi -q on an H100: "Retired Pages ... Pending Page Blacklist : N/A", the remapped rows counted). Neither
+     * changes while the session is held, so a pulse takes the GPU's Not Supported as known, like its modes: on eight
+     * A100s or H100s 8 of the pulse's calls. It is asked again when the GPU's modes are (its turn, a snapshot).
+     */
+    static <T> NvmlCall<T> ifUnsupported(NvmlCall<T> call) {
+        return call != null && call.returnCode() == NvmlReturn.ERROR_NOT_SUPPORTED ? call : null;
     }
 
     private final Map<Integer, Known> byIndex = new HashMap<>();
@@ -32,7 +49,8 @@ final class HeldModes {
         byIndex.clear();
         for (NvmlSnapshot.Device d : snapshot.devices()) {
             if (d.handle().ok()) {
-                byIndex.put(d.index(), new Known(NvmlPulse.answer(d.uuid()), d.migMode(), d.eccMode()));
+                byIndex.put(d.index(), new Known(NvmlPulse.answer(d.uuid()), d.migMode(), d.eccMode(),
+                        ifUnsupported(d.retiredPagesPending()), ifUnsupported(d.remappedRows())));
             }
         }
     }

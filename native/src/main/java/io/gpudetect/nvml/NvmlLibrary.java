@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A loaded {@code libnvidia-ml.so.1} with Java-named calls, each answering an {@link NvmlCall}. Each call
@@ -29,30 +30,8 @@ public final class NvmlLibrary {
 
     private final String path;
     private final NvmlApi api;
-    /** Each thread's by-reference arguments of the calls a steady pulse makes ({@link Scratch}); unset until asked. */
-    private final ThreadLocal<Scratch> scratch = new ThreadLocal<>();
-
-    /**
-     * The by-reference arguments of the calls an agent's steady pulse makes, kept per thread instead of made anew:
-     * each {@code new IntByReference()} is a native allocation that JNA's cleaner thread frees later, about a fifth
-     * of a pulse's CPU in the agent's interpreter (docs/performance.md, "Modes read in turn"). A call reads what it
-     * was answered before it returns, so one set a thread does; and only after NVML_SUCCESS, with which NVML has
-     * written every output argument, so what an earlier call left there is never read.
-     */
-    private record Scratch(IntByReference int0, IntByReference int1, IntByReference int2, IntByReference int3,
-                           LongByReference long0, PointerByReference pointer) {
-    }
-
-    private Scratch scratch() {
-        Scratch s = scratch.get();
-        if (s == null) {
-            s = new Scratch(new IntByReference(), new IntByReference(), new IntByReference(), new IntByReference(),
-                    new LongByReference(), new PointerByReference());
-            scratch.set(s);
-        }
-        return s;
-    }
-
+    /** {@link #errorString}'s answers by code. */
+    private final Map<Integer, String> errorStrings = new ConcurrentHashMap<>();
     private NvmlLibrary(String path, NvmlApi api) {
         this.path = path;
         this.api = api;
@@ -142,8 +121,20 @@ public final class NvmlLibrary {
         return null;
     }
 
+    /**
+     * {@code nvmlErrorString}'s text for {@code code}, asked once a code: the library answers each code with the same
+     * constant text, and an agent's pulse meets the same failures at every pass (an empty MIG slot's Not Found, a
+     * call a GPU does not support), each ask one more call through JNA in the interpreter.
+     */
     public String errorString(int code) {
-        return exports("nvmlErrorString") ? api.nvmlErrorString(code) : null;
+        String known = errorStrings.get(code);
+        if (known == null && exports("nvmlErrorString")) {
+            known = api.nvmlErrorString(code);
+            if (known != null) {
+                errorStrings.put(code, known);
+            }
+        }
+        return known;
     }
 
     /** A call that did not return {@code NVML_SUCCESS}, with the library's words for the code. */
@@ -215,9 +206,9 @@ public final class NvmlLibrary {
         if (s == null) {
             return missing("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
         }
-        IntByReference n = scratch().int0();
+        int[] n = new int[1];
         int rc = s.endsWith("_v2") ? api.nvmlDeviceGetCount_v2(n) : api.nvmlDeviceGetCount(n);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, n.getValue()) : failed(s, rc);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, n[0]) : failed(s, rc);
     }
 
     public NvmlCall<NvmlDevice> deviceHandle(int index) {
@@ -225,9 +216,9 @@ public final class NvmlLibrary {
         if (s == null) {
             return missing("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
         }
-        PointerByReference ref = scratch().pointer();
+        long[] ref = new long[1];
         int rc = s.endsWith("_v2") ? api.nvmlDeviceGetHandleByIndex_v2(index, ref) : api.nvmlDeviceGetHandleByIndex(index, ref);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, new NvmlDevice(ref.getValue())) : failed(s, rc);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, NvmlApi.handle(ref)) : failed(s, rc);
     }
 
     // --- one device (a GPU or a MIG device) ---
@@ -420,13 +411,11 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetEccMode")) {
             return missing("nvmlDeviceGetEccMode");
         }
-        Scratch scratch = scratch();
-        IntByReference current = scratch.int0();
-        IntByReference pending = scratch.int1();
+        int[] current = new int[1];
+        int[] pending = new int[1];
         int rc = api.nvmlDeviceGetEccMode(d, current, pending);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetEccMode",
-                        new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0))
+                ? NvmlCall.success("nvmlDeviceGetEccMode", new NvmlSnapshot.Modes(current[0] != 0, pending[0] != 0))
                 : failed("nvmlDeviceGetEccMode", rc);
     }
 
@@ -435,9 +424,9 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetTotalEccErrors")) {
             return missing("nvmlDeviceGetTotalEccErrors");
         }
-        LongByReference n = scratch().long0();
+        long[] n = new long[1];
         int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.AGGREGATE_ECC, n);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n.getValue())
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n[0])
                 : failed("nvmlDeviceGetTotalEccErrors", rc);
     }
 
@@ -445,13 +434,11 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetMigMode")) {
             return missing("nvmlDeviceGetMigMode");
         }
-        Scratch scratch = scratch();
-        IntByReference current = scratch.int0();
-        IntByReference pending = scratch.int1();
+        int[] current = new int[1];
+        int[] pending = new int[1];
         int rc = api.nvmlDeviceGetMigMode(d, current, pending);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetMigMode",
-                        new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0))
+                ? NvmlCall.success("nvmlDeviceGetMigMode", new NvmlSnapshot.Modes(current[0] != 0, pending[0] != 0))
                 : failed("nvmlDeviceGetMigMode", rc);
     }
 
@@ -469,10 +456,10 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetMigDeviceHandleByIndex")) {
             return missing("nvmlDeviceGetMigDeviceHandleByIndex");
         }
-        PointerByReference ref = scratch().pointer();
+        long[] ref = new long[1];
         int rc = api.nvmlDeviceGetMigDeviceHandleByIndex(d, index, ref);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetMigDeviceHandleByIndex", new NvmlDevice(ref.getValue()))
+                ? NvmlCall.success("nvmlDeviceGetMigDeviceHandleByIndex", NvmlApi.handle(ref))
                 : failed("nvmlDeviceGetMigDeviceHandleByIndex", rc);
     }
 
@@ -594,9 +581,9 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetTotalEccErrors")) {
             return missing("nvmlDeviceGetTotalEccErrors");
         }
-        LongByReference n = scratch().long0();
+        long[] n = new long[1];
         int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.VOLATILE_ECC, n);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n.getValue())
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n[0])
                 : failed("nvmlDeviceGetTotalEccErrors", rc);
     }
 
@@ -605,10 +592,10 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetRetiredPagesPendingStatus")) {
             return missing("nvmlDeviceGetRetiredPagesPendingStatus");
         }
-        IntByReference v = scratch().int0();
+        int[] v = new int[1];
         int rc = api.nvmlDeviceGetRetiredPagesPendingStatus(d, v);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetRetiredPagesPendingStatus", Integer.toUnsignedLong(v.getValue()))
+                ? NvmlCall.success("nvmlDeviceGetRetiredPagesPendingStatus", Integer.toUnsignedLong(v[0]))
                 : failed("nvmlDeviceGetRetiredPagesPendingStatus", rc);
     }
 
@@ -617,16 +604,15 @@ public final class NvmlLibrary {
         if (!exports("nvmlDeviceGetRemappedRows")) {
             return missing("nvmlDeviceGetRemappedRows");
         }
-        Scratch scratch = scratch();
-        IntByReference corrected = scratch.int0();
-        IntByReference uncorrected = scratch.int1();
-        IntByReference pending = scratch.int2();
-        IntByReference failure = scratch.int3();
+        int[] corrected = new int[1];
+        int[] uncorrected = new int[1];
+        int[] pending = new int[1];
+        int[] failure = new int[1];
         int rc = api.nvmlDeviceGetRemappedRows(d, corrected, uncorrected, pending, failure);
         return rc == NvmlReturn.SUCCESS
                 ? NvmlCall.success("nvmlDeviceGetRemappedRows", new NvmlSnapshot.RemappedRows(
-                        Integer.toUnsignedLong(corrected.getValue()), Integer.toUnsignedLong(uncorrected.getValue()),
-                        pending.getValue() != 0, failure.getValue() != 0))
+                        Integer.toUnsignedLong(corrected[0]), Integer.toUnsignedLong(uncorrected[0]), pending[0] != 0,
+                        failure[0] != 0))
                 : failed("nvmlDeviceGetRemappedRows", rc);
     }
 
@@ -636,9 +622,9 @@ public final class NvmlLibrary {
         if (s == null) {
             return missing("nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
         }
-        LongByReference v = scratch().long0();
+        long[] v = new long[1];
         int rc = api.clocksEventReasons(s, d, v);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v.getValue()) : failed(s, rc);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v[0]) : failed(s, rc);
     }
 
     // --- events ---

@@ -45,9 +45,34 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
      */
     static String health(NvmlCall<Long> eccVolatile, NvmlCall<Long> pagesPending,
                          NvmlCall<NvmlSnapshot.RemappedRows> rows, NvmlCall<Long> clocks) {
-        NvmlCall<Long> hardware = clocks == null ? null : clocks.map(bits -> bits & HARDWARE_SLOWDOWN_BITS);
-        return "ecc=" + answer(eccVolatile) + " pages=" + answer(pagesPending) + " rows=" + answer(rows)
-                + " slowdown=" + answer(hardware);
+        // What "ecc=" + answer(eccVolatile) + " pages=" + ... would give, in one buffer of the right size: each GPU's
+        // health at every pulse, where each answer made into a string first and the concatenation's growing buffer
+        // were a fifth of the pulse in the agent's interpreter (docs/performance.md, "The NVML pulse").
+        StringBuilder s = new StringBuilder(96).append("ecc=");
+        append(s, eccVolatile, -1L);
+        s.append(" pages=");
+        append(s, pagesPending, -1L);
+        s.append(" rows=");
+        append(s, rows, -1L);
+        s.append(" slowdown=");
+        append(s, clocks, HARDWARE_SLOWDOWN_BITS);
+        return s.toString();
+    }
+
+    /** {@link #answer} appended to {@code s}, a {@code Long} value masked with {@code mask}. */
+    private static void append(StringBuilder s, NvmlCall<?> call, long mask) {
+        if (call == null) {
+            s.append("null");
+        } else if (!call.ok()) {
+            s.append("rc=").append(call.returnCode());
+        } else if (call.value() instanceof Long bits) {
+            s.append(bits & mask);
+        } else if (call.value() instanceof NvmlSnapshot.RemappedRows r) {
+            s.append(r.corrected()).append('/').append(r.uncorrected()).append('/').append(r.pending()).append('/')
+                    .append(r.failure());
+        } else {
+            s.append(answer(call));
+        }
     }
 
     /** The pulse a full snapshot shows: what a scope that reads only snapshots answers. */
@@ -93,9 +118,17 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             NvmlDevice d = handle.value();
             String uuid = answer(lib.uuid(d));
             HeldModes.Known known = i == turn ? null : modes.known(i, uuid);
+            NvmlCall<Long> pages;
+            NvmlCall<NvmlSnapshot.RemappedRows> rows;
             if (known == null) {
-                known = new HeldModes.Known(uuid, lib.migMode(d), lib.eccMode(d));
+                pages = lib.retiredPagesPending(d);
+                rows = lib.remappedRows(d);
+                known = new HeldModes.Known(uuid, lib.migMode(d), lib.eccMode(d), HeldModes.ifUnsupported(pages),
+                        HeldModes.ifUnsupported(rows));
                 modes.put(i, known);
+            } else {
+                pages = known.pages() != null ? known.pages() : lib.retiredPagesPending(d);
+                rows = known.rows() != null ? known.rows() : lib.remappedRows(d);
             }
             NvmlCall<NvmlSnapshot.Modes> mig = known.mig();
             NvmlCall<NvmlSnapshot.Modes> ecc = known.ecc();
@@ -119,8 +152,7 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             boolean eccOn = ecc.ok() && ecc.value().current();
             devices.add(new Device(i, "ok", uuid, answer(mig), answer(ecc),
                     eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null, migDevices,
-                    health(eccOn ? lib.eccUncorrectedVolatile(d) : null, lib.retiredPagesPending(d),
-                            lib.remappedRows(d), lib.clocksEventReasons(d))));
+                    health(eccOn ? lib.eccUncorrectedVolatile(d) : null, pages, rows, lib.clocksEventReasons(d))));
         }
         return new NvmlPulse(null, answer(lib.driverVersion()), devices);
     }
@@ -153,6 +185,10 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             // Not the record's toString, which JDK 17 builds with String.format: a GPU's rows at every pulse.
             return r.corrected() + "/" + r.uncorrected() + "/" + r.pending() + "/" + r.failure();
         }
-        return call.value() instanceof NvmlSnapshot.Modes m ? m.current() + "/" + m.pending() : String.valueOf(call.value());
+        if (call.value() instanceof NvmlSnapshot.Modes m) {
+            // current/pending: one of four constants rather than a string built for each GPU's two modes each pulse.
+            return m.current() ? (m.pending() ? "true/true" : "true/false") : (m.pending() ? "false/true" : "false/false");
+        }
+        return String.valueOf(call.value());
     }
 }

@@ -310,6 +310,37 @@ class JnaNvmlScopeTest {
         assertEquals(16, modeCalls(root) - beforeSecond, "and the next snapshot every GPU's again");
     }
 
+    private static int fakeCounter(Path driverRoot, String counter) {
+        return com.sun.jna.NativeLibrary.getInstance(driverRoot.resolve("usr/lib64/libnvidia-ml.so.1").toString())
+                .getFunction(counter).invokeInt(new Object[0]);
+    }
+
+    /**
+     * The stand-in's A100s remap rows and retire no pages (NVML: Not Supported, as on an H100): a held session's pulse
+     * asks every GPU's rows, and the pages only of the GPU whose turn it is; and after its first failure of a kind it
+     * asks no error text again. The pulse reads as the snapshot does.
+     */
+    @Test
+    void aHeldSessionsPulseTakesAMemoryRepairCallAGpuDoesNotSupportAsKnownUntilItsTurn() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        int start = fakeCounter(root, "fakeNvmlMemoryRepairCalls");
+        NvmlSnapshot snapshot = scope.snapshot();
+        assertEquals(16, fakeCounter(root, "fakeNvmlMemoryRepairCalls") - start, "a snapshot asks both of every GPU");
+        assertTrue(snapshot.devices().stream().allMatch(d -> d.retiredPagesPending().returnCode()
+                == NvmlReturn.ERROR_NOT_SUPPORTED && d.remappedRows().ok()), "A100s: rows, no pages");
+        scope.pulse();
+        int errorTexts = fakeCounter(root, "fakeNvmlErrorStringCalls");
+        for (int pass = 0; pass < 10; pass++) {
+            int before = fakeCounter(root, "fakeNvmlMemoryRepairCalls");
+            assertEquals(NvmlPulse.of(snapshot), scope.pulse(), "pages rc=3 and the rows as the snapshot read them");
+            assertEquals(9, fakeCounter(root, "fakeNvmlMemoryRepairCalls") - before,
+                    "eight GPUs' rows and the pages of the one whose turn it is");
+        }
+        assertEquals(errorTexts, fakeCounter(root, "fakeNvmlErrorStringCalls"),
+                "the empty MIG slots' Not Found and the pages' Not Supported: their texts are known");
+    }
+
     /** NVML's current mode changes with nothing else it shows changing: the pulse sees it when the GPU's turn comes. */
     @ParameterizedTest
     @CsvSource({"mig 2 1 1, 2, true/true, migMode", "mig 0 1 0, 0, true/false, migMode", "ecc 5 0 0, 5, false/false, eccMode",
