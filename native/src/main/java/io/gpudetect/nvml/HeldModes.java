@@ -1,7 +1,10 @@
 package io.gpudetect.nvml;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Each GPU's MIG and ECC modes (current and pending) as a held session last read them, so that a pulse asks them
@@ -40,7 +43,21 @@ final class HeldModes {
         return call != null && call.returnCode() == NvmlReturn.ERROR_NOT_SUPPORTED ? call : null;
     }
 
+    /**
+     * A GPU's health answers as a pulse last read them, and their text ({@link NvmlPulse#health}): a pulse whose
+     * answers are the same takes that text instead of writing it again (each GPU at every pulse, most of what the
+     * pulse did in Java besides the calls themselves in the agent's interpreter: docs/performance.md, "The NVML
+     * pulse").
+     */
+    private record Health(NvmlCall<Long> ecc, NvmlCall<Long> pages, NvmlCall<NvmlSnapshot.RemappedRows> rows,
+                          NvmlCall<Long> clocks, String text) {
+    }
+
     private final Map<Integer, Known> byIndex = new HashMap<>();
+    /** By GPU index. */
+    private Health[] health = new Health[0];
+    /** The last pulse read; null before the first. */
+    private NvmlPulse last;
     /** The index whose modes the next pulse reads whatever is known. */
     private int turn;
 
@@ -70,7 +87,7 @@ final class HeldModes {
     /** The modes known for the GPU at {@code index}, if it still gives {@code uuid}; null otherwise. */
     Known known(int index, String uuid) {
         Known k = byIndex.get(index);
-        return k != null && java.util.Objects.equals(k.uuid(), uuid) ? k : null;
+        return k != null && Objects.equals(k.uuid(), uuid) ? k : null;
     }
 
     void put(int index, Known known) {
@@ -81,5 +98,72 @@ final class HeldModes {
     void clear() {
         byIndex.clear();
         turn = 0;
+        health = new Health[0];
+        last = null;
+    }
+
+    /** {@link NvmlPulse#health} of these answers for the GPU at {@code index}: the last text where they are the same. */
+    String health(int index, NvmlCall<Long> ecc, NvmlCall<Long> pages, NvmlCall<NvmlSnapshot.RemappedRows> rows,
+                  NvmlCall<Long> clocks) {
+        if (index >= health.length) {
+            health = java.util.Arrays.copyOf(health, index + 1);
+        }
+        Health h = health[index];
+        if (h != null && sameAnswer(h.ecc, ecc, -1L) && sameAnswer(h.pages, pages, -1L) && sameAnswer(h.rows, rows, -1L)
+                && sameAnswer(h.clocks, clocks, NvmlPulse.HARDWARE_SLOWDOWN_BITS)) {
+            return h.text;
+        }
+        String text = NvmlPulse.health(ecc, pages, rows, clocks);
+        health[index] = new Health(ecc, pages, rows, clocks, text);
+        return text;
+    }
+
+    /**
+     * Whether two calls' answers read the same in {@link NvmlPulse#health}: both not made, the same failure (which
+     * reads as its code alone), or the same value (a {@code Long} masked with {@code mask}).
+     */
+    private static boolean sameAnswer(NvmlCall<?> a, NvmlCall<?> b, long mask) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        if (a.returnCode() != b.returnCode()) {
+            return false;
+        }
+        if (!a.ok() || a.value() == b.value()) {
+            return true;
+        }
+        if (a.value() instanceof Long x && b.value() instanceof Long y) {
+            return (x & mask) == (y & mask);
+        }
+        // Field by field: a record's equals goes through method handles, slow in the agent's interpreter.
+        return a.value() instanceof NvmlSnapshot.RemappedRows x && b.value() instanceof NvmlSnapshot.RemappedRows y
+                && x.corrected() == y.corrected() && x.uncorrected() == y.uncorrected() && x.pending() == y.pending()
+                && x.failure() == y.failure();
+    }
+
+    /**
+     * The last pulse where {@code pulse} equals it, else {@code pulse} (kept as the last): the steady pass compares
+     * each pulse with the one before, and the same object ends that at once. Each device equal to the last pulse's
+     * is that device too, so that comparing a pulse that differs in one GPU does not compare the other GPUs' texts.
+     */
+    NvmlPulse sameAsLast(NvmlPulse pulse) {
+        if (last != null && last.devices().size() == pulse.devices().size()) {
+            List<NvmlPulse.Device> devices = new ArrayList<>(pulse.devices().size());
+            boolean all = true;
+            for (int i = 0; i < pulse.devices().size(); i++) {
+                NvmlPulse.Device d = pulse.devices().get(i);
+                NvmlPulse.Device before = last.devices().get(i);
+                boolean same = d.equals(before);
+                all &= same;
+                devices.add(same ? before : d);
+            }
+            if (all && Objects.equals(pulse.problem(), last.problem())
+                    && Objects.equals(pulse.driverVersion(), last.driverVersion())) {
+                return last;
+            }
+            pulse = new NvmlPulse(pulse.problem(), pulse.driverVersion(), devices);
+        }
+        last = pulse;
+        return pulse;
     }
 }

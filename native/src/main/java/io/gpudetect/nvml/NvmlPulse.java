@@ -3,6 +3,7 @@ package io.gpudetect.nvml;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What can change on an NVIDIA host while the agent runs, and nothing else: which devices answer and with which
@@ -21,6 +22,20 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
         devices = devices == null ? List.of() : List.copyOf(devices);
     }
 
+    // equals and hashCode by hand: a record's own go through method handles (ObjectMethods), which the agent's
+    // interpreter runs slowly, and its steady pass compares two pulses every time (docs/performance.md, "The NVML
+    // pulse"). The same component by component comparison.
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o instanceof NvmlPulse p && Objects.equals(problem, p.problem)
+                && Objects.equals(driverVersion, p.driverVersion) && devices.equals(p.devices);
+    }
+
+    @Override
+    public int hashCode() {
+        return (Objects.hashCode(problem) * 31 + Objects.hashCode(driverVersion)) * 31 + devices.hashCode();
+    }
+
     /**
      * One device by index.
      *
@@ -29,6 +44,23 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
      */
     public record Device(int index, String handle, String uuid, String migMode, String eccMode, String eccErrors,
                          Integer migDevices, String health) {
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || o instanceof Device d && index == d.index && Objects.equals(handle, d.handle)
+                    && Objects.equals(uuid, d.uuid) && Objects.equals(migMode, d.migMode)
+                    && Objects.equals(eccMode, d.eccMode) && Objects.equals(eccErrors, d.eccErrors)
+                    && Objects.equals(migDevices, d.migDevices) && Objects.equals(health, d.health);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = index;
+            for (Object part : new Object[] {handle, uuid, migMode, eccMode, eccErrors, migDevices, health}) {
+                h = h * 31 + Objects.hashCode(part);
+            }
+            return h;
+        }
     }
 
     /**
@@ -95,7 +127,8 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
     }
 
     /**
-     * The pulse read from a library this process holds initialised: no init, no shutdown. {@code maxMigDevices} keeps,
+     * The pulse read from a library this process holds initialised: no init, no shutdown. A pulse equal to the last
+     * one is that very object ({@link HeldModes#sameAsLast}), so that the steady pass's comparison ends at once. {@code maxMigDevices} keeps,
      * by device index, what the held session has answered for a GPU's most MIG devices: a property of the GPU, which
      * the session asks once (each ask is one of NVML's slow calls, ~170 us on an H100) and the caller forgets with
      * the session. {@code modes} keeps each GPU's MIG and ECC modes as last read: this pulse reads them again for one
@@ -150,11 +183,12 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
                 migDevices = answering;
             }
             boolean eccOn = ecc.ok() && ecc.value().current();
-            devices.add(new Device(i, "ok", uuid, answer(mig), answer(ecc),
-                    eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null, migDevices,
-                    health(eccOn ? lib.eccUncorrectedVolatile(d) : null, pages, rows, lib.clocksEventReasons(d))));
+            String eccErrors = eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null;
+            String health = modes.health(i, eccOn ? lib.eccUncorrectedVolatile(d) : null, pages, rows,
+                    lib.clocksEventReasons(d));
+            devices.add(new Device(i, "ok", uuid, answer(mig), answer(ecc), eccErrors, migDevices, health));
         }
-        return new NvmlPulse(null, answer(lib.driverVersion()), devices);
+        return modes.sameAsLast(new NvmlPulse(null, answer(lib.driverVersion()), devices));
     }
 
     static String problem(String unavailable, NvmlCall<?> init, NvmlCall<Integer> count) {
