@@ -98,10 +98,20 @@ final class NvmlApi {
         return f;
     }
 
+    /**
+     * What {@link #call} answers for a symbol the library does not export: no {@code nvmlReturn_t} (0-29, 999). The
+     * calls of an agent's pulse look their symbol up this once instead of asking {@link #exports} first.
+     */
+    static final int NOT_EXPORTED = Integer.MIN_VALUE;
+
     private int call(String symbol, Object... args) {
+        Function f = lookUp(symbol);
+        if (f == null) {
+            return NOT_EXPORTED;
+        }
         // Not invokeInt(args), which hands JNA the library's options: three map lookups a call for a type mapper, an
         // invoking method and "allow objects", of which these calls use none (an agent's pulse makes ~70 calls).
-        return (Integer) function(symbol).invoke(Integer.class, args, NO_OPTIONS);
+        return (Integer) f.invoke(Integer.class, args, NO_OPTIONS);
     }
 
     /**

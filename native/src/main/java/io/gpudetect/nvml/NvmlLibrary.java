@@ -137,8 +137,15 @@ public final class NvmlLibrary {
         return known;
     }
 
-    /** A call that did not return {@code NVML_SUCCESS}, with the library's words for the code. */
+    /**
+     * A call that did not return {@code NVML_SUCCESS}, with the library's words for the code; {@link #missing} where
+     * the library does not export {@code symbol} ({@link NvmlApi#NOT_EXPORTED}: the pulse's calls look their symbol
+     * up once, in the call, instead of asking {@link #exports} first).
+     */
     private <T> NvmlCall<T> failed(String symbol, int code) {
+        if (code == NvmlApi.NOT_EXPORTED) {
+            return missing(symbol);
+        }
         return NvmlCall.failure(symbol, code, errorString(code));
     }
 
@@ -171,9 +178,6 @@ public final class NvmlLibrary {
     }
 
     public NvmlCall<String> driverVersion() {
-        if (!exports("nvmlSystemGetDriverVersion")) {
-            return missing("nvmlSystemGetDriverVersion");
-        }
         byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
         int rc = api.nvmlSystemGetDriverVersion(b, b.length);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetDriverVersion", NvmlApi.text(b))
@@ -201,23 +205,34 @@ public final class NvmlLibrary {
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v.getValue()) : failed(s, rc);
     }
 
+    // The pulse's calls below call the newest symbol and, where the library does not export it, the older one: one
+    // lookup a call instead of asking each symbol's export first (NvmlApi.NOT_EXPORTED).
+
     public NvmlCall<Integer> deviceCount() {
-        String s = firstExported("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
-        if (s == null) {
+        int[] n = new int[1];
+        String s = "nvmlDeviceGetCount_v2";
+        int rc = api.nvmlDeviceGetCount_v2(n);
+        if (rc == NvmlApi.NOT_EXPORTED) {
+            s = "nvmlDeviceGetCount";
+            rc = api.nvmlDeviceGetCount(n);
+        }
+        if (rc == NvmlApi.NOT_EXPORTED) {
             return missing("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
         }
-        int[] n = new int[1];
-        int rc = s.endsWith("_v2") ? api.nvmlDeviceGetCount_v2(n) : api.nvmlDeviceGetCount(n);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, n[0]) : failed(s, rc);
     }
 
     public NvmlCall<NvmlDevice> deviceHandle(int index) {
-        String s = firstExported("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
-        if (s == null) {
+        long[] ref = new long[1];
+        String s = "nvmlDeviceGetHandleByIndex_v2";
+        int rc = api.nvmlDeviceGetHandleByIndex_v2(index, ref);
+        if (rc == NvmlApi.NOT_EXPORTED) {
+            s = "nvmlDeviceGetHandleByIndex";
+            rc = api.nvmlDeviceGetHandleByIndex(index, ref);
+        }
+        if (rc == NvmlApi.NOT_EXPORTED) {
             return missing("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
         }
-        long[] ref = new long[1];
-        int rc = s.endsWith("_v2") ? api.nvmlDeviceGetHandleByIndex_v2(index, ref) : api.nvmlDeviceGetHandleByIndex(index, ref);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, NvmlApi.handle(ref)) : failed(s, rc);
     }
 
@@ -234,9 +249,6 @@ public final class NvmlLibrary {
     }
 
     public NvmlCall<String> uuid(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetUUID")) {
-            return missing("nvmlDeviceGetUUID");
-        }
         byte[] b = new byte[NvmlApi.DEVICE_UUID_BUFFER_SIZE];
         int rc = api.nvmlDeviceGetUUID(d, b, b.length);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetUUID", NvmlApi.text(b))
@@ -408,9 +420,6 @@ public final class NvmlLibrary {
     }
 
     public NvmlCall<NvmlSnapshot.Modes> eccMode(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetEccMode")) {
-            return missing("nvmlDeviceGetEccMode");
-        }
         int[] current = new int[1];
         int[] pending = new int[1];
         int rc = api.nvmlDeviceGetEccMode(d, current, pending);
@@ -421,9 +430,6 @@ public final class NvmlLibrary {
 
     /** Uncorrected ECC errors over the GPU's lifetime ({@code NVML_AGGREGATE_ECC}). */
     public NvmlCall<Long> eccUncorrectedAggregate(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetTotalEccErrors")) {
-            return missing("nvmlDeviceGetTotalEccErrors");
-        }
         long[] n = new long[1];
         int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.AGGREGATE_ECC, n);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n[0])
@@ -431,9 +437,6 @@ public final class NvmlLibrary {
     }
 
     public NvmlCall<NvmlSnapshot.Modes> migMode(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetMigMode")) {
-            return missing("nvmlDeviceGetMigMode");
-        }
         int[] current = new int[1];
         int[] pending = new int[1];
         int rc = api.nvmlDeviceGetMigMode(d, current, pending);
@@ -453,9 +456,6 @@ public final class NvmlLibrary {
     }
 
     public NvmlCall<NvmlDevice> migDeviceHandle(NvmlDevice d, int index) {
-        if (!exports("nvmlDeviceGetMigDeviceHandleByIndex")) {
-            return missing("nvmlDeviceGetMigDeviceHandleByIndex");
-        }
         long[] ref = new long[1];
         int rc = api.nvmlDeviceGetMigDeviceHandleByIndex(d, index, ref);
         return rc == NvmlReturn.SUCCESS
@@ -578,9 +578,6 @@ public final class NvmlLibrary {
 
     /** Uncorrected ECC errors since the driver loaded ({@code NVML_VOLATILE_ECC}): a GPU whose work fails now. */
     public NvmlCall<Long> eccUncorrectedVolatile(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetTotalEccErrors")) {
-            return missing("nvmlDeviceGetTotalEccErrors");
-        }
         long[] n = new long[1];
         int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.VOLATILE_ECC, n);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n[0])
@@ -589,9 +586,6 @@ public final class NvmlLibrary {
 
     /** Whether pages retired for ECC errors wait for a GPU reset ({@code NVML_FEATURE_ENABLED} = 1); pre-Ampere GPUs. */
     public NvmlCall<Long> retiredPagesPending(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetRetiredPagesPendingStatus")) {
-            return missing("nvmlDeviceGetRetiredPagesPendingStatus");
-        }
         int[] v = new int[1];
         int rc = api.nvmlDeviceGetRetiredPagesPendingStatus(d, v);
         return rc == NvmlReturn.SUCCESS
@@ -601,9 +595,6 @@ public final class NvmlLibrary {
 
     /** Ampere and later: rows remapped for correctable and uncorrectable errors, one pending a reset, a failure. */
     public NvmlCall<NvmlSnapshot.RemappedRows> remappedRows(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetRemappedRows")) {
-            return missing("nvmlDeviceGetRemappedRows");
-        }
         int[] corrected = new int[1];
         int[] uncorrected = new int[1];
         int[] pending = new int[1];
@@ -618,12 +609,16 @@ public final class NvmlLibrary {
 
     /** The {@code nvmlClocksEventReason*} bits holding the clocks down now (the older name says "throttle"). */
     public NvmlCall<Long> clocksEventReasons(NvmlDevice d) {
-        String s = firstExported("nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
-        if (s == null) {
+        long[] v = new long[1];
+        String s = "nvmlDeviceGetCurrentClocksEventReasons";
+        int rc = api.clocksEventReasons(s, d, v);
+        if (rc == NvmlApi.NOT_EXPORTED) {
+            s = "nvmlDeviceGetCurrentClocksThrottleReasons";
+            rc = api.clocksEventReasons(s, d, v);
+        }
+        if (rc == NvmlApi.NOT_EXPORTED) {
             return missing("nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
         }
-        long[] v = new long[1];
-        int rc = api.clocksEventReasons(s, d, v);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v[0]) : failed(s, rc);
     }
 
