@@ -37,7 +37,9 @@ final class HeldModes {
      * a property of the GPU and the driver: pages retired on the GPUs before Ampere, rows remapped from Ampere on
      * (nvidia-smi -q on an H100: "Retired Pages ... Pending Page Blacklist : N/A", the remapped rows counted). Neither
      * changes while the session is held, so a pulse takes the GPU's Not Supported as known, like its modes: on eight
-     * A100s or H100s 8 of the pulse's calls. It is asked again when the GPU's modes are (its turn, a snapshot).
+     * A100s or H100s 7 of the pulse's 74 calls (docs/performance.md, "Start-up and footprint tricks", row "a
+     * memory-repair call a GPU does not support kept with its modes"). It is asked again when the GPU's modes are
+     * (its turn, a snapshot).
      */
     static <T> NvmlCall<T> ifUnsupported(NvmlCall<T> call) {
         return call != null && call.returnCode() == NvmlReturn.ERROR_NOT_SUPPORTED ? call : null;

@@ -124,7 +124,8 @@ public final class NvmlLibrary {
     /**
      * {@code nvmlErrorString}'s text for {@code code}, asked once a code: the library answers each code with the same
      * constant text, and an agent's pulse meets the same failures at every pass (an empty MIG slot's Not Found, a
-     * call a GPU does not support), each ask one more call through JNA in the interpreter.
+     * call a GPU does not support), each ask one more call through JNA in the interpreter (docs/performance.md,
+     * "Start-up and footprint tricks", row "NVML's error text once a code").
      */
     public String errorString(int code) {
         String known = errorStrings.get(code);
