@@ -1,13 +1,13 @@
 package io.gpudetect.nvml;
 
 import com.sun.jna.Function;
+import com.sun.jna.Library;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -57,8 +57,16 @@ final class NvmlApi {
     /** {@code NVML_P2P_CAPS_INDEX_NVLINK}. */
     static final int P2P_CAPS_INDEX_NVLINK = 2;
 
-    /** What {@link #call} gives JNA as a call's options: none, which is what the library's own hold for a call. */
-    private static final Map<String, Object> NO_OPTIONS = Collections.emptyMap();
+    /**
+     * What {@link #call} gives JNA as a call's options. No type mapper and no invoking method, as in the library's own
+     * options; and "allow objects", with which JNA's argument conversion lets an argument through before it asks
+     * whether JNA supports the argument's type (a walk of {@code Native.getNativeSize} for each handle and int, 7% of
+     * an agent's pulse in the interpreter: docs/performance.md, "Start-up and footprint tricks", row "NVML outputs as
+     * one-element arrays ..."). Every argument these methods pass is a type JNA's native dispatch reads as before
+     * (a {@code Pointer}, an {@code Integer} or {@code Long}, a primitive array), so the call is the same; what the
+     * check would have caught, an unsupported type, no signature here can pass.
+     */
+    private static final Map<String, Object> OPTIONS = Map.of(Library.OPTION_ALLOW_OBJECTS, Boolean.TRUE);
 
     private final NativeLibrary library;
     /** Each symbol's function, or null where the library does not export it. */
@@ -109,9 +117,9 @@ final class NvmlApi {
         if (f == null) {
             return NOT_EXPORTED;
         }
-        // Not invokeInt(args), which hands JNA the library's options: three map lookups a call for a type mapper, an
-        // invoking method and "allow objects", of which these calls use none (an agent's pulse makes ~70 calls).
-        return (Integer) f.invoke(Integer.class, args, NO_OPTIONS);
+        // Not invokeInt(args), which hands JNA the library's options: three lookups in its map a call (an agent's
+        // pulse makes ~70 calls) for a type mapper, an invoking method and "allow objects" (OPTIONS).
+        return (Integer) f.invoke(Integer.class, args, OPTIONS);
     }
 
     /**
