@@ -623,7 +623,17 @@ EXPORT nvmlReturn_t nvmlShutdown(void) {
     return NVML_SUCCESS;
 }
 
-EXPORT const char *nvmlErrorString(nvmlReturn_t result) { return error_string(result); }
+/* How often this process asked for an error's text: a test checks that a held session's pulses stop asking. */
+static unsigned int error_string_calls;
+
+EXPORT unsigned int fakeNvmlErrorStringCalls(void) {
+    return __atomic_load_n(&error_string_calls, __ATOMIC_SEQ_CST);
+}
+
+EXPORT const char *nvmlErrorString(nvmlReturn_t result) {
+    __atomic_add_fetch(&error_string_calls, 1, __ATOMIC_SEQ_CST);
+    return error_string(result);
+}
 
 /* Not NVML's: how many inits are outstanding, for the tests of a held session. */
 EXPORT int fakeNvmlInitCount(void) { return initialized; }
@@ -847,7 +857,15 @@ EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, unsigned int err
 #define COST_CLOCK_REASONS_US COST_BRAND_US
 #define COST_REGISTER_EVENTS_US COST_SLOW_CALL_US
 
+/* How often this process asked for retired pages or remapped rows: a test checks which a held session's pulse asks. */
+static unsigned int memory_repair_calls;
+
+EXPORT unsigned int fakeNvmlMemoryRepairCalls(void) {
+    return __atomic_load_n(&memory_repair_calls, __ATOMIC_SEQ_CST);
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d, unsigned int *pending) {
+    __atomic_add_fetch(&memory_repair_calls, 1, __ATOMIC_SEQ_CST);
     spend(COST_MEMORY_REPAIR_US);
     nvmlReturn_t r = check(d, pending);
     if (r) return r;
@@ -858,6 +876,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d, unsig
 
 EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int *corr, unsigned int *unc,
                                               unsigned int *pending, unsigned int *failure) {
+    __atomic_add_fetch(&memory_repair_calls, 1, __ATOMIC_SEQ_CST);
     spend(COST_MEMORY_REPAIR_US);
     nvmlReturn_t r = check(d, corr);
     if (r) return r;

@@ -124,9 +124,20 @@ public final class JnaNvmlScope implements NvmlScope {
 
     /** NVML answered: it counted its devices, and each gave a handle and was not lost. */
     private static boolean answering(NvmlPulse pulse) {
-        return pulse.problem() == null && pulse.devices().stream().allMatch(d -> "ok".equals(d.handle())
-                && !("rc=" + NvmlReturn.ERROR_GPU_IS_LOST).equals(d.uuid()));
+        if (pulse.problem() != null) {
+            return false;
+        }
+        // A loop and a constant, not a stream and a string built for each GPU: this runs after every pulse.
+        for (NvmlPulse.Device d : pulse.devices()) {
+            if (!"ok".equals(d.handle()) || GPU_IS_LOST.equals(d.uuid())) {
+                return false;
+            }
+        }
+        return true;
     }
+
+    /** A UUID call's answer ({@link NvmlPulse#answer}) when the GPU is lost. */
+    private static final String GPU_IS_LOST = "rc=" + NvmlReturn.ERROR_GPU_IS_LOST;
 
     /**
      * Everything detection reads, after one init and (with {@code shutdown}) before one shutdown; a device that fails

@@ -1,7 +1,9 @@
 package io.gpudetect.nvml;
 
 import com.sun.jna.Function;
+import com.sun.jna.Library;
 import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
@@ -23,7 +25,11 @@ import java.util.Map;
  * Native.register}): it binds a class's native methods to one library for the whole JVM, where tests load
  * several copies of a library side by side, and fails on the first symbol a library lacks, where an old
  * driver lacks the {@code _v2} ones. Handles, by-reference values and structs are passed as the pointers
- * they are, so no argument needs JNA's reflective conversion.
+ * they are, so no argument needs JNA's reflective conversion. The output arguments of the calls an agent's steady
+ * pulse makes are one-element Java arrays ({@code int[1]}, {@code long[1]}), which JNA passes as a pointer to a copy
+ * that it writes back after the call: a primitive array is the first thing JNA's argument conversion lets through,
+ * where a by-reference value's memory goes through all of it, and its value is then read back with a native call
+ * (docs/performance.md, "The NVML pulse").
  */
 final class NvmlApi {
 
@@ -50,6 +56,17 @@ final class NvmlApi {
     static final int NVLINK_MAX_LINKS = 18;
     /** {@code NVML_P2P_CAPS_INDEX_NVLINK}. */
     static final int P2P_CAPS_INDEX_NVLINK = 2;
+
+    /**
+     * What {@link #call} gives JNA as a call's options. No type mapper and no invoking method, as in the library's own
+     * options; and "allow objects", with which JNA's argument conversion lets an argument through before it asks
+     * whether JNA supports the argument's type (a walk of {@code Native.getNativeSize} for each handle and int, 7% of
+     * an agent's pulse in the interpreter: docs/performance.md, "Start-up and footprint tricks", row "NVML outputs as
+     * one-element arrays ..."). Every argument these methods pass is a type JNA's native dispatch reads as before
+     * (a {@code Pointer}, an {@code Integer} or {@code Long}, a primitive array), so the call is the same; what the
+     * check would have caught, an unsupported type, no signature here can pass.
+     */
+    private static final Map<String, Object> OPTIONS = Map.of(Library.OPTION_ALLOW_OBJECTS, Boolean.TRUE);
 
     private final NativeLibrary library;
     /** Each symbol's function, or null where the library does not export it. */
@@ -89,8 +106,29 @@ final class NvmlApi {
         return f;
     }
 
+    /**
+     * What {@link #call} answers for a symbol the library does not export: no {@code nvmlReturn_t} (0-29, 999). The
+     * calls of an agent's pulse look their symbol up this once instead of asking {@link #exports} first.
+     */
+    static final int NOT_EXPORTED = Integer.MIN_VALUE;
+
     private int call(String symbol, Object... args) {
-        return function(symbol).invokeInt(args);
+        Function f = lookUp(symbol);
+        if (f == null) {
+            return NOT_EXPORTED;
+        }
+        // Not invokeInt(args), which hands JNA the library's options: three lookups in its map a call (an agent's
+        // pulse makes ~70 calls) for a type mapper, an invoking method and "allow objects" (OPTIONS).
+        return (Integer) f.invoke(Integer.class, args, OPTIONS);
+    }
+
+    /**
+     * The {@code nvmlDevice_t} a handle call wrote into {@code out}, a fresh {@code long[1]}: NVML is built for 64-bit
+     * hosts only (x86_64, aarch64, ppc64le), where a pointer fills the long; on a little-endian 32-bit one it would
+     * fill its zeroed low half, so the value would still read right.
+     */
+    static NvmlDevice handle(long[] out) {
+        return new NvmlDevice(out[0] == 0 ? null : new Pointer(out[0]));
     }
 
     /** A C string from a fixed-size buffer: up to the first NUL, or the whole buffer. */
@@ -134,20 +172,21 @@ final class NvmlApi {
         return call("nvmlSystemGetCudaDriverVersion", cudaDriverVersion.getPointer());
     }
 
-    int nvmlDeviceGetCount_v2(IntByReference deviceCount) {
-        return call("nvmlDeviceGetCount_v2", deviceCount.getPointer());
+    int nvmlDeviceGetCount_v2(int[] deviceCount) {
+        return call("nvmlDeviceGetCount_v2", (Object) deviceCount);
     }
 
-    int nvmlDeviceGetCount(IntByReference deviceCount) {
-        return call("nvmlDeviceGetCount", deviceCount.getPointer());
+    int nvmlDeviceGetCount(int[] deviceCount) {
+        return call("nvmlDeviceGetCount", (Object) deviceCount);
     }
 
-    int nvmlDeviceGetHandleByIndex_v2(int index, PointerByReference device) {
-        return call("nvmlDeviceGetHandleByIndex_v2", index, device.getPointer());
+    /** {@code device}: see {@link #handle}. */
+    int nvmlDeviceGetHandleByIndex_v2(int index, long[] device) {
+        return call("nvmlDeviceGetHandleByIndex_v2", index, device);
     }
 
-    int nvmlDeviceGetHandleByIndex(int index, PointerByReference device) {
-        return call("nvmlDeviceGetHandleByIndex", index, device.getPointer());
+    int nvmlDeviceGetHandleByIndex(int index, long[] device) {
+        return call("nvmlDeviceGetHandleByIndex", index, device);
     }
 
     int nvmlDeviceGetName(NvmlDevice device, byte[] name, int length) {
@@ -223,24 +262,24 @@ final class NvmlApi {
         return call(function, device.getPointer(), value.getPointer());
     }
 
-    int nvmlDeviceGetEccMode(NvmlDevice device, IntByReference current, IntByReference pending) {
-        return call("nvmlDeviceGetEccMode", device.getPointer(), current.getPointer(), pending.getPointer());
+    int nvmlDeviceGetEccMode(NvmlDevice device, int[] current, int[] pending) {
+        return call("nvmlDeviceGetEccMode", device.getPointer(), current, pending);
     }
 
-    int nvmlDeviceGetTotalEccErrors(NvmlDevice device, int errorType, int counterType, LongByReference eccCounts) {
-        return call("nvmlDeviceGetTotalEccErrors", device.getPointer(), errorType, counterType, eccCounts.getPointer());
+    int nvmlDeviceGetTotalEccErrors(NvmlDevice device, int errorType, int counterType, long[] eccCounts) {
+        return call("nvmlDeviceGetTotalEccErrors", device.getPointer(), errorType, counterType, eccCounts);
     }
 
-    int nvmlDeviceGetMigMode(NvmlDevice device, IntByReference currentMode, IntByReference pendingMode) {
-        return call("nvmlDeviceGetMigMode", device.getPointer(), currentMode.getPointer(), pendingMode.getPointer());
+    int nvmlDeviceGetMigMode(NvmlDevice device, int[] currentMode, int[] pendingMode) {
+        return call("nvmlDeviceGetMigMode", device.getPointer(), currentMode, pendingMode);
     }
 
     int nvmlDeviceGetMaxMigDeviceCount(NvmlDevice device, IntByReference count) {
         return call("nvmlDeviceGetMaxMigDeviceCount", device.getPointer(), count.getPointer());
     }
 
-    int nvmlDeviceGetMigDeviceHandleByIndex(NvmlDevice device, int index, PointerByReference migDevice) {
-        return call("nvmlDeviceGetMigDeviceHandleByIndex", device.getPointer(), index, migDevice.getPointer());
+    int nvmlDeviceGetMigDeviceHandleByIndex(NvmlDevice device, int index, long[] migDevice) {
+        return call("nvmlDeviceGetMigDeviceHandleByIndex", device.getPointer(), index, migDevice);
     }
 
     int nvmlDeviceGetGpuInstanceId(NvmlDevice device, IntByReference id) {
@@ -281,19 +320,18 @@ final class NvmlApi {
         return call(symbol, device.getPointer(), info.memory);
     }
 
-    int nvmlDeviceGetRetiredPagesPendingStatus(NvmlDevice device, IntByReference isPending) {
-        return call("nvmlDeviceGetRetiredPagesPendingStatus", device.getPointer(), isPending.getPointer());
+    int nvmlDeviceGetRetiredPagesPendingStatus(NvmlDevice device, int[] isPending) {
+        return call("nvmlDeviceGetRetiredPagesPendingStatus", device.getPointer(), isPending);
     }
 
-    int nvmlDeviceGetRemappedRows(NvmlDevice device, IntByReference corrRows, IntByReference uncRows,
-                                  IntByReference isPending, IntByReference failureOccurred) {
-        return call("nvmlDeviceGetRemappedRows", device.getPointer(), corrRows.getPointer(), uncRows.getPointer(),
-                isPending.getPointer(), failureOccurred.getPointer());
+    int nvmlDeviceGetRemappedRows(NvmlDevice device, int[] corrRows, int[] uncRows, int[] isPending,
+                                  int[] failureOccurred) {
+        return call("nvmlDeviceGetRemappedRows", device.getPointer(), corrRows, uncRows, isPending, failureOccurred);
     }
 
     /** {@code nvmlDeviceGetCurrentClocksEventReasons}, or its older name {@code ...ThrottleReasons}: same signature. */
-    int clocksEventReasons(String function, NvmlDevice device, LongByReference reasons) {
-        return call(function, device.getPointer(), reasons.getPointer());
+    int clocksEventReasons(String function, NvmlDevice device, long[] reasons) {
+        return call(function, device.getPointer(), reasons);
     }
 
     // --- events (nvml.h "Event Handling Methods") ---

@@ -8,8 +8,11 @@ package io.gpudetect.nvml;
  */
 public record NvmlCall<T>(String function, int returnCode, String status, String error, T value) {
 
+    /** {@code NVML_SUCCESS}: named once, not at every call that succeeds (~60 a pulse of an agent's steady pass). */
+    private static final String SUCCESS = NvmlReturn.name(NvmlReturn.SUCCESS);
+
     public static <T> NvmlCall<T> success(String function, T value) {
-        return new NvmlCall<>(function, NvmlReturn.SUCCESS, NvmlReturn.name(NvmlReturn.SUCCESS), null, value);
+        return new NvmlCall<>(function, NvmlReturn.SUCCESS, SUCCESS, null, value);
     }
 
     public static <T> NvmlCall<T> failure(String function, int returnCode, String error) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A loaded {@code libnvidia-ml.so.1} with Java-named calls, each answering an {@link NvmlCall}. Each call
@@ -29,30 +30,8 @@ public final class NvmlLibrary {
 
     private final String path;
     private final NvmlApi api;
-    /** Each thread's by-reference arguments of the calls a steady pulse makes ({@link Scratch}); unset until asked. */
-    private final ThreadLocal<Scratch> scratch = new ThreadLocal<>();
-
-    /**
-     * The by-reference arguments of the calls an agent's steady pulse makes, kept per thread instead of made anew:
-     * each {@code new IntByReference()} is a native allocation that JNA's cleaner thread frees later, about a fifth
-     * of a pulse's CPU in the agent's interpreter (docs/performance.md, "Modes read in turn"). A call reads what it
-     * was answered before it returns, so one set a thread does; and only after NVML_SUCCESS, with which NVML has
-     * written every output argument, so what an earlier call left there is never read.
-     */
-    private record Scratch(IntByReference int0, IntByReference int1, IntByReference int2, IntByReference int3,
-                           LongByReference long0, PointerByReference pointer) {
-    }
-
-    private Scratch scratch() {
-        Scratch s = scratch.get();
-        if (s == null) {
-            s = new Scratch(new IntByReference(), new IntByReference(), new IntByReference(), new IntByReference(),
-                    new LongByReference(), new PointerByReference());
-            scratch.set(s);
-        }
-        return s;
-    }
-
+    /** {@link #errorString}'s answers by code. */
+    private final Map<Integer, String> errorStrings = new ConcurrentHashMap<>();
     private NvmlLibrary(String path, NvmlApi api) {
         this.path = path;
         this.api = api;
@@ -142,12 +121,32 @@ public final class NvmlLibrary {
         return null;
     }
 
+    /**
+     * {@code nvmlErrorString}'s text for {@code code}, asked once a code: the library answers each code with the same
+     * constant text, and an agent's pulse meets the same failures at every pass (an empty MIG slot's Not Found, a
+     * call a GPU does not support), each ask one more call through JNA in the interpreter (docs/performance.md,
+     * "Start-up and footprint tricks", row "NVML's error text once a code").
+     */
     public String errorString(int code) {
-        return exports("nvmlErrorString") ? api.nvmlErrorString(code) : null;
+        String known = errorStrings.get(code);
+        if (known == null && exports("nvmlErrorString")) {
+            known = api.nvmlErrorString(code);
+            if (known != null) {
+                errorStrings.put(code, known);
+            }
+        }
+        return known;
     }
 
-    /** A call that did not return {@code NVML_SUCCESS}, with the library's words for the code. */
+    /**
+     * A call that did not return {@code NVML_SUCCESS}, with the library's words for the code; {@link #missing} where
+     * the library does not export {@code symbol} ({@link NvmlApi#NOT_EXPORTED}: the pulse's calls look their symbol
+     * up once, in the call, instead of asking {@link #exports} first).
+     */
     private <T> NvmlCall<T> failed(String symbol, int code) {
+        if (code == NvmlApi.NOT_EXPORTED) {
+            return missing(symbol);
+        }
         return NvmlCall.failure(symbol, code, errorString(code));
     }
 
@@ -180,9 +179,6 @@ public final class NvmlLibrary {
     }
 
     public NvmlCall<String> driverVersion() {
-        if (!exports("nvmlSystemGetDriverVersion")) {
-            return missing("nvmlSystemGetDriverVersion");
-        }
         byte[] b = new byte[NvmlApi.SYSTEM_VERSION_BUFFER_SIZE];
         int rc = api.nvmlSystemGetDriverVersion(b, b.length);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlSystemGetDriverVersion", NvmlApi.text(b))
@@ -210,24 +206,35 @@ public final class NvmlLibrary {
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v.getValue()) : failed(s, rc);
     }
 
+    // The pulse's calls below call the newest symbol and, where the library does not export it, the older one: one
+    // lookup a call instead of asking each symbol's export first (NvmlApi.NOT_EXPORTED).
+
     public NvmlCall<Integer> deviceCount() {
-        String s = firstExported("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
-        if (s == null) {
+        int[] n = new int[1];
+        String s = "nvmlDeviceGetCount_v2";
+        int rc = api.nvmlDeviceGetCount_v2(n);
+        if (rc == NvmlApi.NOT_EXPORTED) {
+            s = "nvmlDeviceGetCount";
+            rc = api.nvmlDeviceGetCount(n);
+        }
+        if (rc == NvmlApi.NOT_EXPORTED) {
             return missing("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
         }
-        IntByReference n = scratch().int0();
-        int rc = s.endsWith("_v2") ? api.nvmlDeviceGetCount_v2(n) : api.nvmlDeviceGetCount(n);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, n.getValue()) : failed(s, rc);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, n[0]) : failed(s, rc);
     }
 
     public NvmlCall<NvmlDevice> deviceHandle(int index) {
-        String s = firstExported("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
-        if (s == null) {
+        long[] ref = new long[1];
+        String s = "nvmlDeviceGetHandleByIndex_v2";
+        int rc = api.nvmlDeviceGetHandleByIndex_v2(index, ref);
+        if (rc == NvmlApi.NOT_EXPORTED) {
+            s = "nvmlDeviceGetHandleByIndex";
+            rc = api.nvmlDeviceGetHandleByIndex(index, ref);
+        }
+        if (rc == NvmlApi.NOT_EXPORTED) {
             return missing("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
         }
-        PointerByReference ref = scratch().pointer();
-        int rc = s.endsWith("_v2") ? api.nvmlDeviceGetHandleByIndex_v2(index, ref) : api.nvmlDeviceGetHandleByIndex(index, ref);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, new NvmlDevice(ref.getValue())) : failed(s, rc);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, NvmlApi.handle(ref)) : failed(s, rc);
     }
 
     // --- one device (a GPU or a MIG device) ---
@@ -243,9 +250,6 @@ public final class NvmlLibrary {
     }
 
     public NvmlCall<String> uuid(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetUUID")) {
-            return missing("nvmlDeviceGetUUID");
-        }
         byte[] b = new byte[NvmlApi.DEVICE_UUID_BUFFER_SIZE];
         int rc = api.nvmlDeviceGetUUID(d, b, b.length);
         return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetUUID", NvmlApi.text(b))
@@ -417,41 +421,28 @@ public final class NvmlLibrary {
     }
 
     public NvmlCall<NvmlSnapshot.Modes> eccMode(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetEccMode")) {
-            return missing("nvmlDeviceGetEccMode");
-        }
-        Scratch scratch = scratch();
-        IntByReference current = scratch.int0();
-        IntByReference pending = scratch.int1();
+        int[] current = new int[1];
+        int[] pending = new int[1];
         int rc = api.nvmlDeviceGetEccMode(d, current, pending);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetEccMode",
-                        new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0))
+                ? NvmlCall.success("nvmlDeviceGetEccMode", new NvmlSnapshot.Modes(current[0] != 0, pending[0] != 0))
                 : failed("nvmlDeviceGetEccMode", rc);
     }
 
     /** Uncorrected ECC errors over the GPU's lifetime ({@code NVML_AGGREGATE_ECC}). */
     public NvmlCall<Long> eccUncorrectedAggregate(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetTotalEccErrors")) {
-            return missing("nvmlDeviceGetTotalEccErrors");
-        }
-        LongByReference n = scratch().long0();
+        long[] n = new long[1];
         int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.AGGREGATE_ECC, n);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n.getValue())
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n[0])
                 : failed("nvmlDeviceGetTotalEccErrors", rc);
     }
 
     public NvmlCall<NvmlSnapshot.Modes> migMode(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetMigMode")) {
-            return missing("nvmlDeviceGetMigMode");
-        }
-        Scratch scratch = scratch();
-        IntByReference current = scratch.int0();
-        IntByReference pending = scratch.int1();
+        int[] current = new int[1];
+        int[] pending = new int[1];
         int rc = api.nvmlDeviceGetMigMode(d, current, pending);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetMigMode",
-                        new NvmlSnapshot.Modes(current.getValue() != 0, pending.getValue() != 0))
+                ? NvmlCall.success("nvmlDeviceGetMigMode", new NvmlSnapshot.Modes(current[0] != 0, pending[0] != 0))
                 : failed("nvmlDeviceGetMigMode", rc);
     }
 
@@ -466,13 +457,10 @@ public final class NvmlLibrary {
     }
 
     public NvmlCall<NvmlDevice> migDeviceHandle(NvmlDevice d, int index) {
-        if (!exports("nvmlDeviceGetMigDeviceHandleByIndex")) {
-            return missing("nvmlDeviceGetMigDeviceHandleByIndex");
-        }
-        PointerByReference ref = scratch().pointer();
+        long[] ref = new long[1];
         int rc = api.nvmlDeviceGetMigDeviceHandleByIndex(d, index, ref);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetMigDeviceHandleByIndex", new NvmlDevice(ref.getValue()))
+                ? NvmlCall.success("nvmlDeviceGetMigDeviceHandleByIndex", NvmlApi.handle(ref))
                 : failed("nvmlDeviceGetMigDeviceHandleByIndex", rc);
     }
 
@@ -591,54 +579,48 @@ public final class NvmlLibrary {
 
     /** Uncorrected ECC errors since the driver loaded ({@code NVML_VOLATILE_ECC}): a GPU whose work fails now. */
     public NvmlCall<Long> eccUncorrectedVolatile(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetTotalEccErrors")) {
-            return missing("nvmlDeviceGetTotalEccErrors");
-        }
-        LongByReference n = scratch().long0();
+        long[] n = new long[1];
         int rc = api.nvmlDeviceGetTotalEccErrors(d, NvmlApi.MEMORY_ERROR_TYPE_UNCORRECTED, NvmlApi.VOLATILE_ECC, n);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n.getValue())
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success("nvmlDeviceGetTotalEccErrors", n[0])
                 : failed("nvmlDeviceGetTotalEccErrors", rc);
     }
 
     /** Whether pages retired for ECC errors wait for a GPU reset ({@code NVML_FEATURE_ENABLED} = 1); pre-Ampere GPUs. */
     public NvmlCall<Long> retiredPagesPending(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetRetiredPagesPendingStatus")) {
-            return missing("nvmlDeviceGetRetiredPagesPendingStatus");
-        }
-        IntByReference v = scratch().int0();
+        int[] v = new int[1];
         int rc = api.nvmlDeviceGetRetiredPagesPendingStatus(d, v);
         return rc == NvmlReturn.SUCCESS
-                ? NvmlCall.success("nvmlDeviceGetRetiredPagesPendingStatus", Integer.toUnsignedLong(v.getValue()))
+                ? NvmlCall.success("nvmlDeviceGetRetiredPagesPendingStatus", Integer.toUnsignedLong(v[0]))
                 : failed("nvmlDeviceGetRetiredPagesPendingStatus", rc);
     }
 
     /** Ampere and later: rows remapped for correctable and uncorrectable errors, one pending a reset, a failure. */
     public NvmlCall<NvmlSnapshot.RemappedRows> remappedRows(NvmlDevice d) {
-        if (!exports("nvmlDeviceGetRemappedRows")) {
-            return missing("nvmlDeviceGetRemappedRows");
-        }
-        Scratch scratch = scratch();
-        IntByReference corrected = scratch.int0();
-        IntByReference uncorrected = scratch.int1();
-        IntByReference pending = scratch.int2();
-        IntByReference failure = scratch.int3();
+        int[] corrected = new int[1];
+        int[] uncorrected = new int[1];
+        int[] pending = new int[1];
+        int[] failure = new int[1];
         int rc = api.nvmlDeviceGetRemappedRows(d, corrected, uncorrected, pending, failure);
         return rc == NvmlReturn.SUCCESS
                 ? NvmlCall.success("nvmlDeviceGetRemappedRows", new NvmlSnapshot.RemappedRows(
-                        Integer.toUnsignedLong(corrected.getValue()), Integer.toUnsignedLong(uncorrected.getValue()),
-                        pending.getValue() != 0, failure.getValue() != 0))
+                        Integer.toUnsignedLong(corrected[0]), Integer.toUnsignedLong(uncorrected[0]), pending[0] != 0,
+                        failure[0] != 0))
                 : failed("nvmlDeviceGetRemappedRows", rc);
     }
 
     /** The {@code nvmlClocksEventReason*} bits holding the clocks down now (the older name says "throttle"). */
     public NvmlCall<Long> clocksEventReasons(NvmlDevice d) {
-        String s = firstExported("nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
-        if (s == null) {
+        long[] v = new long[1];
+        String s = "nvmlDeviceGetCurrentClocksEventReasons";
+        int rc = api.clocksEventReasons(s, d, v);
+        if (rc == NvmlApi.NOT_EXPORTED) {
+            s = "nvmlDeviceGetCurrentClocksThrottleReasons";
+            rc = api.clocksEventReasons(s, d, v);
+        }
+        if (rc == NvmlApi.NOT_EXPORTED) {
             return missing("nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
         }
-        LongByReference v = scratch().long0();
-        int rc = api.clocksEventReasons(s, d, v);
-        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v.getValue()) : failed(s, rc);
+        return rc == NvmlReturn.SUCCESS ? NvmlCall.success(s, v[0]) : failed(s, rc);
     }
 
     // --- events ---

@@ -3,6 +3,7 @@ package io.gpudetect.nvml;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What can change on an NVIDIA host while the agent runs, and nothing else: which devices answer and with which
@@ -21,6 +22,20 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
         devices = devices == null ? List.of() : List.copyOf(devices);
     }
 
+    // equals and hashCode by hand: a record's own go through method handles (ObjectMethods), which the agent's
+    // interpreter runs slowly, and its steady pass compares two pulses every time (docs/performance.md, "The NVML
+    // pulse"). The same component by component comparison.
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o instanceof NvmlPulse p && Objects.equals(problem, p.problem)
+                && Objects.equals(driverVersion, p.driverVersion) && devices.equals(p.devices);
+    }
+
+    @Override
+    public int hashCode() {
+        return (Objects.hashCode(problem) * 31 + Objects.hashCode(driverVersion)) * 31 + devices.hashCode();
+    }
+
     /**
      * One device by index.
      *
@@ -29,6 +44,23 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
      */
     public record Device(int index, String handle, String uuid, String migMode, String eccMode, String eccErrors,
                          Integer migDevices, String health) {
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || o instanceof Device d && index == d.index && Objects.equals(handle, d.handle)
+                    && Objects.equals(uuid, d.uuid) && Objects.equals(migMode, d.migMode)
+                    && Objects.equals(eccMode, d.eccMode) && Objects.equals(eccErrors, d.eccErrors)
+                    && Objects.equals(migDevices, d.migDevices) && Objects.equals(health, d.health);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = index;
+            for (Object part : new Object[] {handle, uuid, migMode, eccMode, eccErrors, migDevices, health}) {
+                h = h * 31 + Objects.hashCode(part);
+            }
+            return h;
+        }
     }
 
     /**
@@ -45,9 +77,34 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
      */
     static String health(NvmlCall<Long> eccVolatile, NvmlCall<Long> pagesPending,
                          NvmlCall<NvmlSnapshot.RemappedRows> rows, NvmlCall<Long> clocks) {
-        NvmlCall<Long> hardware = clocks == null ? null : clocks.map(bits -> bits & HARDWARE_SLOWDOWN_BITS);
-        return "ecc=" + answer(eccVolatile) + " pages=" + answer(pagesPending) + " rows=" + answer(rows)
-                + " slowdown=" + answer(hardware);
+        // What "ecc=" + answer(eccVolatile) + " pages=" + ... would give, in one buffer of the right size: each GPU's
+        // health at every pulse, where each answer made into a string first and the concatenation's growing buffer
+        // were a fifth of the pulse in the agent's interpreter (docs/performance.md, "The NVML pulse").
+        StringBuilder s = new StringBuilder(96).append("ecc=");
+        append(s, eccVolatile, -1L);
+        s.append(" pages=");
+        append(s, pagesPending, -1L);
+        s.append(" rows=");
+        append(s, rows, -1L);
+        s.append(" slowdown=");
+        append(s, clocks, HARDWARE_SLOWDOWN_BITS);
+        return s.toString();
+    }
+
+    /** {@link #answer} appended to {@code s}, a {@code Long} value masked with {@code mask}. */
+    private static void append(StringBuilder s, NvmlCall<?> call, long mask) {
+        if (call == null) {
+            s.append("null");
+        } else if (!call.ok()) {
+            s.append("rc=").append(call.returnCode());
+        } else if (call.value() instanceof Long bits) {
+            s.append(bits & mask);
+        } else if (call.value() instanceof NvmlSnapshot.RemappedRows r) {
+            s.append(r.corrected()).append('/').append(r.uncorrected()).append('/').append(r.pending()).append('/')
+                    .append(r.failure());
+        } else {
+            s.append(answer(call));
+        }
     }
 
     /** The pulse a full snapshot shows: what a scope that reads only snapshots answers. */
@@ -70,7 +127,8 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
     }
 
     /**
-     * The pulse read from a library this process holds initialised: no init, no shutdown. {@code maxMigDevices} keeps,
+     * The pulse read from a library this process holds initialised: no init, no shutdown. A pulse equal to the last
+     * one is that very object ({@link HeldModes#sameAsLast}), so that the steady pass's comparison ends at once. {@code maxMigDevices} keeps,
      * by device index, what the held session has answered for a GPU's most MIG devices: a property of the GPU, which
      * the session asks once (each ask is one of NVML's slow calls, ~170 us on an H100) and the caller forgets with
      * the session. {@code modes} keeps each GPU's MIG and ECC modes as last read: this pulse reads them again for one
@@ -93,9 +151,17 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             NvmlDevice d = handle.value();
             String uuid = answer(lib.uuid(d));
             HeldModes.Known known = i == turn ? null : modes.known(i, uuid);
+            NvmlCall<Long> pages;
+            NvmlCall<NvmlSnapshot.RemappedRows> rows;
             if (known == null) {
-                known = new HeldModes.Known(uuid, lib.migMode(d), lib.eccMode(d));
+                pages = lib.retiredPagesPending(d);
+                rows = lib.remappedRows(d);
+                known = new HeldModes.Known(uuid, lib.migMode(d), lib.eccMode(d), HeldModes.ifUnsupported(pages),
+                        HeldModes.ifUnsupported(rows));
                 modes.put(i, known);
+            } else {
+                pages = known.pages() != null ? known.pages() : lib.retiredPagesPending(d);
+                rows = known.rows() != null ? known.rows() : lib.remappedRows(d);
             }
             NvmlCall<NvmlSnapshot.Modes> mig = known.mig();
             NvmlCall<NvmlSnapshot.Modes> ecc = known.ecc();
@@ -117,12 +183,12 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
                 migDevices = answering;
             }
             boolean eccOn = ecc.ok() && ecc.value().current();
-            devices.add(new Device(i, "ok", uuid, answer(mig), answer(ecc),
-                    eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null, migDevices,
-                    health(eccOn ? lib.eccUncorrectedVolatile(d) : null, lib.retiredPagesPending(d),
-                            lib.remappedRows(d), lib.clocksEventReasons(d))));
+            String eccErrors = eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null;
+            String health = modes.health(i, eccOn ? lib.eccUncorrectedVolatile(d) : null, pages, rows,
+                    lib.clocksEventReasons(d));
+            devices.add(new Device(i, "ok", uuid, answer(mig), answer(ecc), eccErrors, migDevices, health));
         }
-        return new NvmlPulse(null, answer(lib.driverVersion()), devices);
+        return modes.sameAsLast(new NvmlPulse(null, answer(lib.driverVersion()), devices));
     }
 
     static String problem(String unavailable, NvmlCall<?> init, NvmlCall<Integer> count) {
@@ -153,6 +219,10 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             // Not the record's toString, which JDK 17 builds with String.format: a GPU's rows at every pulse.
             return r.corrected() + "/" + r.uncorrected() + "/" + r.pending() + "/" + r.failure();
         }
-        return call.value() instanceof NvmlSnapshot.Modes m ? m.current() + "/" + m.pending() : String.valueOf(call.value());
+        if (call.value() instanceof NvmlSnapshot.Modes m) {
+            // current/pending: one of four constants rather than a string built for each GPU's two modes each pulse.
+            return m.current() ? (m.pending() ? "true/true" : "true/false") : (m.pending() ? "false/true" : "false/false");
+        }
+        return String.valueOf(call.value());
     }
 }

@@ -2,7 +2,9 @@ package io.gpudetect.nvml;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -308,6 +310,66 @@ class JnaNvmlScopeTest {
         int beforeSecond = modeCalls(root);
         scope.snapshot();
         assertEquals(16, modeCalls(root) - beforeSecond, "and the next snapshot every GPU's again");
+    }
+
+    private static int fakeCounter(Path driverRoot, String counter) {
+        return com.sun.jna.NativeLibrary.getInstance(driverRoot.resolve("usr/lib64/libnvidia-ml.so.1").toString())
+                .getFunction(counter).invokeInt(new Object[0]);
+    }
+
+    /**
+     * The stand-in's A100s remap rows and retire no pages (NVML: Not Supported, as on an H100): a held session's pulse
+     * asks every GPU's rows, and the pages only of the GPU whose turn it is; and after its first failure of a kind it
+     * asks no error text again. The pulse reads as the snapshot does.
+     */
+    @Test
+    void aHeldSessionsPulseTakesAMemoryRepairCallAGpuDoesNotSupportAsKnownUntilItsTurn() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        int start = fakeCounter(root, "fakeNvmlMemoryRepairCalls");
+        NvmlSnapshot snapshot = scope.snapshot();
+        assertEquals(16, fakeCounter(root, "fakeNvmlMemoryRepairCalls") - start, "a snapshot asks both of every GPU");
+        assertTrue(snapshot.devices().stream().allMatch(d -> d.retiredPagesPending().returnCode()
+                == NvmlReturn.ERROR_NOT_SUPPORTED && d.remappedRows().ok()), "A100s: rows, no pages");
+        scope.pulse();
+        int errorTexts = fakeCounter(root, "fakeNvmlErrorStringCalls");
+        for (int pass = 0; pass < 10; pass++) {
+            int before = fakeCounter(root, "fakeNvmlMemoryRepairCalls");
+            assertEquals(NvmlPulse.of(snapshot), scope.pulse(), "pages rc=3 and the rows as the snapshot read them");
+            assertEquals(9, fakeCounter(root, "fakeNvmlMemoryRepairCalls") - before,
+                    "eight GPUs' rows and the pages of the one whose turn it is");
+        }
+        assertEquals(errorTexts, fakeCounter(root, "fakeNvmlErrorStringCalls"),
+                "the empty MIG slots' Not Found and the pages' Not Supported: their texts are known");
+    }
+
+    /**
+     * A pulse equal to the last is that very object, so that the steady pass's comparison ends at once; one GPU's
+     * double-bit ECC error makes the next pulse differ in that GPU's health, and the other GPUs are the last pulse's.
+     */
+    @Test
+    void aHeldSessionsUnchangedPulseIsTheLastOneAndAChangedGpuIsSeenAtTheNext() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        NvmlSnapshot snapshot = scope.snapshot();
+        NvmlPulse first = scope.pulse();
+        assertEquals(NvmlPulse.of(snapshot), first);
+        for (int pass = 0; pass < 3; pass++) {
+            assertSame(first, scope.pulse(), "nothing changed");
+        }
+
+        Files.writeString(root.resolve("usr/lib64/fake-nvml-events"), "dbe 3\n");
+        NvmlPulse after = scope.pulse();
+        assertNotEquals(first, after);
+        assertEquals("ecc=1 pages=rc=3 rows=0/0/false/false slowdown=0", after.devices().get(3).health());
+        assertEquals("ecc=0 pages=rc=3 rows=0/0/false/false slowdown=0", first.devices().get(3).health());
+        for (int i = 0; i < 8; i++) {
+            if (i != 3) {
+                assertSame(first.devices().get(i), after.devices().get(i), "GPU " + i + " is as it was");
+            }
+        }
+        assertEquals(NvmlPulse.of(scope.snapshot()), after, "as a snapshot reads it");
+        assertSame(after, scope.pulse(), "and the pulse after it is the same again");
     }
 
     /** NVML's current mode changes with nothing else it shows changing: the pulse sees it when the GPU's turn comes. */
