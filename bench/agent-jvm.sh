@@ -4,8 +4,8 @@
 # holding the node, PODS (default 110) of NodePods' pods on it and, with AGENT_DRA=1, the node's ResourceSlice of
 # 8 GPUs (as bench/agent-pods.sh); then the agent as in production (./gpu-detect agent, its own flags and archive)
 # with FLAGS added last through GPU_DETECT_JAVA_OPTS (so "-Xmixed ..." undoes the flags file's -Xint), a pass every
-# AGENT_INTERVAL (default 100ms). Snapshots at passes 10, EARLY (default 60), LATE-50 and LATE (default 600): CPU per
-# pass over 10..EARLY and LATE-50..LATE, per thread (/proc/PID/task/*/stat, 10 ms ticks): the pass's two threads
+# AGENT_INTERVAL (default 100ms). Snapshots at passes FROM (default 10), EARLY (default 60), LATE-50 and LATE (default
+# 600; LATE=0 stops at EARLY, e.g. for a pass a minute): CPU per pass over FROM..EARLY and LATE-50..LATE, per thread (/proc/PID/task/*/stat, 10 ms ticks): the pass's two threads
 # (gpu-detect-agent, nvml-probe), the compiler threads, the rest (the process's own total, which keeps the ticks of
 # threads that ended, less those); VmRSS and RssAnon at EARLY and LATE; the load average at the run's end; and
 # start_ms, the whole process's CPU from its start to the end of its first pass.
@@ -24,14 +24,16 @@ replay=${AGENT_REPLAY:-test-fixtures/live-bundles/h100-sxm5-80gb_580.159.04_vm}
 pods=${PODS:-110}
 early=${EARLY:-60}
 late=${LATE:-600}
+from=${FROM:-10}
 hz=$(getconf CLK_TCK)
 
+# The agent's passes so far: its "pass done" log lines (reading them costs the agent nothing; asking its /metrics
+# would, and at a pass a minute many times a pass).
 passes() {
-    { exec 3<>"/dev/tcp/127.0.0.1/$1" && printf 'GET /metrics HTTP/1.0\r\n\r\n' >&3 && cat <&3; } 2>/dev/null \
-        | awk '/^gpu_detect_passes_total/ {s += $2} END {print s + 0}'
+    if [ -f "$run/agent.log" ]; then awk '/msg="pass done"/ {n++} END {print n + 0}' "$run/agent.log"; else echo 0; fi
 }
 # wait_for PORT PID N [SLEEP]: until the agent has passed N times (or died, or 3,600 looks), looking every SLEEP
-# (default 0.5) seconds; each look is one /metrics request, which the agent's own CPU counts.
+# (default 0.5) seconds.
 wait_for() {
     n=0
     while [ "$(passes "$1")" -lt "$3" ] && [ "$n" -lt 3600 ] && kill -0 "$2" 2>/dev/null; do sleep "${4:-0.5}"; n=$((n + 1)); done
@@ -80,16 +82,20 @@ for round in $(seq 1 "$rounds"); do
         if wait_for "$port" "$agent" 1 0.1; then
             s0=$(snapshot "$port" "$agent")
             line="$line $(echo "$s0" | awk -v hz="$hz" '{printf "%.0f", $4 * 1000 / hz}')"
-            wait_for "$port" "$agent" 10
+            wait_for "$port" "$agent" "$from"
             s10=$(snapshot "$port" "$agent")
             wait_for "$port" "$agent" "$early"
             s1=$(snapshot "$port" "$agent")
-            wait_for "$port" "$agent" $((late - 50))
-            s2=$(snapshot "$port" "$agent")
-            wait_for "$port" "$agent" "$late"
-            s3=$(snapshot "$port" "$agent")
             line="$line $(echo "$s1" | awk '{print $1}') $(per_pass "$s10" "$s1") $(echo "$s1" | awk '{printf "%.1f %.1f", $5 / 1024, $6 / 1024}')"
-            line="$line $(echo "$s3" | awk '{print $1}') $(per_pass "$s2" "$s3") $(echo "$s3" | awk '{printf "%.1f %.1f", $5 / 1024, $6 / 1024}')"
+            if [ "$late" -gt 0 ]; then
+                wait_for "$port" "$agent" $((late - 50))
+                s2=$(snapshot "$port" "$agent")
+                wait_for "$port" "$agent" "$late"
+                s3=$(snapshot "$port" "$agent")
+                line="$line $(echo "$s3" | awk '{print $1}') $(per_pass "$s2" "$s3") $(echo "$s3" | awk '{printf "%.1f %.1f", $5 / 1024, $6 / 1024}')"
+            else
+                line="$line - - - - - - -"
+            fi
         else
             line="$line agent-failed (see $run/agent.log)"
         fi
