@@ -90,8 +90,7 @@ public final class AkashCommand implements Callable<Integer> {
             InventoryOperatorConfig config = inventoryConfig == null ? null : InventoryOperatorConfig.load(inventoryConfig);
             try (RecordInput input = RecordInput.open(records, cluster)) {
                 forecast = input != null
-                        ? AkashForecast.of(input.store().describe(), table, RecordNodes.read(input.store()), config,
-                        ON_THE_NODE)
+                        ? RecordNodes.forecast(input.store(), table, config, ON_THE_NODE)
                         : fromHost(table, AkashGpus.parse(text.json(), text.origin()), config);
             }
         } catch (InvalidInputException | TableException e) {
