@@ -10,6 +10,7 @@ import io.gpudetect.model.PciAddress;
 import io.gpudetect.record.GpuCapacitySpec;
 import io.gpudetect.record.GpuCapacitySpec.GpuEntry;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -40,7 +41,8 @@ public final class RecordNodes {
         // Each record is cut to what the rules read as it is read (a page at a time from the API server), and each
         // node's GPUs are made only for its forecast, then dropped: at 5,000 nodes the GPU entries with every field,
         // then a Gpu for each (a sources map apiece), filled the command's heap (docs/performance.md, issue 37).
-        RecordSet.Kept<Read> set = store.records(Read::of);
+        Texts texts = new Texts();
+        RecordSet.Kept<Read> set = store.records(located -> Read.of(located, texts));
         // The first wrong address in the records' order, once every record is read: a later page's failure to
         // arrive, or a later record's syntax error, is reported first, as when the GPUs were made after the lists.
         for (Read read : set.records()) {
@@ -110,11 +112,11 @@ public final class RecordNodes {
 
     /**
      * What {@link #forecast} keeps of a record: where it was, its node, the parts of its spec a node's input uses,
-     * each GPU cut to what the rules read ({@link #slim}), and the index of its first GPU whose PCI address is not one (-1: none).
+     * each GPU cut to what the rules read ({@link #slim}) with its texts shared ({@link Texts}), and the index of its first GPU whose PCI address is not one (-1: none).
      */
     record Read(String node, String where, Integer line, GpuCapacitySpec spec, int badAddress) {
 
-        static Read of(RecordSet.Located located) {
+        static Read of(RecordSet.Located located, Texts texts) {
             GpuCapacitySpec spec = located.record().getSpec();
             if (spec == null) {
                 return new Read(located.node(), located.where(), located.line(), null, -1);
@@ -123,10 +125,10 @@ public final class RecordNodes {
             List<GpuEntry> gpus = new ArrayList<>(spec.gpus().size());
             for (int i = 0; i < spec.gpus().size(); i++) {
                 GpuEntry entry = spec.gpus().get(i);
-                if (bad < 0 && entry.pciAddress() != null && PciAddress.parse(entry.pciAddress()).isEmpty()) {
+                if (bad < 0 && entry.pciAddress() != null && texts.address(entry.pciAddress()) == null) {
                     bad = i;
                 }
-                gpus.add(slim(entry));
+                gpus.add(slim(entry, texts));
             }
             return new Read(located.node(), located.where(), located.line(), new GpuCapacitySpec(gpus, null, null,
                     spec.allocatable(), null, null, spec.sysClassDrm(), null, spec.handout(), spec.fabric(), null), bad);
@@ -139,10 +141,59 @@ public final class RecordNodes {
      * limits, versions, ...) is left out of what is held while the records arrive; {@code RecordNodesTest} checks that
      * the forecast is the one made from the whole entry.
      */
-    static GpuEntry slim(GpuEntry e) {
-        return new GpuEntry(e.vendor(), e.model(), e.name(), null, e.memoryGi(), e.interfaceType(), e.pciAddress(),
-                e.uuid(), e.health(), null, e.pciVendorId(), e.pciDeviceId(), e.pciSubsystemVendorId(),
-                e.pciSubsystemDeviceId(), null, null, null, null, null, null, null, null, null, null, null, null,
-                e.drmCards(), null, e.healthReasons(), null);
+    static GpuEntry slim(GpuEntry e, Texts texts) {
+        String address = e.pciAddress() == null ? null : texts.address(e.pciAddress());
+        return new GpuEntry(e.vendor(), texts.of(e.model()), texts.of(e.name()), null, e.memoryGi(), e.interfaceType(),
+                address != null ? address : e.pciAddress(), e.uuid(), e.health(), null, texts.of(e.pciVendorId()),
+                texts.of(e.pciDeviceId()), texts.of(e.pciSubsystemVendorId()), texts.of(e.pciSubsystemDeviceId()), null,
+                null, null, null, null, null, null, null, null, null, null, null, texts.of(e.drmCards()), null,
+                e.healthReasons(), null);
+    }
+
+    /**
+     * One copy of each text the records repeat (a model, a PCI id, an address, a list of DRM cards: the same on
+     * thousands of nodes, and a string apiece as read), and which addresses are PCI addresses, each parsed once. One
+     * per {@link #forecast}: what 5,000 nodes hold while the lists arrive is then their UUIDs and little else.
+     */
+    static final class Texts {
+
+        private final Map<String, String> texts = new HashMap<>();
+        private final Map<List<String>, List<String>> lists = new HashMap<>();
+        private final Map<String, String> addresses = new HashMap<>();
+
+        String of(String text) {
+            if (text == null) {
+                return null;
+            }
+            String known = texts.putIfAbsent(text, text);
+            return known != null ? known : text;
+        }
+
+        List<String> of(List<String> list) {
+            if (list == null) {
+                return null;
+            }
+            List<String> known = lists.get(list);
+            if (known == null) {
+                List<String> copy = new ArrayList<>(list.size());
+                for (String text : list) {
+                    copy.add(of(text));
+                }
+                // List.copyOf: the entry's own List.copyOf then keeps this one copy rather than making another.
+                known = List.copyOf(copy);
+                lists.put(known, known);
+            }
+            return known;
+        }
+
+        /** The one copy of {@code text} when it is a PCI address; null when it is not one. */
+        String address(String text) {
+            String known = addresses.get(text);
+            if (known == null && PciAddress.parse(text).isPresent()) {
+                addresses.put(text, text);
+                known = text;
+            }
+            return known;
+        }
     }
 }

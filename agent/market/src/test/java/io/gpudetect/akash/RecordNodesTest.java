@@ -199,9 +199,10 @@ class RecordNodesTest {
     @Test
     void theSlimEntryKeepsEveryFieldTheRulesRead() throws InvalidInputException {
         RecordSet set = RecordSet.read(() -> new StringReader(RECORDS), "records.yaml", RecordSet.DEFAULT_YAML_LIMIT);
+        RecordNodes.Texts texts = new RecordNodes.Texts();
         for (RecordSet.Located located : set.records()) {
             for (GpuCapacitySpec.GpuEntry entry : located.record().getSpec().gpus()) {
-                GpuCapacitySpec.GpuEntry slim = RecordNodes.slim(entry);
+                GpuCapacitySpec.GpuEntry slim = RecordNodes.slim(entry, texts);
                 Gpu whole = entry.toGpu("record");
                 Gpu cut = slim.toGpu("record");
                 assertEquals(whole.vendor(), cut.vendor());
