@@ -91,7 +91,9 @@ for n in "$@"; do
     done
     case " $sources " in *" api-server "*) ;; *) continue ;; esac
     rm -f "$out/ready"
-    "$java" -Xmx3g -cp "$cp" io.gpudetect.bench.ClusterScaleBench serve "$n" "$out/kubeconfig" >"$out/ready" 2>"$out/server.err" &
+    # 6 GiB: the mock server holds each full list as JSON trees to page it; at 10,000 nodes 3 GiB left it answering
+    # too slowly (the command's requests timed out).
+    "$java" -Xmx6g -cp "$cp" io.gpudetect.bench.ClusterScaleBench serve "$n" "$out/kubeconfig" >"$out/ready" 2>"$out/server.err" &
     server=$!
     while ! grep -q ready "$out/ready" 2>/dev/null; do
         kill -0 "$server" || { cat "$out/server.err" >&2; exit 1; }
