@@ -8,7 +8,9 @@
 # Usage: bench/cluster-scale.sh [--no-build] [NODES...]       (default: 500 5000 10000)
 #   BENCH_ROUNDS    runs of each command (default 1; with more, each run is printed)
 #   BENCH_SOURCES   what to read (default "json yaml api-server")
-#   BENCH_COMMANDS  what to run (default "inventory match akash")
+#   BENCH_COMMANDS  what to run (default "inventory match akash"); "list" reads the records and Nodes alone, as the
+#                   commands do, and keeps nothing (ClusterScaleBench list): a command's CPU less this is its work after
+#                   the lists arrive. It runs on this tree only (the base's reader may differ; say so when it does)
 #   BENCH_BASE      a built tree of another commit (a `git worktree add --detach DIR SHA`, built with the same mvn
 #                   line as below): each run is made by the base and then by this tree, on the same files and server,
 #                   so that before and after come from one run on one machine; the side is printed before the figures
@@ -50,15 +52,23 @@ if [ -n "${BENCH_BASE:-}" ]; then
 fi
 side_cp() { if [ "$1" = base ]; then echo "$base_cp"; else echo "$cp"; fi; }
 measure() { # NODES SOURCE-LABEL SOURCE-ARGS...
+    # Round by round, every command in each round (and each side in turn): a machine that slows down mid-run slows
+    # every command and both sides alike.
     n=$1; label=$2; shift 2
-    for cmd in $commands; do
-        case $cmd in
-            inventory) args="inventory $* --now 2026-05-01T10:01:00Z -o json" ;;
-            match) args="match $* --gpu vendor=nvidia,model=h100,count=8 -o json" ;;
-            akash) args="akash $* --akash-table $out/akash-gpus.json -o json" ;;
-        esac
-        r=0
-        while [ "$r" -lt "$rounds" ]; do
+    r=0
+    while [ "$r" -lt "$rounds" ]; do
+        for cmd in $commands; do
+            case $cmd in
+                list) # shellcheck disable=SC2086
+                    line=$("$java" $flags -cp "$cp" io.gpudetect.bench.ClusterScaleBench list ${2:-} 2>"$out/err.txt" \
+                        | tail -1)
+                    printf '%6s  %-12s %-10s %-5s %s load=%s\n' "$n" "$label" list tree "$line" \
+                        "$(cut -d' ' -f1 /proc/loadavg)"
+                    continue ;;
+                inventory) args="inventory $* --now 2026-05-01T10:01:00Z -o json" ;;
+                match) args="match $* --gpu vendor=nvidia,model=h100,count=8 -o json" ;;
+                akash) args="akash $* --akash-table $out/akash-gpus.json -o json" ;;
+            esac
             for side in $sides; do
                 # shellcheck disable=SC2086
                 line=$("$java" $flags -cp "$(side_cp "$side")" io.gpudetect.bench.ClusterScaleBench run $args \
@@ -66,8 +76,8 @@ measure() { # NODES SOURCE-LABEL SOURCE-ARGS...
                 printf '%6s  %-12s %-10s %-5s %s load=%s\n' "$n" "$label" "$cmd" "$side" "$line" \
                     "$(cut -d' ' -f1 /proc/loadavg)"
             done
-            r=$((r + 1))
         done
+        r=$((r + 1))
     done
 }
 
@@ -81,7 +91,9 @@ for n in "$@"; do
     done
     case " $sources " in *" api-server "*) ;; *) continue ;; esac
     rm -f "$out/ready"
-    "$java" -Xmx3g -cp "$cp" io.gpudetect.bench.ClusterScaleBench serve "$n" "$out/kubeconfig" >"$out/ready" 2>"$out/server.err" &
+    # 6 GiB: the mock server holds each full list as JSON trees to page it; at 10,000 nodes 3 GiB left it answering
+    # too slowly (the command's requests timed out).
+    "$java" -Xmx6g -cp "$cp" io.gpudetect.bench.ClusterScaleBench serve "$n" "$out/kubeconfig" >"$out/ready" 2>"$out/server.err" &
     server=$!
     while ! grep -q ready "$out/ready" 2>/dev/null; do
         kill -0 "$server" || { cat "$out/server.err" >&2; exit 1; }

@@ -11,6 +11,7 @@ import io.gpudetect.inventory.Detector;
 import io.gpudetect.inventory.Inventory;
 import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.probe.Probes;
+import io.gpudetect.render.OutputFormat;
 import io.gpudetect.source.BundleException;
 import io.gpudetect.source.BundleSource;
 import io.gpudetect.source.Source;
@@ -90,8 +91,7 @@ public final class AkashCommand implements Callable<Integer> {
             InventoryOperatorConfig config = inventoryConfig == null ? null : InventoryOperatorConfig.load(inventoryConfig);
             try (RecordInput input = RecordInput.open(records, cluster)) {
                 forecast = input != null
-                        ? AkashForecast.of(input.store().describe(), table, RecordNodes.read(input.store()), config,
-                        ON_THE_NODE)
+                        ? RecordNodes.forecast(input.store(), table, config, ON_THE_NODE)
                         : fromHost(table, AkashGpus.parse(text.json(), text.origin()), config);
             }
         } catch (InvalidInputException | TableException e) {
@@ -99,7 +99,13 @@ public final class AkashCommand implements Callable<Integer> {
             err.flush();
             return MatchCommand.EXIT_INVALID_INPUT;
         }
-        output.print(out, () -> AkashReport.json(forecast), () -> AkashReport.table(forecast));
+        if (output.format() == OutputFormat.json) {
+            // Written as it is made: a cluster's report as one string did not fit the heap at 10,000 nodes.
+            AkashReport.json(forecast, out);
+            out.flush();
+        } else {
+            output.print(out, () -> AkashReport.json(forecast), () -> AkashReport.table(forecast));
+        }
         return switch (forecast.verdict()) {
             case EVERY_CARD_BID_ON -> MatchCommand.EXIT_FITS;
             case SOME_CARD_NOT_BID_ON -> MatchCommand.EXIT_DOES_NOT_FIT;

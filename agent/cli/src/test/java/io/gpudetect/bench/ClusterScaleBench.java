@@ -47,10 +47,10 @@ import picocli.CommandLine;
  * run ARGS...                       run the gpu-detect command line ARGS in process; print its wall time (ms, JVM
  *                                   start-up left out), the CPU time the JVM spent meanwhile (all threads), its exit
  *                                   status and the JVM's peak RSS (VmHWM, KiB)
- * list                              list the records and Nodes of the cluster $KUBECONFIG names as the commands do
- *                                   (a page at a time, each record and Node read into its type) and keep nothing;
- *                                   print what run prints: a command's figure less this one is its work after the
- *                                   lists arrive
+ * list [FILE]                       list the records and Nodes of the cluster $KUBECONFIG names as the commands do
+ *                                   (a page at a time, each record and Node read into its type), or read those of
+ *                                   the records file FILE, and keep nothing; print what run prints: a command's
+ *                                   figure less this one is its work after the lists arrive
  * </pre>
  * The mock server holds the records and Nodes only: the commands list nothing else (a record already carries its
  * node's pod requests and DRA hand-out, which the agent reads); {@link ClusterObjects#pods} and
@@ -66,7 +66,7 @@ public final class ClusterScaleBench {
             case "generate" -> generate(Integer.parseInt(args[1]), args[2].equals("json"), Path.of(args[3]));
             case "serve" -> serve(Integer.parseInt(args[1]), Path.of(args[2]));
             case "run" -> run(Arrays.copyOfRange(args, 1, args.length));
-            case "list" -> list();
+            case "list" -> list(args.length > 1 ? Path.of(args[1]) : null);
             default -> throw new IllegalArgumentException("generate, serve or run, not " + args[0]);
         }
     }
@@ -158,17 +158,24 @@ public final class ClusterScaleBench {
         }
     }
 
-    private static void list() throws Exception {
+    private static void list(Path file) throws Exception {
         var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
                 .getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
         long start = System.nanoTime();
         int records;
         int nodes;
-        try (KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().build()) {
-            var kept = io.gpudetect.match.RecordSet.fromCluster(client, r -> Boolean.TRUE);
+        if (file != null) {
+            var kept = io.gpudetect.match.RecordSet.read(io.gpudetect.match.RecordSet.Text.of(file), file.toString(),
+                    Long.MAX_VALUE, r -> Boolean.TRUE);
             records = kept.records().size();
             nodes = kept.nodes().size();
+        } else {
+            try (KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().build()) {
+                var kept = io.gpudetect.match.RecordSet.fromCluster(client, r -> Boolean.TRUE);
+                records = kept.records().size();
+                nodes = kept.nodes().size();
+            }
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
         long cpuMs = (os.getProcessCpuTime() - cpu0) / 1_000_000;

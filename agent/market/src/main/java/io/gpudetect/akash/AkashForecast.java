@@ -40,7 +40,12 @@ public record AkashForecast(String input, String table, Verdict verdict, String 
      */
     public static AkashForecast of(String input, AkashGpuTable table, List<NodeInput> nodes,
                                    InventoryOperatorConfig config, String hint) {
-        List<NodeForecast> out = nodes.stream().map(n -> OperatorRules.forecast(n, table, config)).toList();
+        return fromForecasts(input, table, nodes.stream().map(n -> OperatorRules.forecast(n, table, config)).toList(),
+                hint);
+    }
+
+    /** The whole input's answer from each node's forecast ({@code out}, in the order to report). */
+    static AkashForecast fromForecasts(String input, AkashGpuTable table, List<NodeForecast> out, String hint) {
         long unknown = out.stream().flatMap(n -> n.cards().stream())
                 .filter(c -> c.verdict() == CardVerdict.Verdict.unknown).count();
         Verdict verdict = !out.stream().allMatch(NodeForecast::noCardKnownNotBidOn) ? Verdict.SOME_CARD_NOT_BID_ON

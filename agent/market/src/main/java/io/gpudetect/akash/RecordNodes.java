@@ -6,12 +6,15 @@ import io.gpudetect.match.InvalidInputException;
 import io.gpudetect.match.KubeNode;
 import io.gpudetect.match.RecordSet;
 import io.gpudetect.model.Gpu;
+import io.gpudetect.model.PciAddress;
 import io.gpudetect.record.GpuCapacitySpec;
-import io.gpudetect.record.dra.NodeHandout;
+import io.gpudetect.record.GpuCapacitySpec.GpuEntry;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Nodes as their {@code GpuCapacity} records describe them, for the operator's rules: each GPU with its PCI ids,
@@ -27,42 +30,59 @@ public final class RecordNodes {
     private RecordNodes() {
     }
 
-    public static List<NodeInput> read(CapacityRecordOffers.RecordStore store) throws InvalidInputException {
-        // Each record cut to what a node's input is made of as it is read (a page at a time from the API server): the
-        // typed records are never all held beside the GPUs made of them, and a GPU is made only once every record is
-        // read, so an error in a later record is reported as before. Holding the GPUs themselves while pages arrive
-        // cost more (each keeps a source per field): docs/performance.md, issue 37.
-        RecordSet.Kept<Read> set = store.records(located -> {
-            GpuCapacitySpec spec = located.record().getSpec();
-            return new Read(located.node(), located.where(), located.line(), spec == null ? null
-                    : new GpuCapacitySpec(spec.gpus(), null, null, spec.allocatable(), null, null, spec.sysClassDrm(),
-                            null, spec.handout(), spec.fabric(), null));
-        });
-        Map<String, NodeInput> nodes = new TreeMap<>();
-        for (Read located : set.records()) {
-            GpuCapacitySpec spec = located.spec();
-            List<Gpu> gpus = new ArrayList<>();
-            Map<String, Long> allocatable = null;
-            NodeHandout handout = null;
-            if (spec != null) {
-                handout = spec.handout();
-                for (int i = 0; i < spec.gpus().size(); i++) {
-                    gpus.add(gpu(spec.gpus().get(i), store, located, i));
-                }
-                allocatable = spec.allocatable();
+    /**
+     * The operator's view of every node of {@code store}, in the order of their names.
+     *
+     * @param config the inventory operator's configuration, for its node exclusions; null when not given
+     * @param hint   what gives the missing facts, for a card that cannot be told; null for none
+     */
+    public static AkashForecast forecast(CapacityRecordOffers.RecordStore store, AkashGpuTable table,
+                                         InventoryOperatorConfig config, String hint) throws InvalidInputException {
+        // Each record is cut to what the rules read as it is read (a page at a time from the API server), and each
+        // node's GPUs are made only for its forecast, then dropped: at 5,000 nodes the GPU entries with every field,
+        // then a Gpu for each (a sources map apiece), filled the command's heap (docs/performance.md, issue 37).
+        Texts texts = new Texts();
+        RecordSet.Kept<Read> set = store.records(located -> Read.of(located, texts));
+        // The first wrong address in the records' order, once every record is read: a later page's failure to
+        // arrive, or a later record's syntax error, is reported first, as when the GPUs were made after the lists.
+        for (Read read : set.records()) {
+            if (read.badAddress() >= 0) {
+                throw new InvalidInputException(store.describe(), read.where() + "(" + read.node() + ").gpus["
+                        + read.badAddress() + "].pciAddress", read.line(), "expected a PCI address such as "
+                        + "0000:17:00.0, found " + read.spec().gpus().get(read.badAddress()).pciAddress());
             }
-            String node = located.node();
-            nodes.put(node, new NodeInput(node, gpus, drm(spec, gpus), allocatable, "the record has no allocatable field", set.listsNode(node) ? set.node(node) : null,
-                    set.listsNode(node) ? "its Node object has no status" : "no Node object named " + node
-                            + " was read beside the records (kubectl get gpucapacities,nodes -o yaml lists both)",
-                    store.describe(), handout, spec == null ? null : spec.fabric()));
+        }
+        // A later record for a node replaces an earlier one; a Node object without a record is a node without GPUs.
+        Map<String, Supplier<NodeInput>> nodes = new TreeMap<>();
+        for (Read read : set.records()) {
+            nodes.put(read.node(), () -> input(read, set, store.describe()));
         }
         for (KubeNode n : set.nodes()) {
-            nodes.putIfAbsent(n.name(), new NodeInput(n.name(), List.of(),
+            nodes.putIfAbsent(n.name(), () -> new NodeInput(n.name(), List.of(),
                     new DrmCards.NotKnown("the node has no GpuCapacity record"), null,
                     "the node has no GpuCapacity record", n, "its Node object has no status", store.describe(), null));
         }
-        return List.copyOf(nodes.values());
+        List<NodeForecast> out = new ArrayList<>(nodes.size());
+        for (Supplier<NodeInput> node : nodes.values()) {
+            out.add(OperatorRules.forecast(node.get(), table, config));
+        }
+        return AkashForecast.fromForecasts(store.describe(), table, out, hint);
+    }
+
+    private static NodeInput input(Read read, RecordSet.Kept<Read> set, String source) {
+        GpuCapacitySpec spec = read.spec();
+        String node = read.node();
+        List<Gpu> gpus = new ArrayList<>();
+        if (spec != null) {
+            for (GpuEntry entry : spec.gpus()) {
+                gpus.add(entry.toGpu("record"));
+            }
+        }
+        return new NodeInput(node, gpus, drm(spec, gpus), spec == null ? null : spec.allocatable(),
+                "the record has no allocatable field", set.listsNode(node) ? set.node(node) : null,
+                set.listsNode(node) ? "its Node object has no status" : "no Node object named " + node
+                        + " was read beside the records (kubectl get gpucapacities,nodes -o yaml lists both)",
+                source, spec == null ? null : spec.handout(), spec == null ? null : spec.fabric());
     }
 
     /**
@@ -90,18 +110,90 @@ public final class RecordNodes {
         return new DrmCards.Listed(spec.sysClassDrm(), cards);
     }
 
-    private static Gpu gpu(GpuCapacitySpec.GpuEntry entry, CapacityRecordOffers.RecordStore store,
-                           Read located, int index) throws InvalidInputException {
-        Gpu gpu = entry.toGpu("record");
-        if (entry.pciAddress() != null && gpu.pciAddress() == null) {
-            throw new InvalidInputException(store.describe(),
-                    located.where() + "(" + located.node() + ").gpus[" + index + "].pciAddress", located.line(),
-                    "expected a PCI address such as 0000:17:00.0, found " + entry.pciAddress());
+    /**
+     * What {@link #forecast} keeps of a record: where it was, its node, the parts of its spec a node's input uses,
+     * each GPU cut to what the rules read ({@link #slim}) with its texts shared ({@link Texts}), and the index of its first GPU whose PCI address is not one (-1: none).
+     */
+    record Read(String node, String where, Integer line, GpuCapacitySpec spec, int badAddress) {
+
+        static Read of(RecordSet.Located located, Texts texts) {
+            GpuCapacitySpec spec = located.record().getSpec();
+            if (spec == null) {
+                return new Read(located.node(), located.where(), located.line(), null, -1);
+            }
+            int bad = -1;
+            List<GpuEntry> gpus = new ArrayList<>(spec.gpus().size());
+            for (int i = 0; i < spec.gpus().size(); i++) {
+                GpuEntry entry = spec.gpus().get(i);
+                if (bad < 0 && entry.pciAddress() != null && texts.address(entry.pciAddress()) == null) {
+                    bad = i;
+                }
+                gpus.add(slim(entry, texts));
+            }
+            return new Read(located.node(), located.where(), located.line(), new GpuCapacitySpec(gpus, null, null,
+                    spec.allocatable(), null, null, spec.sysClassDrm(), null, spec.handout(), spec.fabric(), null), bad);
         }
-        return gpu;
     }
 
-    /** What {@link #read} keeps of a record: where it was, its node and the parts of its spec a node's input uses. */
-    private record Read(String node, String where, Integer line, GpuCapacitySpec spec) {
+    /**
+     * The fields of a record's GPU that {@link OperatorRules} and {@link #drm} read: vendor, names, memory size,
+     * interface, PCI address and ids, UUID (the hand-out's other key), health, DRM cards. The rest (links, power
+     * limits, versions, ...) is left out of what is held while the records arrive; {@code RecordNodesTest} checks that
+     * the forecast is the one made from the whole entry.
+     */
+    static GpuEntry slim(GpuEntry e, Texts texts) {
+        String address = e.pciAddress() == null ? null : texts.address(e.pciAddress());
+        return new GpuEntry(e.vendor(), texts.of(e.model()), texts.of(e.name()), null, e.memoryGi(), e.interfaceType(),
+                address != null ? address : e.pciAddress(), e.uuid(), e.health(), null, texts.of(e.pciVendorId()),
+                texts.of(e.pciDeviceId()), texts.of(e.pciSubsystemVendorId()), texts.of(e.pciSubsystemDeviceId()), null,
+                null, null, null, null, null, null, null, null, null, null, null, texts.of(e.drmCards()), null,
+                e.healthReasons(), null);
+    }
+
+    /**
+     * One copy of each text the records repeat (a model, a PCI id, an address, a list of DRM cards: the same on
+     * thousands of nodes, and a string apiece as read), and which addresses are PCI addresses, each parsed once. One
+     * per {@link #forecast}: what 5,000 nodes hold while the lists arrive is then their UUIDs and little else.
+     */
+    static final class Texts {
+
+        private final Map<String, String> texts = new HashMap<>();
+        private final Map<List<String>, List<String>> lists = new HashMap<>();
+        private final Map<String, String> addresses = new HashMap<>();
+
+        String of(String text) {
+            if (text == null) {
+                return null;
+            }
+            String known = texts.putIfAbsent(text, text);
+            return known != null ? known : text;
+        }
+
+        List<String> of(List<String> list) {
+            if (list == null) {
+                return null;
+            }
+            List<String> known = lists.get(list);
+            if (known == null) {
+                List<String> copy = new ArrayList<>(list.size());
+                for (String text : list) {
+                    copy.add(of(text));
+                }
+                // List.copyOf: the entry's own List.copyOf then keeps this one copy rather than making another.
+                known = List.copyOf(copy);
+                lists.put(known, known);
+            }
+            return known;
+        }
+
+        /** The one copy of {@code text} when it is a PCI address; null when it is not one. */
+        String address(String text) {
+            String known = addresses.get(text);
+            if (known == null && PciAddress.parse(text).isPresent()) {
+                addresses.put(text, text);
+                known = text;
+            }
+            return known;
+        }
     }
 }
