@@ -14,6 +14,9 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.gpudetect.record.GpuCapacity;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +35,12 @@ import java.util.concurrent.TimeUnit;
  * <p>fabric8's CRUD store answers a {@code spec.nodeName} field selector with nothing (it knows only name and
  * namespace as fields): here that selector is dropped before the store sees it. The server holds only this node's
  * pods and slices, so every agent's list and watch then gets what a real API server would select.
+ *
+ * <p>Its watches also start where they are asked to ({@link #nodeSelectorIgnoring(boolean)}): fabric8's store
+ * sends every stored object as ADDED whenever a watch opens, whatever its {@code resourceVersion}, and fabric8's
+ * informers re-open each watch every 5-10 minutes, so against the plain store an agent re-read its node's 110 pods
+ * (~0.8 MB of JSON, ~1.8 s of CPU interpreted) at each re-watch, which a real API server never sends
+ * (docs/performance.md, "The agent's CPU per real minute, by thread").
  */
 public final class MockApiServer {
 
@@ -43,7 +52,7 @@ public final class MockApiServer {
         String node = args.length > 1 ? args[1] : "node-1";
         int pods = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         boolean dra = args.length > 3 && args[3].equals("dra");
-        KubernetesMockServer server = nodeSelectorIgnoring();
+        KubernetesMockServer server = nodeSelectorIgnoring(true);
         server.expectCustomResource(CustomResourceDefinitionContext.fromCustomResourceType(GpuCapacity.class));
         if (dra) {
             server.expect().get().withPath("/apis/resource.k8s.io").andReturn(200, """
@@ -110,6 +119,16 @@ public final class MockApiServer {
      * {@code spec.nodeName}. Expectations ({@code server.expect()}) are answered first, as in fabric8's own.
      */
     public static KubernetesMockServer nodeSelectorIgnoring() {
+        return nodeSelectorIgnoring(false);
+    }
+
+    /**
+     * {@link #nodeSelectorIgnoring()}, and with {@code fromVersion} a watch asked for from a {@code resourceVersion}
+     * N (other than 0) is sent only events for objects whose version is above N, as a real API server does: the
+     * store's own watch sends every stored object as ADDED when it opens (an informer's list, then its watch from
+     * the list's version, got each object twice; each re-watch, every 5-10 minutes, all of them again).
+     */
+    public static KubernetesMockServer nodeSelectorIgnoring(boolean fromVersion) {
         var responses = new HashMap<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
         KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(responses);
         Dispatcher dropping = new Dispatcher() {
@@ -117,14 +136,107 @@ public final class MockApiServer {
             public MockResponse dispatch(RecordedRequest r) {
                 String path = r.getPath();
                 String dropped = path.replaceAll("fieldSelector=spec\\.nodeName(%3D|=)[^&]*&?", "").replaceAll("[?&]$", "");
-                return crud.dispatch(dropped.equals(path) ? r
+                MockResponse response = crud.dispatch(dropped.equals(path) ? r
                         : new RecordedRequest(r.getHttpVersion(), r.method(), dropped, r.getHeaders(), r.getBody()));
+                long since = fromVersion ? watchVersion(path) : 0;
+                WebSocketListener watch = response.getWebSocketListener();
+                return since > 0 && watch != null ? response.withWebSocketUpgrade(new FromVersion(watch, since)) : response;
             }
         };
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dropping,
                 false);
         server.init();
         return server;
+    }
+
+    /** The {@code resourceVersion} a watch request ({@code watch=true}) asks to start from; 0 for anything else. */
+    static long watchVersion(String path) {
+        if (!path.matches(".*[?&]watch=(true|1)(&.*)?$")) {
+            return 0;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]resourceVersion=(\\d+)").matcher(path);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    /**
+     * The store's watch, minus the events for objects at or below version {@code since}: its socket is wrapped
+     * so that each text frame (a watch event, {@code {"type":...,"object":{...}}}) goes out only if the object's
+     * {@code metadata.resourceVersion} is above {@code since} (or is not a number).
+     */
+    static final class FromVersion extends WebSocketListener {
+
+        private final WebSocketListener store;
+        private final long since;
+
+        FromVersion(WebSocketListener store, long since) {
+            this.store = store;
+            this.since = since;
+        }
+
+        /** Whether the watch event {@code frame} is for an object above version {@code since}. */
+        static boolean after(String frame, long since) {
+            try {
+                String version = Serialization.jsonMapper().readTree(frame).path("object").path("metadata")
+                        .path("resourceVersion").asText("");
+                return !version.matches("\\d+") || Long.parseLong(version) > since;
+            } catch (java.io.IOException e) {
+                return true;
+            }
+        }
+
+        private WebSocket filtered(WebSocket socket) {
+            return new WebSocket() {
+                @Override
+                public RecordedRequest request() {
+                    return socket.request();
+                }
+
+                @Override
+                public boolean send(String text) {
+                    return !after(text, since) || socket.send(text);
+                }
+
+                @Override
+                public boolean send(byte[] bytes) {
+                    return send(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+                }
+
+                @Override
+                public boolean close(int code, String reason) {
+                    return socket.close(code, reason);
+                }
+            };
+        }
+
+        @Override
+        public void onBeforeAccept(WebSocket socket, Response response) {
+            store.onBeforeAccept(filtered(socket), response);
+        }
+
+        @Override
+        public void onOpen(WebSocket socket, Response response) {
+            store.onOpen(filtered(socket), response);
+        }
+
+        @Override
+        public void onMessage(WebSocket socket, String text) {
+            store.onMessage(filtered(socket), text);
+        }
+
+        @Override
+        public void onClosing(WebSocket socket, int code, String reason) {
+            store.onClosing(filtered(socket), code, reason);
+        }
+
+        @Override
+        public void onClosed(WebSocket socket, int code, String reason) {
+            store.onClosed(filtered(socket), code, reason);
+        }
+
+        @Override
+        public void onFailure(WebSocket socket, Throwable t, Response response) {
+            store.onFailure(filtered(socket), t, response);
+        }
     }
 
     /** A kubeconfig whose only context talks to a mock API server on {@code port} of this machine. */
