@@ -62,6 +62,7 @@ measure() { # NODES SOURCE-LABEL SOURCE-ARGS...
                 list) # shellcheck disable=SC2086
                     line=$("$java" $flags -cp "$cp" io.gpudetect.bench.ClusterScaleBench list ${2:-} 2>"$out/err.txt" \
                         | tail -1)
+                    [ -n "$line" ] || line="no figures: $(tail -n 1 "$out/err.txt")"
                     printf '%6s  %-12s %-10s %-5s %s load=%s\n' "$n" "$label" list tree "$line" \
                         "$(cut -d' ' -f1 /proc/loadavg)"
                     continue ;;
@@ -73,6 +74,8 @@ measure() { # NODES SOURCE-LABEL SOURCE-ARGS...
                 # shellcheck disable=SC2086
                 line=$("$java" $flags -cp "$(side_cp "$side")" io.gpudetect.bench.ClusterScaleBench run $args \
                     2>"$out/err.txt" | tail -1)
+                # Out of heap, the flags end the JVM at once (status 3) with its line on stderr and no figures.
+                [ -n "$line" ] || line="no figures: $(tail -n 1 "$out/err.txt")"
                 printf '%6s  %-12s %-10s %-5s %s load=%s\n' "$n" "$label" "$cmd" "$side" "$line" \
                     "$(cut -d' ' -f1 /proc/loadavg)"
             done

@@ -1,0 +1,145 @@
+package io.gpudetect.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.gpudetect.bench.ClusterObjects;
+import io.gpudetect.record.GpuCapacity;
+import io.gpudetect.testing.MockApiServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A command that runs out of heap ends, as the repository's launcher starts it after {@code package}: with the JVM's
+ * status 3 and its one line on stderr, within seconds. Before, {@code inventory --cluster} hung for good once an HTTP
+ * client thread ran out of heap: fabric8 builds each page's body in a {@code CompletableFuture} callback, the
+ * {@code OutOfMemoryError} ended that callback's own future, which nothing reads, the page's future was never
+ * completed and {@code main} waited on it for ever, ignoring SIGTERM (no heap to dispatch it); no uncaught-exception
+ * handler ever sees such an error. {@code -XX:+ExitOnOutOfMemoryError} in {@code command-jvm.flags} ends the JVM at
+ * the first allocation that fails, wherever it is caught. Runs in the {@code integration-test} phase
+ * (agent/cli/pom.xml).
+ */
+class LauncherOutOfMemoryTest {
+
+    /** The repository's launcher, two folders above this module. */
+    private static final Path LAUNCHER = Path.of("../../gpu-detect").toAbsolutePath().normalize();
+
+    /** A mid-sized provider's cluster; the commands list it 500 objects a page, as from a real API server. */
+    private static final int NODES = 2_000;
+
+    /**
+     * A heap that a 500-object page does not fit (the launcher's default under {@code MaxRAM=256m} is 126 MiB, which
+     * holds 5,000 nodes).
+     */
+    private static final String SMALL_HEAP = "-Xmx16m";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    private HttpServer server;
+
+    @BeforeEach
+    void serveTheCluster() throws IOException {
+        Assumptions.assumeTrue("integration-test".equals(System.getProperty("gpudetect.phase")),
+                "runs after package, which writes the launcher's class paths (the integration-test phase)");
+        ClusterObjects cluster = new ClusterObjects(NODES);
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        String records = GpuCapacity.GROUP + "/" + GpuCapacity.VERSION;
+        server.createContext("/apis/" + records + "/gpucapacities",
+                exchange -> page(exchange, records, "GpuCapacityList", cluster::record));
+        server.createContext("/api/v1/nodes", exchange -> page(exchange, "v1", "NodeList", cluster::node));
+        server.start();
+    }
+
+    @AfterEach
+    void stopServing() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aClusterCommandOutOfHeapEndsWithStatusThreeAndTheJvmsLine() throws Exception {
+        Path kubeconfig = tmp.resolve("kubeconfig");
+        MockApiServer.writeKubeconfig(kubeconfig, "http://127.0.0.1:" + server.getAddress().getPort());
+        Path out = tmp.resolve("out.txt");
+        Path err = tmp.resolve("err.txt");
+        ProcessBuilder pb = new ProcessBuilder(LAUNCHER.toString(), "inventory", "--cluster", "-o", "json")
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        Map<String, String> env = pb.environment();
+        env.put("KUBECONFIG", kubeconfig.toString());
+        env.put("GPU_DETECT_JAVA_OPTS", SMALL_HEAP);
+        Process p = pb.start();
+        // A bound against a hang, not a timing: the error comes within seconds of the first page.
+        boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+        }
+        assertTrue(ended, "no exit in 60 s with " + SMALL_HEAP + ": a JVM out of heap hangs; stderr: "
+                + Files.readString(err));
+        String stderr = Files.readString(err);
+        assertEquals(3, p.exitValue(), stderr);
+        List<String> lines = stderr.strip().lines().toList();
+        assertEquals("Terminating due to java.lang.OutOfMemoryError: Java heap space", lines.get(lines.size() - 1),
+                stderr);
+        assertFalse(stderr.contains("\tat "), stderr);
+        assertEquals("", Files.readString(out), "the JVM's line belongs on stderr, not in the document a script reads"
+                + " (-XX:+DisplayVMOutputToStderr)");
+    }
+
+    /**
+     * A list of {@link #NODES} items answered as a real API server does with {@code limit}: that many items and a
+     * {@code continue} token. Each page is written when asked for (a command out of heap asks for one).
+     */
+    private static void page(HttpExchange exchange, String apiVersion, String kind,
+                             IntFunction<Map<String, Object>> item) throws IOException {
+        int limit = NODES;
+        int from = 0;
+        String query = exchange.getRequestURI().getRawQuery();
+        for (String parameter : query == null ? new String[0] : query.split("&")) {
+            if (parameter.startsWith("limit=")) {
+                limit = Integer.parseInt(parameter.substring("limit=".length()));
+            } else if (parameter.startsWith("continue=")) {
+                from = Integer.parseInt(parameter.substring("continue=".length()));
+            }
+        }
+        int to = Math.min(NODES, from + limit);
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.writeBytes(("{\"apiVersion\":\"" + apiVersion + "\",\"kind\":\"" + kind + "\",\"metadata\":{\"resourceVersion\":\"1\""
+                + (to < NODES ? ",\"continue\":\"" + to + "\"" : "") + "},\"items\":[")
+                .getBytes(StandardCharsets.UTF_8));
+        for (int i = from; i < to; i++) {
+            if (i > from) {
+                body.write(',');
+            }
+            body.writeBytes(JSON.writeValueAsBytes(item.apply(i)));
+        }
+        body.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, body.size());
+        try (OutputStream response = exchange.getResponseBody()) {
+            body.writeTo(response);
+        }
+    }
+}
