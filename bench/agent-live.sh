@@ -25,7 +25,6 @@ else
         'users: [{name: none, user: {token: none}}]' \
         'contexts: [{name: none, context: {cluster: none, user: none}}]' 'current-context: none' >"$out/kubeconfig"
 fi
-port=$(awk 'BEGIN {srand(); print 20000 + int(rand() * 20000)}')
 passes() {
     # /metrics without curl: the JDK is there, a shell's /dev/tcp may not be.
     { exec 3<>"/dev/tcp/127.0.0.1/$port" && printf 'GET /metrics HTTP/1.0\r\n\r\n' >&3 && cat <&3; } 2>/dev/null \
@@ -33,10 +32,24 @@ passes() {
 }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 kib() { awk -v k="$2" '$1 == k":" {print $2}' "/proc/$1/status"; }
-KUBECONFIG="$out/kubeconfig" "$gd" agent --node ${AGENT_NODE:-bench} $dry_run --interval ${AGENT_INTERVAL:-1s} --startup-jitter 0 --port "$port" \
+# --port 0: the kernel picks a free port, which the agent's start line names (a port drawn at random collided when
+# two benches started in the same second, srand() seeding from the time).
+KUBECONFIG="$out/kubeconfig" "$gd" agent --node ${AGENT_NODE:-bench} $dry_run --interval ${AGENT_INTERVAL:-1s} --startup-jitter 0 --port 0 \
     "$@" >"$out/agent.out" 2>"$out/agent.log" &
 agent=$!
 trap 'kill $agent 2>/dev/null || true' EXIT INT TERM
+port=
+n=0
+while [ -z "$port" ] && [ "$n" -lt 120 ] && kill -0 "$agent" 2>/dev/null; do
+    # The log may not be there yet: the background job opens it.
+    port=$(sed -n 's/.*msg="agent started".* port=\([0-9][0-9]*\).*/\1/p' "$out/agent.log" 2>/dev/null) || port=
+    [ -n "$port" ] || sleep 0.5
+    n=$((n + 1))
+done
+if [ -z "$port" ]; then
+    echo "agent-live.sh: the agent did not start (its log: $out/agent.log)" >&2
+    exit 1
+fi
 n=0
 while [ "$(passes)" -lt 10 ] && [ "$n" -lt 120 ] && kill -0 "$agent" 2>/dev/null; do sleep 0.5; n=$((n + 1)); done
 # The launcher may exec java or run it as a child: measure the JVM.

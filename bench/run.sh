@@ -93,9 +93,14 @@ kill "$idle"
 echo "footprint: agent, 100 passes at 100 ms ..." >&2
 "$java" -cp "$cp" io.gpudetect.testing.MockApiServer "$out/kubeconfig" node-1 >"$out/mock.log" 2>&1 & mock=$!; pids="$pids $mock"
 n=0; while [ ! -s "$out/kubeconfig" ] && [ "$n" -lt 100 ]; do sleep 0.2; n=$((n + 1)); done
-port=$(awk 'BEGIN{srand(); print 20000+int(rand()*20000)}')
+# --port 0: a free port the kernel picks, named in the agent's start line (one drawn at random could collide).
 KUBECONFIG="$out/kubeconfig" NODE_NAME=node-1 ./gpu-detect agent --replay "$agent_host" --interval 100ms \
-    --startup-jitter 0 --port "$port" >"$out/agent.out" 2>"$out/agent.log" & agent=$!; pids="$pids $agent"
+    --startup-jitter 0 --port 0 >"$out/agent.out" 2>"$out/agent.log" & agent=$!; pids="$pids $agent"
+port=; n=0
+while [ -z "$port" ] && [ "$n" -lt 300 ] && kill -0 "$agent" 2>/dev/null; do
+    port=$(sed -n 's/.*msg="agent started".* port=\([0-9][0-9]*\).*/\1/p' "$out/agent.log" 2>/dev/null) || port=
+    [ -n "$port" ] || sleep 0.2; n=$((n + 1))
+done
 n=0; while [ "$(passes "$port")" -lt 100 ] && [ "$n" -lt 600 ]; do sleep 0.2; n=$((n + 1)); done
 p1=$(passes "$port"); c1=$(cpu_ticks "$agent")
 sleep 10
