@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -25,18 +26,19 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A command that runs out of heap ends, as the repository's launcher starts it after {@code package}: with the JVM's
- * status 3 and its one line on stderr, within seconds. Before, {@code inventory --cluster} hung for good once an HTTP
- * client thread ran out of heap: fabric8 builds each page's body in a {@code CompletableFuture} callback, the
- * {@code OutOfMemoryError} ended that callback's own future, which nothing reads, the page's future was never
- * completed and {@code main} waited on it for ever, ignoring SIGTERM (no heap to dispatch it); no uncaught-exception
- * handler ever sees such an error. {@code -XX:+ExitOnOutOfMemoryError} in {@code command-jvm.flags} ends the JVM at
- * the first allocation that fails, wherever it is caught. Runs in the {@code integration-test} phase
- * (agent/cli/pom.xml).
+ * status 3 and its one line on stderr, within seconds. Before, {@code inventory}, {@code match} and {@code akash} with
+ * {@code --cluster} hung for good once an HTTP client thread ran out of heap: fabric8 builds each page's body in a
+ * {@code CompletableFuture} callback, the {@code OutOfMemoryError} ended that callback's own future, which nothing
+ * reads, the page's future was never completed and {@code main} waited on it for ever, ignoring SIGTERM (no heap to
+ * dispatch it); no uncaught-exception handler ever sees such an error. {@code -XX:+ExitOnOutOfMemoryError} in
+ * {@code command-jvm.flags} ends the JVM at the first allocation that fails, wherever it is caught. Runs in the
+ * {@code integration-test} phase (agent/cli/pom.xml).
  */
 class LauncherOutOfMemoryTest {
 
@@ -79,14 +81,22 @@ class LauncherOutOfMemoryTest {
         }
     }
 
-    @Test
-    void aClusterCommandOutOfHeapEndsWithStatusThreeAndTheJvmsLine() throws Exception {
+    /** Each command that lists the cluster; {@code akash} with Akash's table from a file (TABLE), not fetched. */
+    @ParameterizedTest
+    @ValueSource(strings = {"inventory --cluster -o json", "match --cluster --gpu vendor=nvidia,count=1 -o json",
+            "akash --cluster --akash-table TABLE -o json"})
+    void aClusterCommandOutOfHeapEndsWithStatusThreeAndTheJvmsLine(String arguments) throws Exception {
         Path kubeconfig = tmp.resolve("kubeconfig");
         MockApiServer.writeKubeconfig(kubeconfig, "http://127.0.0.1:" + server.getAddress().getPort());
         Path out = tmp.resolve("out.txt");
         Path err = tmp.resolve("err.txt");
-        ProcessBuilder pb = new ProcessBuilder(LAUNCHER.toString(), "inventory", "--cluster", "-o", "json")
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        Path table = Files.writeString(tmp.resolve("akash-gpus.json"), "{\"10de\": {\"name\": \"nvidia\", \"devices\":"
+                + " {\"2330\": {\"name\": \"h100\", \"interface\": \"SXM5\", \"memory_size\": \"80Gi\"}}}}");
+        List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
+        for (String argument : arguments.split(" ")) {
+            command.add(argument.equals("TABLE") ? table.toString() : argument);
+        }
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
         Map<String, String> env = pb.environment();
         env.put("KUBECONFIG", kubeconfig.toString());
         env.put("GPU_DETECT_JAVA_OPTS", SMALL_HEAP);
