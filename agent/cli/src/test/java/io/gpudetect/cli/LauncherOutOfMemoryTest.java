@@ -50,7 +50,7 @@ class LauncherOutOfMemoryTest {
 
     /**
      * A heap that a 500-object page does not fit (the launcher's default under {@code MaxRAM=256m} is 126 MiB, which
-     * holds 5,000 nodes).
+     * the benches' 10,000 nodes fit: docs/performance.md).
      */
     private static final String SMALL_HEAP = "-Xmx16m";
 
@@ -111,6 +111,7 @@ class LauncherOutOfMemoryTest {
         String stderr = Files.readString(err);
         assertEquals(3, p.exitValue(), stderr);
         List<String> lines = stderr.strip().lines().toList();
+        assertFalse(lines.isEmpty(), "status 3 without a line on stderr");
         assertEquals("Terminating due to java.lang.OutOfMemoryError: Java heap space", lines.get(lines.size() - 1),
                 stderr);
         assertFalse(stderr.contains("\tat "), stderr);
