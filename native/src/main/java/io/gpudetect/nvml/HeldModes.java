@@ -56,6 +56,25 @@ final class HeldModes {
     }
 
     private final Map<Integer, Known> byIndex = new HashMap<>();
+    /**
+     * Each GPU's handle as the held session answered it, by index, while the device count is this array's length;
+     * null where a pulse asks it again ({@link #handle}).
+     */
+    private NvmlDevice[] handles = new NvmlDevice[0];
+    /** Each GPU's MIG devices as its last walk counted them, by index; null where none is known. */
+    private Integer[] migDevices = new Integer[0];
+    /** Each GPU's MIG configuration events: {@link #UNASKED}, {@link #WATCHED} or {@link #UNWATCHED}, by index. */
+    private byte[] migWatch = new byte[0];
+    private static final byte UNASKED = 0;
+    private static final byte WATCHED = 1;
+    /** The GPU or the library gives no MIG configuration events: its slots are walked at every pulse. */
+    private static final byte UNWATCHED = 2;
+    /** The held session's event set for MIG configuration changes; null before the first GPU is registered. */
+    private com.sun.jna.Pointer migEvents;
+    /** The set could not be made or waited on: no GPU is registered again this session. */
+    private boolean migEventsFailed;
+    /** Where the set's waits write, kept: a JNA {@code Memory} is a native allocation and a cleaner each. */
+    private com.sun.jna.Memory eventData;
     /** By GPU index. */
     private Health[] health = new Health[0];
     /** The last pulse read; null before the first. */
@@ -63,9 +82,13 @@ final class HeldModes {
     /** The index whose modes the next pulse reads whatever is known. */
     private int turn;
 
-    /** What a snapshot read: every GPU's modes, as new. */
+    /**
+     * What a snapshot read: every GPU's modes, as new; and the next pulse asks every GPU's handle and UUID again, as
+     * the snapshot did.
+     */
     void learn(NvmlSnapshot snapshot) {
         byIndex.clear();
+        java.util.Arrays.fill(handles, null);
         for (NvmlSnapshot.Device d : snapshot.devices()) {
             if (d.handle().ok()) {
                 byIndex.put(d.index(), new Known(NvmlPulse.answer(d.uuid()), d.migMode(), d.eccMode(),
@@ -92,16 +115,130 @@ final class HeldModes {
         return k != null && Objects.equals(k.uuid(), uuid) ? k : null;
     }
 
+    /** The modes known for the GPU at {@code index}, whatever UUID they were read with; null where none are. */
+    Known known(int index) {
+        return byIndex.get(index);
+    }
+
     void put(int index, Known known) {
         byIndex.put(index, known);
     }
 
-    /** The session was given up: the next one starts knowing nothing. */
-    void clear() {
+    /**
+     * The session is given up: the next one starts knowing nothing. The MIG event set is freed here, before the
+     * session's shutdown.
+     */
+    void clear(NvmlLibrary lib) {
         byIndex.clear();
         turn = 0;
         health = new Health[0];
         last = null;
+        handles = new NvmlDevice[0];
+        migDevices = new Integer[0];
+        migWatch = new byte[0];
+        if (migEvents != null) {
+            lib.eventSetFree(migEvents);
+            migEvents = null;
+        }
+        migEventsFailed = false;
+    }
+
+    /**
+     * The handle held for the GPU at {@code index} of {@code count}; null where the pulse asks it (and the UUID) again:
+     * none held yet, or the count is not the one it was held with (a GPU gone can move the others' indices).
+     *
+     * <p>Why a pulse may go without asking them: within a session NVML's handle for an index stays the GPU's until
+     * the shutdown, and a GPU's UUID is the GPU's. What asking them showed at every pulse, a GPU lost, NVML also
+     * answers to the pulse's other calls on the held handle ({@code NVML_ERROR_GPU_IS_LOST}, which nvml.h gives for
+     * nearly every device query); a pulse that gets any failure but Not Supported from them asks the handle and the
+     * UUID again and reads the GPU as before ({@link NvmlPulse#read}), so a lost GPU reads as it did, in the same
+     * pulse. Each GPU's are asked again at its turn.
+     */
+    NvmlDevice handle(int index, int count) {
+        return handles.length == count ? handles[index] : null;
+    }
+
+    void holdHandle(int index, int count, NvmlDevice handle) {
+        if (handles.length != count) {
+            handles = new NvmlDevice[count];
+            migDevices = new Integer[count];
+            migWatch = new byte[count]; // registered again with the new handles
+        }
+        handles[index] = handle;
+    }
+
+    /** The MIG devices the last walk of the GPU at {@code index} counted; null where none is known. */
+    Integer migDevices(int index) {
+        return index < migDevices.length ? migDevices[index] : null;
+    }
+
+    void migDevices(int index, int count, Integer answering) {
+        if (index < migDevices.length && migDevices.length == count) {
+            migDevices[index] = answering;
+        }
+    }
+
+    /** Whether a MIG configuration change of the GPU at {@code index} comes as an event ({@link #watchMig}). */
+    boolean migWatched(int index) {
+        return index < migWatch.length && migWatch[index] == WATCHED;
+    }
+
+    /**
+     * Registers the GPU at {@code index} for MIG configuration change events ({@code nvmlEventMigConfigChange}) on the
+     * session's own event set, once a session: a pulse then walks its MIG slots at its turn and after such an event
+     * ({@link #migChanged}) instead of at every pulse (docs/performance.md, "The NVML pulse, fewer calls"). Where the
+     * GPU or the library has no such event, or registering fails, the GPU's slots are walked at every pulse as before.
+     * Called before the walk, so that a change after it comes as an event.
+     */
+    void watchMig(NvmlLibrary lib, int index, NvmlDevice d) {
+        if (index >= migWatch.length || migWatch[index] != UNASKED) {
+            return;
+        }
+        migWatch[index] = UNWATCHED;
+        if (migEventsFailed) {
+            return;
+        }
+        if (migEvents == null) {
+            NvmlCall<com.sun.jna.Pointer> set = lib.eventSetCreate();
+            if (!set.ok()) {
+                migEventsFailed = true;
+                return;
+            }
+            migEvents = set.value();
+            eventData = NvmlLibrary.eventData();
+        }
+        NvmlCall<Long> types = lib.supportedEventTypes(d);
+        if (types.ok() && (types.value() & NvmlEvent.MIG_CONFIG_CHANGE) != 0
+                && lib.registerEvents(d, NvmlEvent.MIG_CONFIG_CHANGE, migEvents).ok()) {
+            migWatch[index] = WATCHED;
+        }
+    }
+
+    /**
+     * Whether a MIG configuration changed since the last pulse asked: every event waiting in the session's set is
+     * taken (a wait of 0 ms, one call where none waits). True also where the wait failed: the set is then given up
+     * and every GPU's slots are walked at every pulse from then on.
+     */
+    boolean migChanged(NvmlLibrary lib) {
+        if (migEvents == null) {
+            return false;
+        }
+        boolean changed = false;
+        for (int taken = 0; taken < 64; taken++) {
+            NvmlCall<NvmlEvent> e = lib.eventSetWait(migEvents, 0, eventData);
+            if (e.returnCode() == NvmlReturn.ERROR_TIMEOUT) {
+                return changed;
+            }
+            if (!e.ok()) {
+                lib.eventSetFree(migEvents);
+                migEvents = null;
+                migEventsFailed = true;
+                java.util.Arrays.fill(migWatch, UNWATCHED);
+                return true;
+            }
+            changed = true;
+        }
+        return true;
     }
 
     /** {@link NvmlPulse#health} of these answers for the GPU at {@code index}: the last text where they are the same. */
