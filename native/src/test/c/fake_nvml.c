@@ -24,6 +24,8 @@
  *   mig INDEX C P  the GPU's MIG mode is now C (current) and P (pending), 0 or 1, without an event: an admin's
  *                  `nvidia-smi -mig` (P), or a mode that took effect (C) with nothing else NVML shows changing
  *   ecc INDEX C P  the same for the GPU's ECC mode
+ *   lifetime INDEX N  N more uncorrected ECC errors in the GPU's lifetime (aggregate) count alone, without an event:
+ *                  the InfoROM written after the errors of an earlier driver load
  *   migs INDEX N   a MIG re-layout (`nvidia-smi mig -dci -dgi`, `-cgi -C`): the GPU now has N MIG devices (the first
  *                  N of its scenario's, then 1g.10gb ones), with a MIG configuration change event (nvml.h:
  *                  nvmlEventMigConfigChange), which every GPU that supports MIG can register for
@@ -413,6 +415,7 @@ static int events_unsupported;
 /* What was injected and holds until "reload": kept apart from the scenario, which each init from zero rebuilds. */
 static int injected_lost[MAX_DEVICES];
 static unsigned long long injected_dbe[MAX_DEVICES];
+static unsigned long long injected_lifetime[MAX_DEVICES];
 /* Injected MIG and ECC modes: 0 where nothing was injected, else 4 | current << 1 | pending. */
 static unsigned int injected_mig[MAX_DEVICES];
 static unsigned int injected_ecc[MAX_DEVICES];
@@ -469,6 +472,7 @@ static void apply_injected(void) {
 static void forget_injected(void) {
     memset(injected_lost, 0, sizeof injected_lost);
     memset(injected_dbe, 0, sizeof injected_dbe);
+    memset(injected_lifetime, 0, sizeof injected_lifetime);
     memset(injected_mig, 0, sizeof injected_mig);
     memset(injected_ecc, 0, sizeof injected_ecc);
     memset(injected_migs, 0, sizeof injected_migs);
@@ -501,6 +505,8 @@ static void read_control(void) {
         } else if (sscanf(line, "dbe %u", &index) == 1 && index < MAX_DEVICES) {
             injected_dbe[index]++;
             log_event(index, 0x2, 0);
+        } else if (sscanf(line, "lifetime %u %llu", &index, &xid) == 2 && index < MAX_DEVICES) {
+            injected_lifetime[index] += xid;
         } else if (sscanf(line, "lost %u", &index) == 1 && index < MAX_DEVICES) {
             injected_lost[index] = 1;
         } else if (sscanf(line, "mig %u %u %u", &index, &current, &pending) == 3 && index < MAX_DEVICES) {
@@ -871,15 +877,24 @@ EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, unsigned int *current, 
 }
 
 /* errorType 1 = NVML_MEMORY_ERROR_TYPE_UNCORRECTED, counterType 1 = NVML_AGGREGATE_ECC */
+/* How often this process asked for an ECC count: a test checks which a held session's pulse asks. */
+static unsigned int ecc_count_calls;
+
+EXPORT unsigned int fakeNvmlEccCountCalls(void) {
+    return __atomic_load_n(&ecc_count_calls, __ATOMIC_SEQ_CST);
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, unsigned int errorType, unsigned int counterType,
                                                 unsigned long long *n) {
+    __atomic_add_fetch(&ecc_count_calls, 1, __ATOMIC_SEQ_CST);
     spend(COST_ECC_COUNT_US);
     nvmlReturn_t r = check(d, n);
     if (r) return r;
     if (!d->ecc_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
     if (errorType > 1 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
     unsigned long long volatile_count = d->ecc_volatile_uncorrected + injected_dbe[d - devices];
-    *n = errorType != 1 ? 0 : counterType == 1 ? d->ecc_uncorrected + volatile_count : volatile_count;
+    *n = errorType != 1 ? 0 : counterType == 1 ? d->ecc_uncorrected + injected_lifetime[d - devices] + volatile_count
+                                               : volatile_count;
     return NVML_SUCCESS;
 }
 

@@ -61,6 +61,13 @@ final class HeldModes {
      * null where a pulse asks it again ({@link #handle}).
      */
     private NvmlDevice[] handles = new NvmlDevice[0];
+    /**
+     * Each GPU's lifetime uncorrected ECC count as last asked ({@link NvmlPulse#answer}), by index; null where a pulse
+     * asks it ({@link #eccErrors}).
+     */
+    private String[] eccErrors = new String[0];
+    /** The driver's version as last asked; null where the next pulse asks it ({@link #driverVersion}). */
+    private String driverVersion;
     /** Each GPU's MIG devices as its last walk counted them, by index; null where none is known. */
     private Integer[] migDevices = new Integer[0];
     /** Each GPU's MIG configuration events: {@link #UNASKED}, {@link #WATCHED} or {@link #UNWATCHED}, by index. */
@@ -89,6 +96,8 @@ final class HeldModes {
     void learn(NvmlSnapshot snapshot) {
         byIndex.clear();
         java.util.Arrays.fill(handles, null);
+        java.util.Arrays.fill(eccErrors, null);
+        driverVersion = null;
         for (NvmlSnapshot.Device d : snapshot.devices()) {
             if (d.handle().ok()) {
                 byIndex.put(d.index(), new Known(NvmlPulse.answer(d.uuid()), d.migMode(), d.eccMode(),
@@ -134,6 +143,8 @@ final class HeldModes {
         health = new Health[0];
         last = null;
         handles = new NvmlDevice[0];
+        eccErrors = new String[0];
+        driverVersion = null;
         migDevices = new Integer[0];
         migWatch = new byte[0];
         if (migEvents != null) {
@@ -161,10 +172,45 @@ final class HeldModes {
     void holdHandle(int index, int count, NvmlDevice handle) {
         if (handles.length != count) {
             handles = new NvmlDevice[count];
+            eccErrors = new String[count];
             migDevices = new Integer[count];
             migWatch = new byte[count]; // registered again with the new handles
         }
         handles[index] = handle;
+    }
+
+    /**
+     * The lifetime uncorrected ECC count of the GPU at {@code index} as last asked, where {@code volatileCount} (the
+     * count since the driver loaded, asked at every pulse) answers as it did at the last pulse; null where the pulse
+     * asks it. The lifetime count takes in the errors that the count since the driver loaded shows at once: a new error
+     * changes that one, and the pulse then asks both. What is left, the lifetime count changing alone (the GPU's
+     * InfoROM written later than the count since the load), is seen at the GPU's turn, where it is asked again, or at a
+     * full detection (docs/health.md, "How soon a pass sees it").
+     */
+    String eccErrors(int index, NvmlCall<Long> volatileCount) {
+        if (index >= eccErrors.length || eccErrors[index] == null || index >= health.length || health[index] == null) {
+            return null;
+        }
+        return sameAnswer(health[index].ecc, volatileCount, -1L) ? eccErrors[index] : null;
+    }
+
+    void eccErrors(int index, int count, String answer) {
+        if (index < eccErrors.length && eccErrors.length == count) {
+            eccErrors[index] = answer;
+        }
+    }
+
+    /**
+     * The driver's version as last asked, where the pulse need not ask it: a held session holds the driver, whose
+     * module cannot be replaced while NVML is held (docs/provider.md), so it is asked when the first GPU's turn comes
+     * and after a full detection; null where the pulse asks it.
+     */
+    String driverVersion(int turn) {
+        return turn <= 0 ? null : driverVersion;
+    }
+
+    void driverVersion(String answer) {
+        driverVersion = answer;
     }
 
     /** The MIG devices the last walk of the GPU at {@code index} counted; null where none is known. */

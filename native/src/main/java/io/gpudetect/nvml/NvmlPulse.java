@@ -151,7 +151,12 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             Device d = held == null ? null : readHeld(lib, i, n, held, maxMigDevices, modes, migChanged);
             devices.add(d != null ? d : readAll(lib, i, n, turn, maxMigDevices, modes));
         }
-        return modes.sameAsLast(new NvmlPulse(null, answer(lib.driverVersion()), devices));
+        String driver = modes.driverVersion(turn);
+        if (driver == null) {
+            driver = answer(lib.driverVersion());
+            modes.driverVersion(driver);
+        }
+        return modes.sameAsLast(new NvmlPulse(null, driver, devices));
     }
 
     /**
@@ -190,6 +195,7 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
         }
         boolean eccOn = ecc.ok() && ecc.value().current();
         String eccErrors = eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null;
+        modes.eccErrors(i, count, eccErrors);
         String health = modes.health(i, eccOn ? lib.eccUncorrectedVolatile(d) : null, pages, rows,
                 lib.clocksEventReasons(d));
         return new Device(i, "ok", uuid, answer(mig), answer(ecc), eccErrors, migDevices, health);
@@ -226,15 +232,22 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             }
         }
         boolean eccOn = ecc.ok() && ecc.value().current();
-        NvmlCall<Long> aggregate = eccOn ? lib.eccUncorrectedAggregate(d) : null;
         NvmlCall<Long> volatileCount = eccOn ? lib.eccUncorrectedVolatile(d) : null;
+        String eccErrors = eccOn ? modes.eccErrors(i, volatileCount) : null;
+        if (eccOn && eccErrors == null) {
+            NvmlCall<Long> aggregate = lib.eccUncorrectedAggregate(d);
+            if (failed(aggregate)) {
+                return null;
+            }
+            eccErrors = answer(aggregate);
+            modes.eccErrors(i, count, eccErrors);
+        }
         NvmlCall<Long> clocks = lib.clocksEventReasons(d);
-        if (failed(aggregate) || failed(volatileCount) || failed(clocks)) {
+        if (failed(volatileCount) || failed(clocks)) {
             return null;
         }
         String health = modes.health(i, volatileCount, pages, rows, clocks);
-        return new Device(i, "ok", known.uuid(), answer(mig), answer(ecc), eccOn ? answer(aggregate) : null, migDevices,
-                health);
+        return new Device(i, "ok", known.uuid(), answer(mig), answer(ecc), eccErrors, migDevices, health);
     }
 
     /** A call made that answered neither success nor Not Supported. */

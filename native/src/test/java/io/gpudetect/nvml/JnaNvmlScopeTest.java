@@ -496,4 +496,44 @@ class JnaNvmlScopeTest {
         Files.writeString(root.resolve("usr/lib64/fake-nvml-events"), "migs 0 3\n");
         assertEquals(3, scope.pulse().devices().get(0).migDevices());
     }
+
+    /**
+     * The lifetime ECC count is asked at the GPU's turn and with a new error since the driver loaded (old code: every
+     * GPU at every pulse): a double-bit error on GPU 3 shows in both counts at the next pulse; the lifetime count
+     * changing alone is seen within as many pulses as the host has GPUs. The driver's version is asked once a round.
+     */
+    @Test
+    void aHeldSessionAsksTheLifetimeEccCountAtTheTurnAndWithANewError() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        Path events = root.resolve("usr/lib64/fake-nvml-events");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        scope.snapshot();
+        NvmlPulse first = scope.pulse();
+        for (int pass = 0; pass < 8; pass++) {
+            int before = fakeCounter(root, "fakeNvmlEccCountCalls");
+            assertSame(first, scope.pulse());
+            assertEquals(9, fakeCounter(root, "fakeNvmlEccCountCalls") - before,
+                    "eight GPUs' count since the driver loaded and the turn's GPU's lifetime count");
+        }
+
+        Files.writeString(events, "dbe 3\n");
+        int before = fakeCounter(root, "fakeNvmlEccCountCalls");
+        NvmlPulse after = scope.pulse();
+        assertEquals("1", after.devices().get(3).eccErrors(), after.toString());
+        assertTrue(after.devices().get(3).health().startsWith("ecc=1 "));
+        assertTrue(fakeCounter(root, "fakeNvmlEccCountCalls") - before >= 10, "GPU 3's lifetime count asked too");
+        assertEquals(NvmlPulse.of(scope.snapshot()), after, "as a snapshot reads it");
+
+        scope.pulse();
+        Files.writeString(events, "lifetime 6 2\n", java.nio.file.StandardOpenOption.APPEND);
+        int pulses = 0;
+        NvmlPulse pulse;
+        do {
+            pulse = scope.pulse();
+            pulses++;
+        } while (!"2".equals(pulse.devices().get(6).eccErrors()) && pulses < 20);
+        assertEquals("2", pulse.devices().get(6).eccErrors(), "not seen in 20 pulses");
+        assertTrue(pulses <= 8, "seen at pulse " + pulses + ", not within 8 (one a GPU)");
+        assertEquals(NvmlPulse.of(scope.snapshot()), pulse, "as a snapshot reads it");
+    }
 }

@@ -94,4 +94,29 @@ class NvmlCallerTest {
         }
         assertEquals(0, wrong.get());
     }
+
+    /** An interrupted asker stops waiting at once, keeps its interrupt, and its ask is not run. */
+    @Test
+    void anInterruptedAskerGivesUpAndKeepsItsInterrupt() throws Exception {
+        NvmlCaller caller = new NvmlCaller("nvml-test");
+        CountDownLatch release = new CountDownLatch(1);
+        assertThrows(TimeoutException.class, () -> caller.call(() -> {
+            release.await();
+            return 0;
+        }, 50));
+        AtomicInteger ran = new AtomicInteger();
+        Thread.currentThread().interrupt();
+        long start = System.nanoTime();
+        try {
+            TimeoutException e = assertThrows(TimeoutException.class, () -> caller.call(ran::incrementAndGet, 5_000));
+            assertEquals("interrupted", e.getMessage());
+            assertTrue(Thread.currentThread().isInterrupted());
+        } finally {
+            Thread.interrupted();
+        }
+        assertTrue((System.nanoTime() - start) / 1_000_000 < 2_000);
+        release.countDown();
+        assertEquals(3, caller.call(() -> 3, 5_000));
+        assertEquals(0, ran.get());
+    }
 }
