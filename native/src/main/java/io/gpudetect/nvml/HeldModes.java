@@ -16,10 +16,15 @@ import java.util.Objects;
  * reboots after an administrator set the pending one ({@code nvidia-smi -e}), and its current MIG mode when the GPU
  * is reset for it ({@code nvidia-smi -mig}; NVIDIA's MIG guide, for the A100 and A30, also asks for every daemon
  * holding the driver, as this agent's held session does, to be stopped first: a restarted agent reads every mode).
- * A change the session lives through may show in the pulse's other calls (a lost GPU, a handle or a UUID that no
- * longer answers, the health checks, the MIG devices), which start a full detection, and every full detection reads
- * every GPU's modes again. What is left, a mode that changes with nothing else changing, is seen when its GPU's turn
- * comes: within as many pulses as the host has GPUs (docs/labels.md, "How soon a mode change is seen").
+ * A change the session lives through may show in the pulse's other calls (a lost GPU, the health checks, the MIG
+ * devices), which start a full detection, and every full detection reads every GPU's modes again. What is left, a
+ * mode that changes with nothing else changing, is seen when its GPU's turn comes: within as many pulses as the host
+ * has GPUs (docs/labels.md, "How soon a mode change is seen").
+ *
+ * <p>Beside the modes, what else a pulse need not ask of every GPU every time: its handle and UUID ({@link #handle}),
+ * its lifetime ECC count ({@link #eccErrors}), its MIG devices where a MIG configuration event stands for them
+ * ({@link #watchMig}), and the driver's version ({@link #driverVersion}); docs/performance.md, "The NVML pulse, fewer
+ * calls and a lighter hand-over".
  */
 final class HeldModes {
 
