@@ -170,7 +170,8 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             return new Device(i, answer(handle), null, null, null, null, null, null);
         }
         NvmlDevice d = handle.value();
-        String uuid = answer(lib.uuid(d));
+        NvmlCall<String> uuidCall = lib.uuid(d);
+        String uuid = answer(uuidCall);
         HeldModes.Known known = i == turn ? null : modes.known(i, uuid);
         NvmlCall<Long> pages;
         NvmlCall<NvmlSnapshot.RemappedRows> rows;
@@ -184,7 +185,9 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             pages = known.pages() != null ? known.pages() : lib.retiredPagesPending(d);
             rows = known.rows() != null ? known.rows() : lib.remappedRows(d);
         }
-        modes.holdHandle(i, count, d);
+        if (uuidCall.ok()) {
+            modes.holdHandle(i, count, d); // a GPU whose UUID does not answer is read this way at every pulse
+        }
         NvmlCall<NvmlSnapshot.Modes> mig = known.mig();
         NvmlCall<NvmlSnapshot.Modes> ecc = known.ecc();
         Integer migDevices = null;
