@@ -24,6 +24,11 @@
  *   mig INDEX C P  the GPU's MIG mode is now C (current) and P (pending), 0 or 1, without an event: an admin's
  *                  `nvidia-smi -mig` (P), or a mode that took effect (C) with nothing else NVML shows changing
  *   ecc INDEX C P  the same for the GPU's ECC mode
+ *   lifetime INDEX N  N more uncorrected ECC errors in the GPU's lifetime (aggregate) count alone, without an event:
+ *                  the InfoROM written after the errors of an earlier driver load
+ *   migs INDEX N   a MIG re-layout (`nvidia-smi mig -dci -dgi`, `-cgi -C`): the GPU now has N MIG devices (the first
+ *                  N of its scenario's, then 1g.10gb ones), with a MIG configuration change event (nvml.h:
+ *                  nvmlEventMigConfigChange), which every GPU that supports MIG can register for
  *   reload         a driver reload: what was injected is forgotten, every GPU answers as its scenario says
  * Built twice: normally, and with -DOLD_NVML, which leaves out every _v2/_v3 symbol, MIG and
  * architecture calls, and (to stand for a library without them) the NVLink, P2P and fabric calls; its nvmlDeviceGetPciInfo writes the v1 struct.
@@ -410,9 +415,12 @@ static int events_unsupported;
 /* What was injected and holds until "reload": kept apart from the scenario, which each init from zero rebuilds. */
 static int injected_lost[MAX_DEVICES];
 static unsigned long long injected_dbe[MAX_DEVICES];
+static unsigned long long injected_lifetime[MAX_DEVICES];
 /* Injected MIG and ECC modes: 0 where nothing was injected, else 4 | current << 1 | pending. */
 static unsigned int injected_mig[MAX_DEVICES];
 static unsigned int injected_ecc[MAX_DEVICES];
+/* Injected MIG device counts: 0 where nothing was injected, else 1 + the count. */
+static unsigned int injected_migs[MAX_DEVICES];
 static long control_consumed;
 static struct timespec control_mtime;
 static long control_size = -1;
@@ -451,14 +459,23 @@ static void apply_injected(void) {
         if (injected_ecc[i]) {
             devices[i].ecc_current = injected_ecc[i] >> 1 & 1; devices[i].ecc_pending = injected_ecc[i] & 1;
         }
+        if (injected_migs[i]) {
+            int want = (int) injected_migs[i] - 1;
+            if (devices[i].mig_count > want) devices[i].mig_count = want;
+            while (devices[i].mig_count < want) {
+                add_mig(&devices[i], "1g.10gb", 7 + (unsigned) devices[i].mig_count, 0, 9728, 14);
+            }
+        }
     }
 }
 
 static void forget_injected(void) {
     memset(injected_lost, 0, sizeof injected_lost);
     memset(injected_dbe, 0, sizeof injected_dbe);
+    memset(injected_lifetime, 0, sizeof injected_lifetime);
     memset(injected_mig, 0, sizeof injected_mig);
     memset(injected_ecc, 0, sizeof injected_ecc);
+    memset(injected_migs, 0, sizeof injected_migs);
 }
 
 /* Reads the control file's new complete lines; a stat when it did not change. Call with control_lock held. */
@@ -488,12 +505,17 @@ static void read_control(void) {
         } else if (sscanf(line, "dbe %u", &index) == 1 && index < MAX_DEVICES) {
             injected_dbe[index]++;
             log_event(index, 0x2, 0);
+        } else if (sscanf(line, "lifetime %u %llu", &index, &xid) == 2 && index < MAX_DEVICES) {
+            injected_lifetime[index] += xid;
         } else if (sscanf(line, "lost %u", &index) == 1 && index < MAX_DEVICES) {
             injected_lost[index] = 1;
         } else if (sscanf(line, "mig %u %u %u", &index, &current, &pending) == 3 && index < MAX_DEVICES) {
             injected_mig[index] = 4u | (current ? 2u : 0u) | (pending ? 1u : 0u);
         } else if (sscanf(line, "ecc %u %u %u", &index, &current, &pending) == 3 && index < MAX_DEVICES) {
             injected_ecc[index] = 4u | (current ? 2u : 0u) | (pending ? 1u : 0u);
+        } else if (sscanf(line, "migs %u %u", &index, &current) == 2 && index < MAX_DEVICES && current <= MAX_MIG) {
+            injected_migs[index] = 1u + current;
+            log_event(index, 0x100, 0); /* nvmlEventMigConfigChange */
         } else if (strncmp(line, "reload", 6) == 0) {
             forget_injected();
             build_scenario(); /* every GPU as its scenario has it, handles still valid: the array stays */
@@ -667,14 +689,28 @@ EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *v) {
     return NVML_SUCCESS;
 }
 
+/* How often this process asked for a GPU's handle by index or a device's UUID: a test checks that a held session's
+   pulse asks them of one GPU in turn. */
+static unsigned int identity_calls;
+
+EXPORT unsigned int fakeNvmlIdentityCalls(void) {
+    return __atomic_load_n(&identity_calls, __ATOMIC_SEQ_CST);
+}
+
+/* The count reads the control file too (a stat when nothing changed), as a handle does: a held session's pulse starts
+   with the count, and holds its handles. */
 static nvmlReturn_t count(unsigned int *n) {
     if (!initialized) return NVML_ERROR_UNINITIALIZED;
     if (n == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&control_lock);
+    read_control();
+    pthread_mutex_unlock(&control_lock);
     *n = device_count;
     return NVML_SUCCESS;
 }
 
 static nvmlReturn_t handle(unsigned int index, nvmlDevice_t *device) {
+    __atomic_add_fetch(&identity_calls, 1, __ATOMIC_SEQ_CST);
     if (!initialized) return NVML_ERROR_UNINITIALIZED;
     if (device == NULL || index >= device_count) return NVML_ERROR_INVALID_ARGUMENT;
     if (devices[index].handle_error) return devices[index].handle_error;
@@ -699,6 +735,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int l
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length) {
+    __atomic_add_fetch(&identity_calls, 1, __ATOMIC_SEQ_CST);
     nvmlReturn_t r = check(d, uuid);
     return r ? r : fill(uuid, length, d->uuid);
 }
@@ -840,15 +877,24 @@ EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, unsigned int *current, 
 }
 
 /* errorType 1 = NVML_MEMORY_ERROR_TYPE_UNCORRECTED, counterType 1 = NVML_AGGREGATE_ECC */
+/* How often this process asked for an ECC count: a test checks which a held session's pulse asks. */
+static unsigned int ecc_count_calls;
+
+EXPORT unsigned int fakeNvmlEccCountCalls(void) {
+    return __atomic_load_n(&ecc_count_calls, __ATOMIC_SEQ_CST);
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, unsigned int errorType, unsigned int counterType,
                                                 unsigned long long *n) {
+    __atomic_add_fetch(&ecc_count_calls, 1, __ATOMIC_SEQ_CST);
     spend(COST_ECC_COUNT_US);
     nvmlReturn_t r = check(d, n);
     if (r) return r;
     if (!d->ecc_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;
     if (errorType > 1 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
     unsigned long long volatile_count = d->ecc_volatile_uncorrected + injected_dbe[d - devices];
-    *n = errorType != 1 ? 0 : counterType == 1 ? d->ecc_uncorrected + volatile_count : volatile_count;
+    *n = errorType != 1 ? 0 : counterType == 1 ? d->ecc_uncorrected + injected_lifetime[d - devices] + volatile_count
+                                               : volatile_count;
     return NVML_SUCCESS;
 }
 
@@ -909,9 +955,10 @@ typedef struct nvmlEventData_st {
     unsigned int computeInstanceId;
 } nvmlEventData_t;
 
-/* Events this fake can raise on a GPU: Xid critical errors, and ECC errors where the GPU has ECC. */
+/* Events this fake can raise on a GPU: Xid critical errors, ECC errors where the GPU has ECC, MIG configuration
+   changes where it supports MIG. */
 static unsigned long long supported_events(nvmlDevice_t d) {
-    return 0x8 | (d->ecc_supported ? 0x1 | 0x2 : 0);
+    return 0x8 | (d->ecc_supported ? 0x1 | 0x2 : 0) | (d->mig_supported ? 0x100 : 0);
 }
 
 EXPORT nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t *set) {
@@ -964,7 +1011,15 @@ static long now_ms(void) {
 }
 
 /* Blocks in poll() on the folder's inotify descriptor until the control file changes or the timeout passes. */
+/* How often this process waited on an event set: a test checks that a held session's pulse polls once. */
+static unsigned int event_wait_calls;
+
+EXPORT unsigned int fakeNvmlEventWaitCalls(void) {
+    return __atomic_load_n(&event_wait_calls, __ATOMIC_SEQ_CST);
+}
+
 static nvmlReturn_t wait_event(nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms, int v2) {
+    __atomic_add_fetch(&event_wait_calls, 1, __ATOMIC_SEQ_CST);
     if (!initialized) return NVML_ERROR_UNINITIALIZED;
     if (set == NULL || data == NULL || !set->used) return NVML_ERROR_INVALID_ARGUMENT;
     long deadline = now_ms() + timeoutms;
@@ -1061,7 +1116,15 @@ EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t d, unsigned int 
     return NVML_SUCCESS;
 }
 
+/* How often this process asked for a MIG device's handle: a test checks when a held session's pulse walks the slots. */
+static unsigned int mig_handle_calls;
+
+EXPORT unsigned int fakeNvmlMigHandleCalls(void) {
+    return __atomic_load_n(&mig_handle_calls, __ATOMIC_SEQ_CST);
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, unsigned int index, nvmlDevice_t *mig) {
+    __atomic_add_fetch(&mig_handle_calls, 1, __ATOMIC_SEQ_CST);
     nvmlReturn_t r = check(d, mig);
     if (r) return r;
     if (!d->mig_supported || d->is_mig) return NVML_ERROR_NOT_SUPPORTED;

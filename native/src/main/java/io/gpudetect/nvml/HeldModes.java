@@ -16,10 +16,15 @@ import java.util.Objects;
  * reboots after an administrator set the pending one ({@code nvidia-smi -e}), and its current MIG mode when the GPU
  * is reset for it ({@code nvidia-smi -mig}; NVIDIA's MIG guide, for the A100 and A30, also asks for every daemon
  * holding the driver, as this agent's held session does, to be stopped first: a restarted agent reads every mode).
- * A change the session lives through may show in the pulse's other calls (a lost GPU, a handle or a UUID that no
- * longer answers, the health checks, the MIG devices), which start a full detection, and every full detection reads
- * every GPU's modes again. What is left, a mode that changes with nothing else changing, is seen when its GPU's turn
- * comes: within as many pulses as the host has GPUs (docs/labels.md, "How soon a mode change is seen").
+ * A change the session lives through may show in the pulse's other calls (a lost GPU, the health checks, the MIG
+ * devices), which start a full detection, and every full detection reads every GPU's modes again. What is left, a
+ * mode that changes with nothing else changing, is seen when its GPU's turn comes: within as many pulses as the host
+ * has GPUs (docs/labels.md, "How soon a mode change is seen").
+ *
+ * <p>Beside the modes, what else a pulse need not ask of every GPU every time: its handle and UUID ({@link #handle}),
+ * its lifetime ECC count ({@link #eccErrors}), its MIG devices where a MIG configuration event stands for them
+ * ({@link #watchMig}), and the driver's version ({@link #driverVersion}); docs/performance.md, "The NVML pulse, fewer
+ * calls and a lighter hand-over".
  */
 final class HeldModes {
 
@@ -56,6 +61,32 @@ final class HeldModes {
     }
 
     private final Map<Integer, Known> byIndex = new HashMap<>();
+    /**
+     * Each GPU's handle as the held session answered it, by index, while the device count is this array's length;
+     * null where a pulse asks it again ({@link #handle}).
+     */
+    private NvmlDevice[] handles = new NvmlDevice[0];
+    /**
+     * Each GPU's lifetime uncorrected ECC count as last asked ({@link NvmlPulse#answer}), by index; null where a pulse
+     * asks it ({@link #eccErrors}).
+     */
+    private String[] eccErrors = new String[0];
+    /** The driver's version as last asked; null where the next pulse asks it ({@link #driverVersion}). */
+    private String driverVersion;
+    /** Each GPU's MIG devices as its last walk counted them, by index; null where none is known. */
+    private Integer[] migDevices = new Integer[0];
+    /** Each GPU's MIG configuration events: {@link #UNASKED}, {@link #WATCHED} or {@link #UNWATCHED}, by index. */
+    private byte[] migWatch = new byte[0];
+    private static final byte UNASKED = 0;
+    private static final byte WATCHED = 1;
+    /** The GPU or the library gives no MIG configuration events: its slots are walked at every pulse. */
+    private static final byte UNWATCHED = 2;
+    /** The held session's event set for MIG configuration changes; null before the first GPU is registered. */
+    private com.sun.jna.Pointer migEvents;
+    /** The set could not be made or waited on: no GPU is registered again this session. */
+    private boolean migEventsFailed;
+    /** Where the set's waits write, kept: a JNA {@code Memory} is a native allocation and a cleaner each. */
+    private com.sun.jna.Memory eventData;
     /** By GPU index. */
     private Health[] health = new Health[0];
     /** The last pulse read; null before the first. */
@@ -63,9 +94,15 @@ final class HeldModes {
     /** The index whose modes the next pulse reads whatever is known. */
     private int turn;
 
-    /** What a snapshot read: every GPU's modes, as new. */
+    /**
+     * What a snapshot read: every GPU's modes, as new; and the next pulse asks every GPU's handle and UUID again, as
+     * the snapshot did.
+     */
     void learn(NvmlSnapshot snapshot) {
         byIndex.clear();
+        java.util.Arrays.fill(handles, null);
+        java.util.Arrays.fill(eccErrors, null);
+        driverVersion = null;
         for (NvmlSnapshot.Device d : snapshot.devices()) {
             if (d.handle().ok()) {
                 byIndex.put(d.index(), new Known(NvmlPulse.answer(d.uuid()), d.migMode(), d.eccMode(),
@@ -92,16 +129,167 @@ final class HeldModes {
         return k != null && Objects.equals(k.uuid(), uuid) ? k : null;
     }
 
+    /** The modes known for the GPU at {@code index}, whatever UUID they were read with; null where none are. */
+    Known known(int index) {
+        return byIndex.get(index);
+    }
+
     void put(int index, Known known) {
         byIndex.put(index, known);
     }
 
-    /** The session was given up: the next one starts knowing nothing. */
-    void clear() {
+    /**
+     * The session is given up: the next one starts knowing nothing. The MIG event set is freed here, before the
+     * session's shutdown.
+     */
+    void clear(NvmlLibrary lib) {
         byIndex.clear();
         turn = 0;
         health = new Health[0];
         last = null;
+        handles = new NvmlDevice[0];
+        eccErrors = new String[0];
+        driverVersion = null;
+        migDevices = new Integer[0];
+        migWatch = new byte[0];
+        if (migEvents != null) {
+            lib.eventSetFree(migEvents);
+            migEvents = null;
+        }
+        migEventsFailed = false;
+    }
+
+    /**
+     * The handle held for the GPU at {@code index} of {@code count}; null where the pulse asks it (and the UUID) again:
+     * none held yet, or the count is not the one it was held with (a GPU gone can move the others' indices).
+     *
+     * <p>Why a pulse may go without asking them: within a session NVML's handle for an index stays the GPU's until
+     * the shutdown, and a GPU's UUID is the GPU's. What asking them showed at every pulse, a GPU lost, NVML also
+     * answers to the pulse's other calls on the held handle ({@code NVML_ERROR_GPU_IS_LOST}, which nvml.h gives for
+     * nearly every device query); a pulse that gets any failure but Not Supported from them asks the handle and the
+     * UUID again and reads the GPU as before ({@link NvmlPulse#read}), so a lost GPU reads as it did, in the same
+     * pulse. Each GPU's are asked again at its turn.
+     */
+    NvmlDevice handle(int index, int count) {
+        return handles.length == count ? handles[index] : null;
+    }
+
+    void holdHandle(int index, int count, NvmlDevice handle) {
+        if (handles.length != count) {
+            handles = new NvmlDevice[count];
+            eccErrors = new String[count];
+            migDevices = new Integer[count];
+            migWatch = new byte[count]; // registered again with the new handles
+        }
+        handles[index] = handle;
+    }
+
+    /**
+     * The lifetime uncorrected ECC count of the GPU at {@code index} as last asked, where {@code volatileCount} (the
+     * count since the driver loaded, asked at every pulse) answers as it did at the last pulse; null where the pulse
+     * asks it. The lifetime count takes in the errors that the count since the driver loaded shows at once: a new error
+     * changes that one, and the pulse then asks both. What is left, the lifetime count changing alone (the GPU's
+     * InfoROM written later than the count since the load), is seen at the GPU's turn, where it is asked again, or at a
+     * full detection (docs/health.md, "How soon a pass sees it").
+     */
+    String eccErrors(int index, NvmlCall<Long> volatileCount) {
+        if (index >= eccErrors.length || eccErrors[index] == null || index >= health.length || health[index] == null) {
+            return null;
+        }
+        return sameAnswer(health[index].ecc, volatileCount, -1L) ? eccErrors[index] : null;
+    }
+
+    void eccErrors(int index, int count, String answer) {
+        if (index < eccErrors.length && eccErrors.length == count) {
+            eccErrors[index] = answer;
+        }
+    }
+
+    /**
+     * The driver's version as last asked, where the pulse need not ask it: a held session holds the driver, whose
+     * module cannot be replaced while NVML is held (docs/provider.md), so it is asked when the first GPU's turn comes
+     * and after a full detection; null where the pulse asks it.
+     */
+    String driverVersion(int turn) {
+        return turn <= 0 ? null : driverVersion;
+    }
+
+    void driverVersion(String answer) {
+        driverVersion = answer;
+    }
+
+    /** The MIG devices the last walk of the GPU at {@code index} counted; null where none is known. */
+    Integer migDevices(int index) {
+        return index < migDevices.length ? migDevices[index] : null;
+    }
+
+    void migDevices(int index, int count, Integer answering) {
+        if (index < migDevices.length && migDevices.length == count) {
+            migDevices[index] = answering;
+        }
+    }
+
+    /** Whether a MIG configuration change of the GPU at {@code index} comes as an event ({@link #watchMig}). */
+    boolean migWatched(int index) {
+        return index < migWatch.length && migWatch[index] == WATCHED;
+    }
+
+    /**
+     * Registers the GPU at {@code index} for MIG configuration change events ({@code nvmlEventMigConfigChange}) on the
+     * session's own event set, once a session: a pulse then walks its MIG slots at its turn and after such an event
+     * ({@link #migChanged}) instead of at every pulse (docs/performance.md, "The NVML pulse, fewer calls"). Where the
+     * GPU or the library has no such event, or registering fails, the GPU's slots are walked at every pulse as before.
+     * Called before the walk, so that a change after it comes as an event.
+     */
+    void watchMig(NvmlLibrary lib, int index, NvmlDevice d) {
+        if (index >= migWatch.length || migWatch[index] != UNASKED) {
+            return;
+        }
+        migWatch[index] = UNWATCHED;
+        if (migEventsFailed) {
+            return;
+        }
+        if (migEvents == null) {
+            NvmlCall<com.sun.jna.Pointer> set = lib.eventSetCreate();
+            if (!set.ok()) {
+                migEventsFailed = true;
+                return;
+            }
+            migEvents = set.value();
+            eventData = NvmlLibrary.eventData();
+        }
+        NvmlCall<Long> types = lib.supportedEventTypes(d);
+        if (types.ok() && (types.value() & NvmlEvent.MIG_CONFIG_CHANGE) != 0
+                && lib.registerEvents(d, NvmlEvent.MIG_CONFIG_CHANGE, migEvents).ok()) {
+            migWatch[index] = WATCHED;
+        }
+    }
+
+    /**
+     * Whether a MIG configuration changed since the last pulse asked: every event waiting in the session's set is
+     * taken (a wait of 0 ms, one call where none waits). True also where the wait failed: the set is then given up
+     * and every GPU's slots are walked at every pulse from then on.
+     */
+    boolean migChanged(NvmlLibrary lib) {
+        if (migEvents == null) {
+            return false;
+        }
+        boolean changed = false;
+        for (int taken = 0; taken < 64; taken++) {
+            NvmlCall<NvmlEvent> e = lib.eventSetWait(migEvents, 0, eventData);
+            if (e.returnCode() == NvmlReturn.ERROR_TIMEOUT) {
+                return changed;
+            }
+            if (!e.ok()) {
+                lib.eventSetFree(migEvents);
+                migEvents = null;
+                migEventsFailed = true;
+                java.util.Arrays.fill(migWatch, UNWATCHED);
+                return true;
+            }
+            changed = true;
+        }
+        return true;
     }
 
     /** {@link NvmlPulse#health} of these answers for the GPU at {@code index}: the last text where they are the same. */

@@ -107,12 +107,12 @@ public final class JnaNvmlScope implements NvmlScope {
 
     /** NVML stopped answering: the next snapshot starts a session on the driver that is there then. */
     private void giveUpSession() {
+        if (modes != null) {
+            modes.clear(library); // frees the session's event set, before its shutdown
+        }
         library.shutdown();
         held = false;
         maxMigDevices.clear();
-        if (modes != null) {
-            modes.clear();
-        }
     }
 
     private HeldModes heldModes() {

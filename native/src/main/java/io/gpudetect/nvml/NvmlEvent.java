@@ -12,4 +12,6 @@ public record NvmlEvent(NvmlDevice device, long type, long data) {
     public static final long DOUBLE_BIT_ECC = 0x2L;
     /** {@code nvmlEventTypeXidCriticalError}: the data is the Xid. */
     public static final long XID_CRITICAL = 0x8L;
+    /** {@code nvmlEventMigConfigChange}: a GPU's MIG devices were made or taken away. */
+    public static final long MIG_CONFIG_CHANGE = 0x100L;
 }

@@ -661,12 +661,24 @@ public final class NvmlLibrary {
      * {@code NVML_ERROR_TIMEOUT} when none came. The device is the handle the event came from.
      */
     public NvmlCall<NvmlEvent> eventSetWait(com.sun.jna.Pointer set, int timeoutMs) {
+        return eventSetWait(set, timeoutMs, eventData());
+    }
+
+    /** Memory for {@link #eventSetWait(com.sun.jna.Pointer, int, com.sun.jna.Memory)}'s answer. */
+    public static com.sun.jna.Memory eventData() {
+        // nvmlEventData_t: device handle, eventType and eventData (unsigned long long), then (v2) two unsigned ints.
+        return new com.sun.jna.Memory(32);
+    }
+
+    /**
+     * {@link #eventSetWait(com.sun.jna.Pointer, int)} into {@code data} ({@link #eventData}), which a caller that
+     * waits at every pulse keeps: a JNA {@code Memory} is a native allocation and a cleaner's registration each.
+     */
+    public NvmlCall<NvmlEvent> eventSetWait(com.sun.jna.Pointer set, int timeoutMs, com.sun.jna.Memory data) {
         String s = firstExported("nvmlEventSetWait_v2", "nvmlEventSetWait");
         if (s == null) {
             return missing("nvmlEventSetWait_v2", "nvmlEventSetWait");
         }
-        // nvmlEventData_t: device handle, eventType and eventData (unsigned long long), then (v2) two unsigned ints.
-        com.sun.jna.Memory data = new com.sun.jna.Memory(32);
         data.clear();
         int rc = api.eventSetWait(s, set, data, timeoutMs);
         if (rc != NvmlReturn.SUCCESS) {

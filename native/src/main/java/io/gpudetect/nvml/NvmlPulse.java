@@ -131,64 +131,159 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
      * one is that very object ({@link HeldModes#sameAsLast}), so that the steady pass's comparison ends at once. {@code maxMigDevices} keeps,
      * by device index, what the held session has answered for a GPU's most MIG devices: a property of the GPU, which
      * the session asks once (each ask is one of NVML's slow calls, ~170 us on an H100) and the caller forgets with
-     * the session. {@code modes} keeps each GPU's MIG and ECC modes as last read: this pulse reads them again for one
-     * GPU in turn and for any GPU whose UUID answer is not the one they were read with, and takes the others as
-     * known ({@link HeldModes}).
+     * the session. {@code modes} keeps what the held session knows of each GPU ({@link HeldModes}): its MIG and ECC
+     * modes, its handle and UUID, its MIG devices. One GPU a pulse, in turn, is read as a snapshot's pulse reads it
+     * ({@link #readAll}); the others from their held handle ({@link #readHeld}), with only the calls whose answers
+     * change on their own: the ECC counts, the memory repairs the GPU has, the clock reasons, and the MIG slots where
+     * no MIG configuration event stands for them.
      */
     static NvmlPulse read(NvmlLibrary lib, Map<Integer, NvmlCall<Integer>> maxMigDevices, HeldModes modes) {
         NvmlCall<Integer> count = lib.deviceCount();
         if (!count.ok()) {
             return new NvmlPulse("count " + answer(count), null, List.of());
         }
-        int turn = modes.nextTurn(count.value());
+        int n = count.value();
+        int turn = modes.nextTurn(n);
+        boolean migChanged = modes.migChanged(lib);
         List<Device> devices = new ArrayList<>();
-        for (int i = 0; i < count.value(); i++) {
-            NvmlCall<NvmlDevice> handle = lib.deviceHandle(i);
-            if (!handle.ok()) {
-                devices.add(new Device(i, answer(handle), null, null, null, null, null, null));
-                continue;
-            }
-            NvmlDevice d = handle.value();
-            String uuid = answer(lib.uuid(d));
-            HeldModes.Known known = i == turn ? null : modes.known(i, uuid);
-            NvmlCall<Long> pages;
-            NvmlCall<NvmlSnapshot.RemappedRows> rows;
-            if (known == null) {
-                pages = lib.retiredPagesPending(d);
-                rows = lib.remappedRows(d);
-                known = new HeldModes.Known(uuid, lib.migMode(d), lib.eccMode(d), HeldModes.ifUnsupported(pages),
-                        HeldModes.ifUnsupported(rows));
-                modes.put(i, known);
-            } else {
-                pages = known.pages() != null ? known.pages() : lib.retiredPagesPending(d);
-                rows = known.rows() != null ? known.rows() : lib.remappedRows(d);
-            }
-            NvmlCall<NvmlSnapshot.Modes> mig = known.mig();
-            NvmlCall<NvmlSnapshot.Modes> ecc = known.ecc();
-            Integer migDevices = null;
-            if (mig.ok() && mig.value().current()) {
-                NvmlCall<Integer> max = maxMigDevices.get(i);
-                if (max == null) {
-                    max = lib.maxMigDeviceCount(d);
-                    if (max.ok()) {
-                        maxMigDevices.put(i, max);
-                    }
-                }
-                int answering = 0;
-                for (int j = 0; max.ok() && j < max.value(); j++) {
-                    if (lib.migDeviceHandle(d, j).returnCode() != NvmlReturn.ERROR_NOT_FOUND) {
-                        answering++;
-                    }
-                }
-                migDevices = answering;
-            }
-            boolean eccOn = ecc.ok() && ecc.value().current();
-            String eccErrors = eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null;
-            String health = modes.health(i, eccOn ? lib.eccUncorrectedVolatile(d) : null, pages, rows,
-                    lib.clocksEventReasons(d));
-            devices.add(new Device(i, "ok", uuid, answer(mig), answer(ecc), eccErrors, migDevices, health));
+        for (int i = 0; i < n; i++) {
+            NvmlDevice held = i == turn ? null : modes.handle(i, n);
+            Device d = held == null ? null : readHeld(lib, i, n, held, maxMigDevices, modes, migChanged);
+            devices.add(d != null ? d : readAll(lib, i, n, turn, maxMigDevices, modes));
         }
-        return modes.sameAsLast(new NvmlPulse(null, answer(lib.driverVersion()), devices));
+        String driver = modes.driverVersion(turn);
+        if (driver == null) {
+            driver = answer(lib.driverVersion());
+            modes.driverVersion(driver);
+        }
+        return modes.sameAsLast(new NvmlPulse(null, driver, devices));
+    }
+
+    /**
+     * The GPU at {@code index} with its handle and UUID asked, and its modes where it is its turn or they are not known
+     * for that UUID: what every GPU's part of a pulse was before handles were held.
+     */
+    private static Device readAll(NvmlLibrary lib, int i, int count, int turn,
+                                  Map<Integer, NvmlCall<Integer>> maxMigDevices, HeldModes modes) {
+        NvmlCall<NvmlDevice> handle = lib.deviceHandle(i);
+        if (!handle.ok()) {
+            return new Device(i, answer(handle), null, null, null, null, null, null);
+        }
+        NvmlDevice d = handle.value();
+        NvmlCall<String> uuidCall = lib.uuid(d);
+        String uuid = answer(uuidCall);
+        HeldModes.Known known = i == turn ? null : modes.known(i, uuid);
+        NvmlCall<Long> pages;
+        NvmlCall<NvmlSnapshot.RemappedRows> rows;
+        if (known == null) {
+            pages = lib.retiredPagesPending(d);
+            rows = lib.remappedRows(d);
+            known = new HeldModes.Known(uuid, lib.migMode(d), lib.eccMode(d), HeldModes.ifUnsupported(pages),
+                    HeldModes.ifUnsupported(rows));
+            modes.put(i, known);
+        } else {
+            pages = known.pages() != null ? known.pages() : lib.retiredPagesPending(d);
+            rows = known.rows() != null ? known.rows() : lib.remappedRows(d);
+        }
+        if (uuidCall.ok()) {
+            modes.holdHandle(i, count, d); // a GPU whose UUID does not answer is read this way at every pulse
+        }
+        NvmlCall<NvmlSnapshot.Modes> mig = known.mig();
+        NvmlCall<NvmlSnapshot.Modes> ecc = known.ecc();
+        Integer migDevices = null;
+        if (mig.ok() && mig.value().current()) {
+            modes.watchMig(lib, i, d);
+            migDevices = walkMig(lib, i, d, maxMigDevices, false);
+            modes.migDevices(i, count, migDevices);
+        }
+        boolean eccOn = ecc.ok() && ecc.value().current();
+        String eccErrors = eccOn ? answer(lib.eccUncorrectedAggregate(d)) : null;
+        modes.eccErrors(i, count, eccErrors);
+        String health = modes.health(i, eccOn ? lib.eccUncorrectedVolatile(d) : null, pages, rows,
+                lib.clocksEventReasons(d));
+        return new Device(i, "ok", uuid, answer(mig), answer(ecc), eccErrors, migDevices, health);
+    }
+
+    /**
+     * The GPU at {@code index} through its held handle, with its modes, UUID and unsupported memory repair as known;
+     * null where one of its calls failed other than Not Supported (a lost GPU answers {@code GPU_IS_LOST}), for
+     * {@link #readAll} to read it again as before.
+     */
+    private static Device readHeld(NvmlLibrary lib, int i, int count, NvmlDevice d,
+                                   Map<Integer, NvmlCall<Integer>> maxMigDevices, HeldModes modes, boolean migChanged) {
+        HeldModes.Known known = modes.known(i);
+        if (known == null) {
+            return null;
+        }
+        NvmlCall<Long> pages = known.pages() != null ? known.pages() : lib.retiredPagesPending(d);
+        NvmlCall<NvmlSnapshot.RemappedRows> rows = known.rows() != null ? known.rows() : lib.remappedRows(d);
+        if (failed(pages) || failed(rows)) {
+            return null;
+        }
+        NvmlCall<NvmlSnapshot.Modes> mig = known.mig();
+        NvmlCall<NvmlSnapshot.Modes> ecc = known.ecc();
+        Integer migDevices = null;
+        if (mig.ok() && mig.value().current()) {
+            migDevices = migChanged || !modes.migWatched(i) ? null : modes.migDevices(i);
+            if (migDevices == null) {
+                modes.watchMig(lib, i, d);
+                migDevices = walkMig(lib, i, d, maxMigDevices, true);
+                if (migDevices == null) {
+                    return null;
+                }
+                modes.migDevices(i, count, migDevices);
+            }
+        }
+        boolean eccOn = ecc.ok() && ecc.value().current();
+        NvmlCall<Long> volatileCount = eccOn ? lib.eccUncorrectedVolatile(d) : null;
+        String eccErrors = eccOn ? modes.eccErrors(i, volatileCount) : null;
+        if (eccOn && eccErrors == null) {
+            NvmlCall<Long> aggregate = lib.eccUncorrectedAggregate(d);
+            if (failed(aggregate)) {
+                return null;
+            }
+            eccErrors = answer(aggregate);
+            modes.eccErrors(i, count, eccErrors);
+        }
+        NvmlCall<Long> clocks = lib.clocksEventReasons(d);
+        if (failed(volatileCount) || failed(clocks)) {
+            return null;
+        }
+        String health = modes.health(i, volatileCount, pages, rows, clocks);
+        return new Device(i, "ok", known.uuid(), answer(mig), answer(ecc), eccErrors, migDevices, health);
+    }
+
+    /** A call made that answered neither success nor Not Supported. */
+    private static boolean failed(NvmlCall<?> call) {
+        return call != null && !call.ok() && call.returnCode() != NvmlReturn.ERROR_NOT_SUPPORTED;
+    }
+
+    /**
+     * How many of the GPU's MIG slots hold a device: every slot but an empty one's Not Found counts, as a snapshot's
+     * walk counts. Where {@code strict}, null as soon as a slot answers another failure (for {@link #readAll}).
+     */
+    private static Integer walkMig(NvmlLibrary lib, int i, NvmlDevice d, Map<Integer, NvmlCall<Integer>> maxMigDevices,
+                                   boolean strict) {
+        NvmlCall<Integer> max = maxMigDevices.get(i);
+        if (max == null) {
+            max = lib.maxMigDeviceCount(d);
+            if (max.ok()) {
+                maxMigDevices.put(i, max);
+            } else if (strict && failed(max)) {
+                return null;
+            }
+        }
+        int answering = 0;
+        for (int j = 0; max.ok() && j < max.value(); j++) {
+            int rc = lib.migDeviceHandle(d, j).returnCode();
+            if (rc != NvmlReturn.ERROR_NOT_FOUND) {
+                if (strict && rc != NvmlReturn.SUCCESS) {
+                    return null;
+                }
+                answering++;
+            }
+        }
+        return answering;
     }
 
     static String problem(String unavailable, NvmlCall<?> init, NvmlCall<Integer> count) {

@@ -413,4 +413,127 @@ class JnaNvmlScopeTest {
                 || !"ok".equals(d.handle())), pulse.toString());
         assertEquals(0, initCount(lost));
     }
+
+    /**
+     * A held session's pulse asks the handle and UUID of the GPU whose turn it is and holds the others' (old code: 16
+     * a pulse on eight GPUs); a GPU lost between two pulses still shows in the next, as its UUID's GPU_IS_LOST, and the
+     * session is given up in that pulse.
+     */
+    @Test
+    void aHeldSessionsPulseAsksHandleAndUuidOfOneGpuAndALostGpuStillShowsInTheNextPulse() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        NvmlSnapshot snapshot = scope.snapshot();
+        NvmlPulse first = scope.pulse(); // after a snapshot every GPU's handle and UUID are asked again
+        assertEquals(NvmlPulse.of(snapshot), first);
+        for (int pass = 0; pass < 10; pass++) {
+            int before = fakeCounter(root, "fakeNvmlIdentityCalls");
+            assertSame(first, scope.pulse(), "nothing changed");
+            assertEquals(2, fakeCounter(root, "fakeNvmlIdentityCalls") - before, "the turn's GPU's handle and UUID");
+        }
+
+        Files.writeString(root.resolve("usr/lib64/fake-nvml-events"), "lost 5\n");
+        NvmlPulse lost = scope.pulse();
+        assertEquals("rc=" + NvmlReturn.ERROR_GPU_IS_LOST, lost.devices().get(5).uuid(), lost.toString());
+        assertEquals("ok", lost.devices().get(5).handle(), "NVML still gives the lost GPU's handle");
+        // Read as before: a UUID its modes were not read with, so they are asked (and fail) too.
+        assertEquals("rc=15", lost.devices().get(5).migMode());
+        assertEquals("rc=15", lost.devices().get(5).eccMode());
+        assertEquals("ecc=null pages=rc=15 rows=rc=15 slowdown=rc=15", lost.devices().get(5).health());
+        for (int i = 0; i < 8; i++) {
+            if (i != 5) {
+                assertSame(first.devices().get(i), lost.devices().get(i), "GPU " + i + " is as it was");
+            }
+        }
+        assertEquals(0, initCount(root), "the pulse that saw it gave the session up");
+    }
+
+    /**
+     * The MIG slots of a GPU in MIG mode are walked at its turn and after a MIG configuration change event, which the
+     * held session registers for: a pulse otherwise polls its event set once (old code: 14 slot calls a pulse on the
+     * two MIG GPUs). A re-layout (GPU 1: two MIG devices to one, then three) shows in the next pulse whatever the turn.
+     */
+    @Test
+    void aHeldSessionWalksMigSlotsAtTheTurnAndOnAMigConfigurationEvent() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        scope.snapshot();
+        NvmlPulse first = scope.pulse();
+        assertEquals(2, first.devices().get(1).migDevices());
+        int walks = 0;
+        for (int pass = 0; pass < 16; pass++) {
+            int slots = fakeCounter(root, "fakeNvmlMigHandleCalls");
+            int waits = fakeCounter(root, "fakeNvmlEventWaitCalls");
+            assertSame(first, scope.pulse(), "nothing changed");
+            int asked = fakeCounter(root, "fakeNvmlMigHandleCalls") - slots;
+            assertTrue(asked == 0 || asked == 7, "no slot, or the seven of the turn's MIG GPU: " + asked);
+            walks += asked / 7;
+            assertEquals(1, fakeCounter(root, "fakeNvmlEventWaitCalls") - waits, "one poll of the event set");
+        }
+        assertEquals(4, walks, "GPUs 0 and 1 at their turn, twice in 16 pulses");
+
+        for (int[] layout : new int[][] {{1, 1}, {1, 3}}) {
+            Files.writeString(root.resolve("usr/lib64/fake-nvml-events"), "migs " + layout[0] + " " + layout[1] + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            NvmlPulse after = scope.pulse();
+            assertEquals(layout[1], after.devices().get(1).migDevices(), after.toString());
+            assertEquals(NvmlPulse.of(scope.snapshot()), after, "as a snapshot reads it");
+        }
+    }
+
+    /** Where the library gives no events, the MIG slots are walked at every pulse, as before. */
+    @Test
+    void withoutEventsAHeldSessionWalksMigSlotsAtEveryPulse() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig-noevents");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        scope.snapshot();
+        NvmlPulse first = scope.pulse();
+        for (int pass = 0; pass < 4; pass++) {
+            int slots = fakeCounter(root, "fakeNvmlMigHandleCalls");
+            assertSame(first, scope.pulse());
+            assertEquals(14, fakeCounter(root, "fakeNvmlMigHandleCalls") - slots, "both MIG GPUs' seven slots");
+        }
+        Files.writeString(root.resolve("usr/lib64/fake-nvml-events"), "migs 0 3\n");
+        assertEquals(3, scope.pulse().devices().get(0).migDevices());
+    }
+
+    /**
+     * The lifetime ECC count is asked at the GPU's turn and with a new error since the driver loaded (old code: every
+     * GPU at every pulse): a double-bit error on GPU 3 shows in both counts at the next pulse; the lifetime count
+     * changing alone is seen within as many pulses as the host has GPUs. The driver's version is asked once a round.
+     */
+    @Test
+    void aHeldSessionAsksTheLifetimeEccCountAtTheTurnAndWithANewError() throws Exception {
+        Path root = FakeNvml.driverRoot(dir, "current", "8xa100-mig");
+        Path events = root.resolve("usr/lib64/fake-nvml-events");
+        JnaNvmlScope scope = new JnaNvmlScope(Optional.of(root), JnaNvmlScope.Session.HELD);
+        scope.snapshot();
+        NvmlPulse first = scope.pulse();
+        for (int pass = 0; pass < 8; pass++) {
+            int before = fakeCounter(root, "fakeNvmlEccCountCalls");
+            assertSame(first, scope.pulse());
+            assertEquals(9, fakeCounter(root, "fakeNvmlEccCountCalls") - before,
+                    "eight GPUs' count since the driver loaded and the turn's GPU's lifetime count");
+        }
+
+        Files.writeString(events, "dbe 3\n");
+        int before = fakeCounter(root, "fakeNvmlEccCountCalls");
+        NvmlPulse after = scope.pulse();
+        assertEquals("1", after.devices().get(3).eccErrors(), after.toString());
+        assertTrue(after.devices().get(3).health().startsWith("ecc=1 "));
+        assertTrue(fakeCounter(root, "fakeNvmlEccCountCalls") - before >= 10, "GPU 3's lifetime count asked too");
+        assertEquals(NvmlPulse.of(scope.snapshot()), after, "as a snapshot reads it");
+
+        scope.pulse();
+        Files.writeString(events, "lifetime 6 2\n", java.nio.file.StandardOpenOption.APPEND);
+        int pulses = 0;
+        NvmlPulse pulse;
+        do {
+            pulse = scope.pulse();
+            pulses++;
+        } while (!"2".equals(pulse.devices().get(6).eccErrors()) && pulses < 20);
+        assertEquals("2", pulse.devices().get(6).eccErrors(), "not seen in 20 pulses");
+        assertTrue(pulses <= 8, "seen at pulse " + pulses + ", not within 8 (one a GPU)");
+        assertEquals(NvmlPulse.of(scope.snapshot()), pulse, "as a snapshot reads it");
+    }
 }

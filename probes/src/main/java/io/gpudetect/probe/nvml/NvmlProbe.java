@@ -18,11 +18,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -41,21 +36,17 @@ public final class NvmlProbe implements Probe {
     private final Duration timeout;
     /**
      * The thread NVML is asked on: made at the first ask and kept. A native call cannot be interrupted, so one that
-     * does not come back keeps this thread; the asks after it wait in its queue, each given up at its own time limit
-     * and taken off the queue. A thread of its own for each ask left one more thread blocked behind a hung library
+     * does not come back keeps this thread; the asks after it wait for it, each given up at its own time limit and
+     * dropped if not started. A thread of its own for each ask left one more thread blocked behind a hung library
      * at every pass, and cost ~90 us more CPU an ask in the agent's interpreter (docs/performance.md, "Start-up and
-     * footprint tricks", row "one thread for NVML's calls").
+     * footprint tricks", row "one thread for NVML's calls"); {@link NvmlCaller} hands over with a monitor rather than
+     * an executor's queue and future.
      */
-    private final ExecutorService caller;
+    private final NvmlCaller caller = new NvmlCaller("nvml-probe");
 
     public NvmlProbe(NvmlScope live, Duration timeout) {
         this.live = live;
         this.timeout = timeout;
-        this.caller = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), task -> {
-            Thread thread = new Thread(task, "nvml-probe");
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     @Override
@@ -107,17 +98,7 @@ public final class NvmlProbe implements Probe {
 
     /** The answer to {@code read}, asked on {@link #caller}, or a timeout that leaves nothing queued behind it. */
     private <T> T withTimeout(Callable<T> read) throws TimeoutException, ExecutionException {
-        Future<T> answer = caller.submit(read);
-        try {
-            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            answer.cancel(false);
-            throw e;
-        } catch (InterruptedException e) {
-            answer.cancel(false);
-            Thread.currentThread().interrupt();
-            throw new TimeoutException("interrupted");
-        }
+        return caller.call(read, timeout.toMillis());
     }
 
     private static ProbeResult replay(Source source, String file) {
