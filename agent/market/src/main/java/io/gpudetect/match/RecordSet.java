@@ -627,14 +627,20 @@ public final class RecordSet {
                 throw error(at + ".vendor", gpu, "missing; expected nvidia, amd, intel or other");
             }
             Gpu.Builder fields = Gpu.builder("record");
+            io.gpudetect.model.Health health = null;
             for (GpuField<?> field : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
                 if (field == GpuField.LINKS) {
                     fields.links(LinksYaml.read(gpu.get(field.name()), at + "." + field.name(), this::error));
+                } else if (field == GpuField.HEALTH) {
+                    health = read(fields, GpuField.HEALTH, gpu.get(field.name()), at);
                 } else {
                     read(fields, field, gpu.get(field.name()), at);
                 }
             }
-            Gpu read = withHealthReasons(fields.build(), gpu.get("healthReasons"));
+            if (health != null) {
+                fields.health(withHealthReasons(health, gpu.get("healthReasons")));
+            }
+            Gpu read = fields.build();
             String address = read.pciAddress() == null ? null : read.pciAddress().toString();
             String uuid = read.uuid();
             boolean partitioned = "true".equals(text(gpu.get("partitioned")));
@@ -657,12 +663,13 @@ public final class RecordSet {
         }
 
         /**
-         * {@code read} with the codes of its {@code healthReasons} list (the record's reasons for its health) that
-         * this model knows; as it is when the record gives none or no health.
+         * {@code health} with the codes of its {@code healthReasons} list (the record's reasons for its health) that
+         * this model knows; as it is when the record gives none. Set on the GPU's builder before it is built, not on a
+         * copy of the built GPU: one {@code Gpu} per GPU read, not two (issue 37).
          */
-        private static Gpu withHealthReasons(Gpu read, YamlNode reasons) {
-            if (read.health() == null || reasons == null || !reasons.isSequence()) {
-                return read;
+        private static io.gpudetect.model.Health withHealthReasons(io.gpudetect.model.Health health, YamlNode reasons) {
+            if (reasons == null || !reasons.isSequence()) {
+                return health;
             }
             List<io.gpudetect.model.HealthReason> codes = new ArrayList<>();
             for (YamlNode code : reasons.items()) {
@@ -671,16 +678,18 @@ public final class RecordSet {
                     codes.add(r);
                 }
             }
-            io.gpudetect.model.Health h = read.health();
-            return read.toBuilder("record").health(new io.gpudetect.model.Health(h.status(), h.eccUncorrectedErrors(),
-                    h.problems(), codes)).build();
+            return new io.gpudetect.model.Health(health.status(), health.eccUncorrectedErrors(), health.problems(),
+                    codes);
         }
 
-        /** One field of a GPU, read as {@link GpuField#parse} reads its type; nothing when absent or blank. */
-        private <T> void read(Gpu.Builder gpu, GpuField<T> field, YamlNode node, String at)
+        /**
+         * One field of a GPU, read as {@link GpuField#parse} reads its type and set on {@code gpu}; nothing when
+         * absent or blank. Returns what was set, or null.
+         */
+        private <T> T read(Gpu.Builder gpu, GpuField<T> field, YamlNode node, String at)
                 throws InvalidInputException {
             if (node == null || node.isNull()) {
-                return;
+                return null;
             }
             // The path is built for a message only: a record has some 25 fields a GPU, and most files no error.
             if (field.hasParts() && node.isMapping()) {
@@ -693,21 +702,24 @@ public final class RecordSet {
                     parts.put(part.getKey(), text(part.getValue()));
                 }
                 try {
-                    gpu.set(field, field.parseParts(parts));
+                    T value = field.parseParts(parts);
+                    gpu.set(field, value);
+                    return value;
                 } catch (IllegalArgumentException e) {
                     throw error(at + "." + field.name(), node, e.getMessage() + ", found " + node.describe());
                 }
-                return;
             }
             if (!node.isScalar()) {
                 throw error(at + "." + field.name(), node, "expected one value, found " + node.describe());
             }
             String t = text(node);
             if (t == null) {
-                return;
+                return null;
             }
             try {
-                gpu.set(field, field.parse(t));
+                T value = field.parse(t);
+                gpu.set(field, value);
+                return value;
             } catch (IllegalArgumentException e) {
                 throw error(at + "." + field.name(), node, e.getMessage() + ", found " + node.describe());
             }
