@@ -12,7 +12,7 @@ import java.util.Set;
  * map whose entries come in the order of their names, as a {@code TreeMap}'s would (what the JSON output lists, and
  * what {@code equals} and {@code hashCode} of any map agree with). A records file of 5,000 nodes makes some 80,000
  * GPUs; a {@code TreeMap} of some 25 entries each, copied again by {@code Gpu}'s constructor, was the largest
- * allocation of reading it (docs/performance.md, issue 37).
+ * allocation of reading it (docs/performance.md, "JSON records at 5,000 nodes").
  */
 final class FieldSources extends AbstractMap<String, String> {
 

@@ -20,7 +20,7 @@ public final class InventoryReport {
     public static String json(ClusterInventory inventory) {
         var mapper = InventoryDocument.jsonMapper();
         // The rows are written as they are serialized, not made into a tree first: valueToTree of 5,000 nodes' rows
-        // was a twentieth of a 5,000-node inventory (issue 37). The generator is the mapper's, so that it indents
+        // was up to a twentieth of a 5,000-node inventory (issue 37). The generator is the mapper's, so that it indents
         // as writing the tree did.
         StringWriter out = new StringWriter();
         try (JsonGenerator g = mapper.createGenerator(out)) {

@@ -601,7 +601,8 @@ public final class RecordSet {
             record.setSpec(new GpuCapacitySpec(gpus, null, slices, resources(field(spec, status, "allocatable"),
                     at.child("allocatable")), resources(requested, at.child("requested")), null,
                     bool(field(spec, status, "sysClassDrm"), at.child("sysClassDrm")), null,
-                    handout(field(spec, status, "handout"), at.child("handout")), fabric(field(spec, status, "fabric"), at)));
+                    handout(field(spec, status, "handout"), at.child("handout")),
+                    fabric(field(spec, status, "fabric"), at)));
             String lastGoodPass = text(field(spec, status, "lastGoodPass"));
             if (lastGoodPass != null) {
                 try {
@@ -701,7 +702,8 @@ public final class RecordSet {
                 Map<String, String> parts = new java.util.LinkedHashMap<>();
                 for (Map.Entry<String, YamlNode> part : node.fields().entrySet()) {
                     if (!part.getValue().isNull() && !part.getValue().isScalar()) {
-                        throw error(at.child(field.name()).text(part.getKey()), part.getValue(), "expected one value, found "
+                        throw error(at.child(field.name()).text(part.getKey()), part.getValue(),
+                                "expected one value, found "
                                 + part.getValue().describe());
                     }
                     parts.put(part.getKey(), text(part.getValue()));
@@ -739,7 +741,8 @@ public final class RecordSet {
                 return null;
             }
             if (!list.isSequence()) {
-                throw error(gpu.child("drmCards"), list, "expected a list of DRM card names such as [card0], found " + list.describe());
+                throw error(gpu.child("drmCards"), list, "expected a list of DRM card names such as [card0], found "
+                        + list.describe());
             }
             List<String> names = new ArrayList<>();
             for (int i = 0; i < list.items().size(); i++) {
@@ -778,7 +781,8 @@ public final class RecordSet {
                 }
                 String address = text(g.get("pciAddress"));
                 if (address != null && PciAddress.parse(address).isEmpty()) {
-                    throw error(gat.child("pciAddress"), g.get("pciAddress"), "expected a PCI address such as 0000:17:00.0, found "
+                    throw error(gat.child("pciAddress"), g.get("pciAddress"),
+                            "expected a PCI address such as 0000:17:00.0, found "
                             + g.get("pciAddress").describe());
                 }
                 String uuid = text(g.get("uuid"));
@@ -801,7 +805,8 @@ public final class RecordSet {
                             + "allocatedDevices, found " + t.describe());
                 }
                 totals.add(new NodeHandout.DraTotal(text(t.get("driver")), count(t.get("gpus"), tat.child("gpus")),
-                        count(t.get("allocatedGpus"), tat.child("allocatedGpus")), count(t.get("devices"), tat.child("devices")),
+                        count(t.get("allocatedGpus"), tat.child("allocatedGpus")),
+                        count(t.get("devices"), tat.child("devices")),
                         count(t.get("allocatedDevices"), tat.child("allocatedDevices"))));
             }
             List<String> problems = new ArrayList<>();
@@ -839,7 +844,8 @@ public final class RecordSet {
                 for (YamlNode c : list(d.get("claims"), dat.child("claims"), "claims (namespace/name)")) {
                     String claim = text(c);
                     if (claim == null || !CLAIM.matcher(claim).matches()) {
-                        throw error(dat.child("claims").item(claims.size()), c, "expected a claim as namespace/name, found "
+                        throw error(dat.child("claims").item(claims.size()), c,
+                                "expected a claim as namespace/name, found "
                                 + c.describe());
                     }
                     claims.add(claim);
@@ -864,7 +870,8 @@ public final class RecordSet {
         }
 
         /** One of {@code words}, exactly as written; {@code parent} holds it (for the line when it is missing). */
-        private String word(YamlNode node, YamlNode parent, YamlNode.Where at, List<String> words) throws InvalidInputException {
+        private String word(YamlNode node, YamlNode parent, YamlNode.Where at, List<String> words)
+                throws InvalidInputException {
             String t = text(node);
             if (t == null) {
                 throw error(at, parent, "missing; expected " + String.join(", ", words));
@@ -923,7 +930,8 @@ public final class RecordSet {
         }
 
         /** The record's {@code fabric} ({@link RecordFabric}); null when absent. */
-        private io.gpudetect.record.FabricSpec fabric(YamlNode node, YamlNode.Where record) throws InvalidInputException {
+        private io.gpudetect.record.FabricSpec fabric(YamlNode node, YamlNode.Where record)
+                throws InvalidInputException {
             return node == null ? null : RecordFabric.read(node, record.text("fabric"), this::error);
         }
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link InventoryReport#json} writes its rows as they are serialized (issue 37: making them into a tree first was a
- * twentieth of a 5,000-node inventory); its text is, byte for byte, what writing the tree gave.
+ * twentieth of a 5,000-node inventory at most); its text is, byte for byte, what writing the tree gave.
  */
 class InventoryReportJsonTest {
 
