@@ -47,7 +47,7 @@ final class FieldSources extends AbstractMap<String, String> {
         return order;
     }
 
-    /** The source of each field by its index; null where none. Never written once here (see {@link #byIndex}). */
+    /** The source of each field by its index; null where none. Never written once given here ({@link #byIndex}). */
     private final String[] byIndex;
     private final int size;
 
