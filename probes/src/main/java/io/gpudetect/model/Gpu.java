@@ -95,7 +95,9 @@ public record Gpu(
         Map<String, String> sources) {
 
     public Gpu {
-        sources = sources == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(sources));
+        // A builder's sources are immutable and sorted already (FieldSources): kept as they are, not copied.
+        sources = sources == null ? Map.of() : sources instanceof FieldSources ? sources
+                : java.util.Collections.unmodifiableMap(new TreeMap<>(sources));
     }
 
     public static Builder builder(String source) {
@@ -121,12 +123,17 @@ public record Gpu(
     public Builder toBuilder(String source) {
         Builder b = new Builder(source);
         for (GpuField<?> field : GpuField.ALL) {
-            Object value = field.of(this);
-            if (value != null) {
-                b.values.put(field, value);
+            b.values[field.index()] = field.of(this);
+        }
+        if (sources instanceof FieldSources own) {
+            // Shared until the builder changes a source (writableSources copies it then).
+            b.sources = own.byIndex();
+            b.sourcesGiven = true;
+        } else {
+            for (Map.Entry<String, String> e : sources.entrySet()) {
+                b.source(e.getKey(), e.getValue());
             }
         }
-        b.sources.putAll(sources);
         return b;
     }
 
@@ -137,11 +144,32 @@ public record Gpu(
      */
     public static final class Builder {
         private String source;
-        private final Map<String, String> sources = new TreeMap<>();
-        private final Map<GpuField<?>, Object> values = new java.util.HashMap<>();
+        /**
+         * Values and their sources by field index: arrays, not maps. A records file of 5,000 nodes makes some 80,000
+         * GPUs; a HashMap of values and a TreeMap of sources each (the latter copied again by Gpu's constructor) were
+         * the largest part of reading it after the parser (docs/performance.md, "JSON records at 5,000 nodes").
+         */
+        private final Object[] values = new Object[GpuField.ALL.size()];
+        private String[] sources = new String[GpuField.ALL.size()];
+        /** True once {@link #build} gave {@link #sources} to a Gpu: the next change works on a copy. */
+        private boolean sourcesGiven;
+        /** Sources named by no field (a Gpu made with such a map, then {@link #toBuilder}); null when none. */
+        private Map<String, String> otherSources;
 
         private Builder(String source) {
             this.source = source;
+        }
+
+        private void source(String name, String from) {
+            GpuField<?> field = GpuField.named(name);
+            if (field != null) {
+                writableSources()[field.index()] = from;
+            } else {
+                if (otherSources == null) {
+                    otherSources = new TreeMap<>();
+                }
+                otherSources.put(name, from);
+            }
         }
 
         /** Records {@code source} as the origin of the fields set from now on (a table, {@code derived}). */
@@ -153,14 +181,14 @@ public record Gpu(
         /** Sets {@code field} to {@code value}, from the current source; null leaves the field as it is. */
         public <T> Builder set(GpuField<T> field, T value) {
             if (value != null) {
-                values.put(field, value);
-                sources.put(field.name(), source);
+                values[field.index()] = value;
+                writableSources()[field.index()] = source;
             }
             return this;
         }
 
         private <T> T get(GpuField<T> field) {
-            return field.type().cast(values.get(field));
+            return field.type().cast(values[field.index()]);
         }
 
         public Builder vendor(Vendor v) { return set(GpuField.VENDOR, v); }
@@ -209,9 +237,9 @@ public record Gpu(
         public Builder fillFrom(Gpu other) {
             for (GpuField<?> field : GpuField.ALL) {
                 Object value = field.of(other);
-                if (value != null && !values.containsKey(field)) {
-                    values.put(field, value);
-                    sources.put(field.name(), other.sources().getOrDefault(field.name(), "unknown"));
+                if (value != null && values[field.index()] == null) {
+                    values[field.index()] = value;
+                    writableSources()[field.index()] = other.sources().getOrDefault(field.name(), "unknown");
                 }
             }
             return this;
@@ -228,7 +256,30 @@ public record Gpu(
                     get(GpuField.KERNEL_DRIVER), get(GpuField.POWER_LIMIT_WATTS), get(GpuField.PARTITIONING),
                     get(GpuField.HEALTH), get(GpuField.EMULATED), get(GpuField.VGPU), get(GpuField.PCIE_ROOT),
                     get(GpuField.NUMA_NODE), get(GpuField.PCIE_LINK), get(GpuField.POWER_LIMITS),
-                    get(GpuField.VBIOS_VERSION), get(GpuField.MEMORY_KIND), get(GpuField.LINKS), sources);
+                    get(GpuField.VBIOS_VERSION), get(GpuField.MEMORY_KIND), get(GpuField.LINKS), builtSources());
+        }
+
+        /** The sources as the Gpu keeps them; the builder goes on with a copy of its own if it is used again. */
+        private Map<String, String> builtSources() {
+            if (otherSources != null) {
+                Map<String, String> all = new TreeMap<>(otherSources);
+                for (GpuField<?> field : GpuField.ALL) {
+                    if (sources[field.index()] != null) {
+                        all.put(field.name(), sources[field.index()]);
+                    }
+                }
+                return all;
+            }
+            sourcesGiven = true;
+            return new FieldSources(sources);
+        }
+
+        private String[] writableSources() {
+            if (sourcesGiven) {
+                sources = sources.clone();
+                sourcesGiven = false;
+            }
+            return sources;
         }
     }
 }

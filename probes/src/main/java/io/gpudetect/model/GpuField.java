@@ -65,6 +65,8 @@ public final class GpuField<T> {
             COMPUTE_CAPABILITY, COMPUTE_UNITS, KERNEL_DRIVER, POWER_LIMIT_WATTS, PARTITIONING, HEALTH, EMULATED,
             VGPU, PCIE_ROOT, NUMA_NODE, PCIE_LINK, POWER_LIMITS, VBIOS_VERSION, MEMORY_KIND, LINKS);
 
+    private static final java.util.Map<String, GpuField<?>> BY_NAME = byName();
+
     /** The fields that hold text as a tool printed it: what a broken or hostile tool could fill with anything. */
     public static final List<GpuField<String>> TEXT = text();
 
@@ -76,6 +78,24 @@ public final class GpuField<T> {
         this.index = index;
         this.name = name;
         this.type = type;
+    }
+
+    private static java.util.Map<String, GpuField<?>> byName() {
+        java.util.Map<String, GpuField<?>> byName = new java.util.HashMap<>();
+        for (GpuField<?> f : ALL) {
+            byName.put(f.name, f);
+        }
+        return java.util.Map.copyOf(byName);
+    }
+
+    /** The field named {@code name} ({@link #name()}); null when none is. */
+    static GpuField<?> named(String name) {
+        return BY_NAME.get(name);
+    }
+
+    /** The field's place in {@link #ALL}. */
+    int index() {
+        return index;
     }
 
     @SuppressWarnings("unchecked")

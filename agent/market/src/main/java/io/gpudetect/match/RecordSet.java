@@ -517,13 +517,14 @@ public final class RecordSet {
 
         /** One object, turned into a record or a Node; another kind is no concern of ours. */
         private void accept(YamlNode object) {
-            String where = "[" + index++ + "]";
+            int position = index++;
             if (firstError != null) {
                 return;
             }
             try {
                 if (!object.isMapping()) {
-                    throw error(where, object, "expected a GpuCapacity record (a mapping), found " + object.describe());
+                    throw error("[" + position + "]", object, "expected a GpuCapacity record (a mapping), found "
+                            + object.describe());
                 }
                 String kind = text(object.get("kind"));
                 if ("Node".equals(kind)) {
@@ -532,6 +533,7 @@ public final class RecordSet {
                         nodes.add(node(name, object));
                     }
                 } else if (kind == null || kind.equals("GpuCapacity")) {
+                    String where = "[" + position + "]";
                     records.add(keep.keep(new Located(record(object, where), where, object.line())));
                 }
             } catch (InvalidInputException e) {
@@ -570,16 +572,17 @@ public final class RecordSet {
             if (node == null) {
                 throw error(where + ".metadata.name", object, "missing; expected the node's name");
             }
-            String at = where + "(" + node + ")";
+            // The path is made into text only for a message: most files have no error (issue 37).
+            YamlNode.Where at = new YamlNode.Where(null, where + "(" + node + ")", -1);
             List<GpuCapacitySpec.GpuEntry> gpus = new ArrayList<>();
             List<GpuCapacitySpec.Slice> slices = new ArrayList<>();
             YamlNode gpuList = field(spec, status, "gpus");
             if (gpuList != null && !gpuList.isNull()) {
                 if (!gpuList.isSequence()) {
-                    throw error(at + ".gpus", gpuList, "expected a list of GPUs, found " + gpuList.describe());
+                    throw error(at.child("gpus"), gpuList, "expected a list of GPUs, found " + gpuList.describe());
                 }
                 for (int i = 0; i < gpuList.items().size(); i++) {
-                    gpus.add(gpu(gpuList.items().get(i), i, slices, at + ".gpus[" + i + "]"));
+                    gpus.add(gpu(gpuList.items().get(i), i, slices, at.child("gpus").item(i)));
                 }
             }
             YamlNode sliceList = field(spec, status, "slices");
@@ -596,17 +599,17 @@ public final class RecordSet {
             GpuCapacity record = new GpuCapacity();
             record.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(node).build());
             record.setSpec(new GpuCapacitySpec(gpus, null, slices, resources(field(spec, status, "allocatable"),
-                    at + ".allocatable"), resources(requested, at + ".requested"), null,
-                    bool(field(spec, status, "sysClassDrm"), at + ".sysClassDrm"), null,
-                    handout(field(spec, status, "handout"), at + ".handout"),
-                    RecordFabric.read(field(spec, status, "fabric"), at + ".fabric", this::error)));
+                    at.child("allocatable")), resources(requested, at.child("requested")), null,
+                    bool(field(spec, status, "sysClassDrm"), at.child("sysClassDrm")), null,
+                    handout(field(spec, status, "handout"), at.child("handout")),
+                    fabric(field(spec, status, "fabric"), at)));
             String lastGoodPass = text(field(spec, status, "lastGoodPass"));
             if (lastGoodPass != null) {
                 try {
                     instant(lastGoodPass);
                 } catch (DateTimeParseException e) {
                     YamlNode value = field(spec, status, "lastGoodPass");
-                    throw error(at + ".lastGoodPass", value, "expected a time such as 2026-05-01T10:00:00Z, found "
+                    throw error(at.child("lastGoodPass"), value, "expected a time such as 2026-05-01T10:00:00Z, found "
                             + value.describe());
                 }
                 record.setStatus(new GpuCapacityStatus(null, null, lastGoodPass, null));
@@ -618,23 +621,32 @@ public final class RecordSet {
          * One GPU. The inventory's own {@code partitioning} form becomes {@code partitioned} and slices of this
          * GPU; a GPU with neither address nor UUID is linked to them by its position ({@code gpus[i]}).
          */
-        private GpuCapacitySpec.GpuEntry gpu(YamlNode gpu, int index, List<GpuCapacitySpec.Slice> slices, String at)
-                throws InvalidInputException {
+        private GpuCapacitySpec.GpuEntry gpu(YamlNode gpu, int index, List<GpuCapacitySpec.Slice> slices,
+                YamlNode.Where at) throws InvalidInputException {
             if (!gpu.isMapping()) {
                 throw error(at, gpu, "expected a GPU (a mapping with vendor, model, memoryGi, interface)");
             }
             if (text(gpu.get("vendor")) == null) {
-                throw error(at + ".vendor", gpu, "missing; expected nvidia, amd, intel or other");
+                throw error(at.child("vendor"), gpu, "missing; expected nvidia, amd, intel or other");
             }
             Gpu.Builder fields = Gpu.builder("record");
+            io.gpudetect.model.Health health = null;
             for (GpuField<?> field : GpuCapacitySpec.GpuEntry.GPU_FIELDS) {
                 if (field == GpuField.LINKS) {
-                    fields.links(LinksYaml.read(gpu.get(field.name()), at + "." + field.name(), this::error));
+                    YamlNode links = gpu.get(field.name());
+                    if (links != null) {
+                        fields.links(LinksYaml.read(links, at.text(field.name()), this::error));
+                    }
+                } else if (field == GpuField.HEALTH) {
+                    health = read(fields, GpuField.HEALTH, gpu.get(field.name()), at);
                 } else {
                     read(fields, field, gpu.get(field.name()), at);
                 }
             }
-            Gpu read = withHealthReasons(fields.build(), gpu.get("healthReasons"));
+            if (health != null) {
+                fields.health(withHealthReasons(health, gpu.get("healthReasons")));
+            }
+            Gpu read = fields.build();
             String address = read.pciAddress() == null ? null : read.pciAddress().toString();
             String uuid = read.uuid();
             boolean partitioned = "true".equals(text(gpu.get("partitioned")));
@@ -652,17 +664,18 @@ public final class RecordSet {
                     }
                 }
             }
-            return GpuCapacitySpec.GpuEntry.of(read, drmCards(gpu.get("drmCards"), at + ".drmCards"))
+            return GpuCapacitySpec.GpuEntry.of(read, drmCards(gpu.get("drmCards"), at))
                     .linked(uuid, partitioned);
         }
 
         /**
-         * {@code read} with the codes of its {@code healthReasons} list (the record's reasons for its health) that
-         * this model knows; as it is when the record gives none or no health.
+         * {@code health} with the codes of its {@code healthReasons} list (the record's reasons for its health) that
+         * this model knows; as it is when the record gives none. Set on the GPU's builder before it is built, not on a
+         * copy of the built GPU: one {@code Gpu} per GPU read, not two (issue 37).
          */
-        private static Gpu withHealthReasons(Gpu read, YamlNode reasons) {
-            if (read.health() == null || reasons == null || !reasons.isSequence()) {
-                return read;
+        private static io.gpudetect.model.Health withHealthReasons(io.gpudetect.model.Health health, YamlNode reasons) {
+            if (reasons == null || !reasons.isSequence()) {
+                return health;
             }
             List<io.gpudetect.model.HealthReason> codes = new ArrayList<>();
             for (YamlNode code : reasons.items()) {
@@ -671,55 +684,65 @@ public final class RecordSet {
                     codes.add(r);
                 }
             }
-            io.gpudetect.model.Health h = read.health();
-            return read.toBuilder("record").health(new io.gpudetect.model.Health(h.status(), h.eccUncorrectedErrors(),
-                    h.problems(), codes)).build();
+            return new io.gpudetect.model.Health(health.status(), health.eccUncorrectedErrors(), health.problems(),
+                    codes);
         }
 
-        /** One field of a GPU, read as {@link GpuField#parse} reads its type; nothing when absent or blank. */
-        private <T> void read(Gpu.Builder gpu, GpuField<T> field, YamlNode node, String at)
+        /**
+         * One field of a GPU, read as {@link GpuField#parse} reads its type and set on {@code gpu}; nothing when
+         * absent or blank. Returns what was set, or null.
+         */
+        private <T> T read(Gpu.Builder gpu, GpuField<T> field, YamlNode node, YamlNode.Where at)
                 throws InvalidInputException {
             if (node == null || node.isNull()) {
-                return;
+                return null;
             }
             // The path is built for a message only: a record has some 25 fields a GPU, and most files no error.
             if (field.hasParts() && node.isMapping()) {
                 Map<String, String> parts = new java.util.LinkedHashMap<>();
                 for (Map.Entry<String, YamlNode> part : node.fields().entrySet()) {
                     if (!part.getValue().isNull() && !part.getValue().isScalar()) {
-                        throw error(at + "." + field.name() + "." + part.getKey(), part.getValue(), "expected one value, found "
+                        throw error(at.child(field.name()).text(part.getKey()), part.getValue(),
+                                "expected one value, found "
                                 + part.getValue().describe());
                     }
                     parts.put(part.getKey(), text(part.getValue()));
                 }
                 try {
-                    gpu.set(field, field.parseParts(parts));
+                    T value = field.parseParts(parts);
+                    gpu.set(field, value);
+                    return value;
                 } catch (IllegalArgumentException e) {
-                    throw error(at + "." + field.name(), node, e.getMessage() + ", found " + node.describe());
+                    throw error(at.child(field.name()), node, e.getMessage() + ", found " + node.describe());
                 }
-                return;
             }
             if (!node.isScalar()) {
-                throw error(at + "." + field.name(), node, "expected one value, found " + node.describe());
+                throw error(at.child(field.name()), node, "expected one value, found " + node.describe());
             }
             String t = text(node);
             if (t == null) {
-                return;
+                return null;
             }
             try {
-                gpu.set(field, field.parse(t));
+                T value = field.parse(t);
+                gpu.set(field, value);
+                return value;
             } catch (IllegalArgumentException e) {
-                throw error(at + "." + field.name(), node, e.getMessage() + ", found " + node.describe());
+                throw error(at.child(field.name()), node, e.getMessage() + ", found " + node.describe());
             }
         }
 
-        /** A GPU's DRM card names ({@code [card0]}); null when the record does not say (not known, not none). */
-        private List<String> drmCards(YamlNode list, String at) throws InvalidInputException {
+        /**
+         * A GPU's DRM card names ({@code [card0]}); null when the record does not say (not known, not none).
+         * {@code gpu} is where the GPU is: the list is its {@code drmCards}.
+         */
+        private List<String> drmCards(YamlNode list, YamlNode.Where gpu) throws InvalidInputException {
             if (list == null || list.isNull()) {
                 return null;
             }
             if (!list.isSequence()) {
-                throw error(at, list, "expected a list of DRM card names such as [card0], found " + list.describe());
+                throw error(gpu.child("drmCards"), list, "expected a list of DRM card names such as [card0], found "
+                        + list.describe());
             }
             List<String> names = new ArrayList<>();
             for (int i = 0; i < list.items().size(); i++) {
@@ -727,7 +750,7 @@ public final class RecordSet {
                 String name = text(item);
                 // ghw's rule: a /sys/class/drm entry named card* without a '-' (card0-HDMI-A-1 is a connector).
                 if (name == null || !name.startsWith("card") || name.indexOf('-') >= 0) {
-                    throw error(at + "[" + i + "]", item, "expected a DRM card name such as card0, found "
+                    throw error(gpu.child("drmCards").item(i), item, "expected a DRM card name such as card0, found "
                             + item.describe());
                 }
                 names.add(name);
@@ -740,7 +763,7 @@ public final class RecordSet {
          * agent's record). Each value is checked: a mode or {@code by} out of its four words, a PCI address that is
          * not one, a DRA device without driver, pool or device, a count that is not a whole number.
          */
-        private NodeHandout handout(YamlNode node, String at) throws InvalidInputException {
+        private NodeHandout handout(YamlNode node, YamlNode.Where at) throws InvalidInputException {
             if (node == null || node.isNull()) {
                 return null;
             }
@@ -748,80 +771,86 @@ public final class RecordSet {
                 throw error(at, node, "expected a mapping with mode, gpus, draTotals, unmatched, problems, found "
                         + node.describe());
             }
-            String mode = word(node.get("mode"), node, at + ".mode", HANDOUT_MODES);
+            String mode = word(node.get("mode"), node, at.child("mode"), HANDOUT_MODES);
             List<NodeHandout.GpuHandout> gpus = new ArrayList<>();
-            for (YamlNode g : list(node.get("gpus"), at + ".gpus", "GPU hand-outs")) {
-                String gat = at + ".gpus[" + gpus.size() + "]";
+            for (YamlNode g : list(node.get("gpus"), at.child("gpus"), "GPU hand-outs")) {
+                YamlNode.Where gat = at.child("gpus").item(gpus.size());
                 if (!g.isMapping()) {
                     throw error(gat, g, "expected a GPU hand-out (a mapping with pciAddress or uuid, by, dra), found "
                             + g.describe());
                 }
                 String address = text(g.get("pciAddress"));
                 if (address != null && PciAddress.parse(address).isEmpty()) {
-                    throw error(gat + ".pciAddress", g.get("pciAddress"), "expected a PCI address such as 0000:17:00.0, found "
+                    throw error(gat.child("pciAddress"), g.get("pciAddress"),
+                            "expected a PCI address such as 0000:17:00.0, found "
                             + g.get("pciAddress").describe());
                 }
                 String uuid = text(g.get("uuid"));
                 if (address == null && uuid == null) {
                     throw error(gat, g, "expected pciAddress or uuid: the GPU of the record this hand-out is for");
                 }
-                String by = word(g.get("by"), g, gat + ".by", HANDOUT_MODES);
-                List<NodeHandout.DraDeviceRef> dra = devices(g.get("dra"), gat + ".dra");
+                String by = word(g.get("by"), g, gat.child("by"), HANDOUT_MODES);
+                List<NodeHandout.DraDeviceRef> dra = devices(g.get("dra"), gat.child("dra"));
                 if ((by.equals("dra") || by.equals("both")) && dra.isEmpty()) {
-                    throw error(gat + ".dra", g, "expected at least one DRA device for by: " + by);
+                    throw error(gat.child("dra"), g, "expected at least one DRA device for by: " + by);
                 }
                 gpus.add(new NodeHandout.GpuHandout(address, uuid, by, text(g.get("devicePlugin")), dra,
-                        bool(g.get("allocated"), gat + ".allocated")));
+                        bool(g.get("allocated"), gat.child("allocated"))));
             }
             List<NodeHandout.DraTotal> totals = new ArrayList<>();
-            for (YamlNode t : list(node.get("draTotals"), at + ".draTotals", "per-driver totals")) {
-                String tat = at + ".draTotals[" + totals.size() + "]";
+            for (YamlNode t : list(node.get("draTotals"), at.child("draTotals"), "per-driver totals")) {
+                YamlNode.Where tat = at.child("draTotals").item(totals.size());
                 if (!t.isMapping() || text(t.get("driver")) == null) {
                     throw error(tat, t, "expected a mapping with driver, gpus, allocatedGpus, devices, "
                             + "allocatedDevices, found " + t.describe());
                 }
-                totals.add(new NodeHandout.DraTotal(text(t.get("driver")), count(t.get("gpus"), tat + ".gpus"),
-                        count(t.get("allocatedGpus"), tat + ".allocatedGpus"), count(t.get("devices"), tat + ".devices"),
-                        count(t.get("allocatedDevices"), tat + ".allocatedDevices")));
+                totals.add(new NodeHandout.DraTotal(text(t.get("driver")), count(t.get("gpus"), tat.child("gpus")),
+                        count(t.get("allocatedGpus"), tat.child("allocatedGpus")),
+                        count(t.get("devices"), tat.child("devices")),
+                        count(t.get("allocatedDevices"), tat.child("allocatedDevices"))));
             }
             List<String> problems = new ArrayList<>();
-            for (YamlNode p : list(node.get("problems"), at + ".problems", "problems (text)")) {
+            for (YamlNode p : list(node.get("problems"), at.child("problems"), "problems (text)")) {
                 if (text(p) == null) {
-                    throw error(at + ".problems[" + problems.size() + "]", p, "expected a line of text, found "
+                    throw error(at.child("problems").item(problems.size()), p, "expected a line of text, found "
                             + p.describe());
                 }
                 problems.add(text(p));
             }
-            return new NodeHandout(mode, gpus, totals, devices(node.get("unmatched"), at + ".unmatched"), problems);
+            return new NodeHandout(mode, gpus, totals, devices(node.get("unmatched"), at.child("unmatched")), problems);
         }
 
         private static final List<String> HANDOUT_MODES = List.of("devicePlugin", "dra", "both", "none");
 
+        /** A claim as namespace/name; compiled once, not at each claim (String.matches compiles its pattern). */
+        private static final java.util.regex.Pattern CLAIM = java.util.regex.Pattern.compile("[^/\\s]+/[^/\\s]+");
+
         /** DRA devices as a claim's allocation names them, with {@code allocated} and {@code claims}. */
-        private List<NodeHandout.DraDeviceRef> devices(YamlNode node, String at) throws InvalidInputException {
+        private List<NodeHandout.DraDeviceRef> devices(YamlNode node, YamlNode.Where at) throws InvalidInputException {
             List<NodeHandout.DraDeviceRef> out = new ArrayList<>();
             for (YamlNode d : list(node, at, "DRA devices")) {
-                String dat = at + "[" + out.size() + "]";
+                YamlNode.Where dat = at.item(out.size());
                 if (!d.isMapping()) {
                     throw error(dat, d, "expected a DRA device (a mapping with driver, pool, device), found "
                             + d.describe());
                 }
                 for (String required : List.of("driver", "pool", "device")) {
                     if (text(d.get(required)) == null) {
-                        throw error(dat + "." + required, d, "missing; expected the device's " + required
+                        throw error(dat.child(required), d, "missing; expected the device's " + required
                                 + " as its ResourceSlice names it");
                     }
                 }
                 List<String> claims = new ArrayList<>();
-                for (YamlNode c : list(d.get("claims"), dat + ".claims", "claims (namespace/name)")) {
+                for (YamlNode c : list(d.get("claims"), dat.child("claims"), "claims (namespace/name)")) {
                     String claim = text(c);
-                    if (claim == null || !claim.matches("[^/\\s]+/[^/\\s]+")) {
-                        throw error(dat + ".claims[" + claims.size() + "]", c, "expected a claim as namespace/name, found "
+                    if (claim == null || !CLAIM.matcher(claim).matches()) {
+                        throw error(dat.child("claims").item(claims.size()), c,
+                                "expected a claim as namespace/name, found "
                                 + c.describe());
                     }
                     claims.add(claim);
                 }
-                Boolean allocated = bool(d.get("allocated"), dat + ".allocated");
+                Boolean allocated = bool(d.get("allocated"), dat.child("allocated"));
                 out.add(new NodeHandout.DraDeviceRef(text(d.get("driver")), text(d.get("pool")), text(d.get("device")),
                         text(d.get("type")), text(d.get("matchedBy")),
                         allocated != null ? allocated : !claims.isEmpty(), claims));
@@ -830,7 +859,7 @@ public final class RecordSet {
         }
 
         /** The items of a list; none when absent. */
-        private List<YamlNode> list(YamlNode node, String at, String what) throws InvalidInputException {
+        private List<YamlNode> list(YamlNode node, YamlNode.Where at, String what) throws InvalidInputException {
             if (node == null || node.isNull()) {
                 return List.of();
             }
@@ -841,7 +870,8 @@ public final class RecordSet {
         }
 
         /** One of {@code words}, exactly as written; {@code parent} holds it (for the line when it is missing). */
-        private String word(YamlNode node, YamlNode parent, String at, List<String> words) throws InvalidInputException {
+        private String word(YamlNode node, YamlNode parent, YamlNode.Where at, List<String> words)
+                throws InvalidInputException {
             String t = text(node);
             if (t == null) {
                 throw error(at, parent, "missing; expected " + String.join(", ", words));
@@ -852,12 +882,12 @@ public final class RecordSet {
             return t;
         }
 
-        private int count(YamlNode node, String at) throws InvalidInputException {
+        private int count(YamlNode node, YamlNode.Where at) throws InvalidInputException {
             return node == null || node.isNull() ? 0 : Math.toIntExact(whole(node, at));
         }
 
         /** true or false; null when absent. */
-        private Boolean bool(YamlNode node, String at) throws InvalidInputException {
+        private Boolean bool(YamlNode node, YamlNode.Where at) throws InvalidInputException {
             if (node == null || node.isNull()) {
                 return null;
             }
@@ -869,7 +899,7 @@ public final class RecordSet {
         }
 
         /** Resource counts ({@code nvidia.com/gpu: 8}); null when the record has none (not known, not zero). */
-        private Map<String, Long> resources(YamlNode map, String at) throws InvalidInputException {
+        private Map<String, Long> resources(YamlNode map, YamlNode.Where at) throws InvalidInputException {
             if (map == null || map.isNull()) {
                 return null;
             }
@@ -879,12 +909,12 @@ public final class RecordSet {
             }
             Map<String, Long> out = new LinkedHashMap<>();
             for (Map.Entry<String, YamlNode> e : map.fields().entrySet()) {
-                out.merge(e.getKey().strip(), whole(e.getValue(), at + "." + e.getKey()), Long::sum);
+                out.merge(e.getKey().strip(), whole(e.getValue(), at.child(e.getKey())), Long::sum);
             }
             return out;
         }
 
-        private long whole(YamlNode node, String at) throws InvalidInputException {
+        private long whole(YamlNode node, YamlNode.Where at) throws InvalidInputException {
             if (node.isScalar() && node.text().strip().matches("\\d{1,9}")) {
                 return Long.parseLong(node.text().strip());
             }
@@ -893,6 +923,16 @@ public final class RecordSet {
 
         private InvalidInputException error(String path, YamlNode at, String problem) {
             return new InvalidInputException(source, path, at == null ? null : at.line(), problem);
+        }
+
+        private InvalidInputException error(YamlNode.Where path, YamlNode at, String problem) {
+            return error(path.text(null), at, problem);
+        }
+
+        /** The record's {@code fabric} ({@link RecordFabric}); null when absent. */
+        private io.gpudetect.record.FabricSpec fabric(YamlNode node, YamlNode.Where record)
+                throws InvalidInputException {
+            return node == null ? null : RecordFabric.read(node, record.text("fabric"), this::error);
         }
 
         private static YamlNode field(YamlNode spec, YamlNode status, String name) {
