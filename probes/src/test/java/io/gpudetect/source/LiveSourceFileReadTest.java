@@ -127,4 +127,16 @@ class LiveSourceFileReadTest {
         Files.createDirectories(bus.resolve("0000:47:00.0"));
         assertEquals(List.of("0000:47:00.0"), live.list("/sys/bus/pci/devices"), "and back with one function");
     }
+
+    @Test
+    void aModulesAttributesAreReadOnTheCallersThreadAsAnyFileIsRead() throws Exception {
+        // /sys/module is read without the file-read thread (LiveSource.read): the same answers as every other file.
+        Path module = Files.createDirectories(root.resolve("sys/module/nvidia"));
+        Files.writeString(module.resolve("version"), "550.54.15\n");
+        LiveSource live = source();
+        assertEquals(Optional.of("550.54.15\n"), live.readFile("/sys/module/nvidia/version"));
+        assertEquals("550", new String(live.readBytes("/sys/module/nvidia/version", 3).orElseThrow()), "at most what was asked");
+        assertEquals(Optional.empty(), live.readFile("/sys/module/amdgpu/version"), "a module not loaded");
+        assertEquals(Optional.empty(), live.readFile("/sys/module/nvidia"), "a folder");
+    }
 }
