@@ -60,6 +60,9 @@ public sealed interface DrmCards {
      */
     final class Reader {
 
+        /** No {@code /sys/class/drm}: one value, so that it too passes the unchanged-inputs check by identity. */
+        private static final Listed ABSENT = new Listed(false, List.of());
+
         private final Source source;
         private List<String> lastNames;
         private List<String> lastTargets;
@@ -77,7 +80,7 @@ public sealed interface DrmCards {
                         return new NotKnown(source.describe() + " holds no /sys/class/drm (recorded without it), "
                                 + "so which cards have a DRM node cannot be told");
                     }
-                    return new Listed(false, List.of());
+                    return ABSENT;
                 }
                 List<String> names = new ArrayList<>();
                 List<String> targets = new ArrayList<>();
