@@ -42,6 +42,7 @@ if [ "$server" = server ]; then
         echo "$5" >"$fn/class"
         echo "0x$3" >"$fn/vendor"
         echo "0x$4" >"$fn/device"
+        head -c 64 /dev/zero >"$fn/config"
         if [ -n "$6" ]; then
             mkdir -p "$host/sys/bus/pci/drivers/$6"
             ln -s "../../../bus/pci/drivers/$6" "$fn/driver"
