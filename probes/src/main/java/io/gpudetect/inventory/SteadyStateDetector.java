@@ -16,7 +16,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -31,6 +33,8 @@ import java.util.Objects;
 public final class SteadyStateDetector {
 
     static final String NVIDIA_MODULE_VERSION = "/sys/module/nvidia/version";
+    /** Each PCI driver's folder, which links the functions bound to it by their address. */
+    static final String PCI_DRIVERS = "/sys/bus/pci/drivers";
 
     private final Detector detector;
     private final NvmlProbe nvml;
@@ -109,33 +113,45 @@ public final class SteadyStateDetector {
 
     /**
      * What a fingerprint reads of each GPU (with a PCI address) of one inventory: the address, the path of the
-     * function's {@code driver} link and, for a GPU NVML does not describe, the function's folder (what
-     * {@link PciHealth} reads). Made once per full detection: a steady pass reads the same paths, and naming them
-     * again (each address written out twice, each path put together) was about a third of the samples in reading the
-     * fingerprint in the agent's interpreter (docs/performance.md, "The pass thread").
+     * function's {@code driver} link, the folder of the driver the detection found bound to it, and, for a GPU NVML
+     * does not describe, the function's folder (what {@link PciHealth} reads). Made once per full detection: a steady
+     * pass reads the same paths, and naming them again (each address written out twice, each path put together) was
+     * about a third of the samples in reading the fingerprint in the agent's interpreter (docs/performance.md, "The
+     * pass thread").
      *
-     * @param addresses   each GPU's PCI address as text, in the inventory's order
-     * @param driverLinks each GPU's {@code driver} link
-     * @param healthDirs  each GPU's function folder where its health is read from sysfs, else null
+     * @param addresses     each GPU's PCI address as text, in the inventory's order
+     * @param driverLinks   each GPU's {@code driver} link
+     * @param drivers       the driver the detection found bound to each GPU, null for none
+     * @param driverFolders each of {@code drivers}' folder under {@code /sys/bus/pci/drivers} (one object for GPUs
+     *                      on the same driver), null for none
+     * @param healthDirs    each GPU's function folder where its health is read from sysfs, else null
      */
-    record Basis(List<String> addresses, List<String> driverLinks, List<String> healthDirs) {
+    record Basis(List<String> addresses, List<String> driverLinks, List<String> drivers, List<String> driverFolders,
+                 List<String> healthDirs) {
 
-        static final Basis NONE = new Basis(List.of(), List.of(), List.of());
+        static final Basis NONE = new Basis(List.of(), List.of(), List.of(), List.of(), List.of());
 
         static Basis of(Inventory inventory) {
             List<String> addresses = new ArrayList<>();
             List<String> driverLinks = new ArrayList<>();
+            List<String> drivers = new ArrayList<>();
+            List<String> driverFolders = new ArrayList<>();
             List<String> healthDirs = new ArrayList<>();
+            Map<String, String> folders = new HashMap<>();
             for (Gpu g : inventory.gpus()) {
                 if (g.pciAddress() != null) {
                     String address = g.pciAddress().toString();
                     String dir = SysfsPciProbe.PCI_DEVICES + "/" + address;
+                    String driver = g.kernelDriver() == null || g.kernelDriver().isEmpty() ? null : g.kernelDriver();
                     addresses.add(address);
                     driverLinks.add(dir + "/driver");
+                    drivers.add(driver);
+                    driverFolders.add(driver == null ? null : folders.computeIfAbsent(driver, d -> PCI_DRIVERS + "/" + d));
                     healthDirs.add(g.vendor() != Vendor.NVIDIA ? dir : null);
                 }
             }
-            return new Basis(List.copyOf(addresses), List.copyOf(driverLinks), Collections.unmodifiableList(healthDirs));
+            return new Basis(List.copyOf(addresses), List.copyOf(driverLinks), Collections.unmodifiableList(drivers),
+                    Collections.unmodifiableList(driverFolders), Collections.unmodifiableList(healthDirs));
         }
     }
 
@@ -162,9 +178,25 @@ public final class SteadyStateDetector {
             String amdgpu;
             try {
                 functions = source.list(SysfsPciProbe.PCI_DEVICES);
+                String listedFolder = null;
+                List<String> bound = List.of();
                 for (int i = 0; i < basis.addresses().size(); i++) {
-                    String link = source.readLink(basis.driverLinks().get(i)).orElse(null);
-                    drivers.add(link == null ? "" : link.substring(link.lastIndexOf('/') + 1));
+                    // The kernel links a bound function from its driver's folder as it links the function's driver
+                    // (and takes both links away on unbinding): a GPU listed there is bound to that driver. One
+                    // listing of the folder for the GPUs on it is cheaper than a link read for each of them (a GPU
+                    // server: one listing of ~14 entries against eight link reads in the agent's interpreter); a GPU
+                    // not listed there (unbound, rebound, a host root without those links) has its link read.
+                    String folder = basis.driverFolders().get(i);
+                    if (folder != null && !folder.equals(listedFolder)) {
+                        bound = source.list(folder);
+                        listedFolder = folder;
+                    }
+                    if (folder != null && Collections.binarySearch(bound, basis.addresses().get(i)) >= 0) {
+                        drivers.add(basis.drivers().get(i));
+                    } else {
+                        String link = source.readLink(basis.driverLinks().get(i)).orElse(null);
+                        drivers.add(link == null ? "" : link.substring(link.lastIndexOf('/') + 1));
+                    }
                     String dir = basis.healthDirs().get(i);
                     if (dir != null) {
                         // What PciHealth reads: a GPU off the bus or a RAS count that moved is a change.

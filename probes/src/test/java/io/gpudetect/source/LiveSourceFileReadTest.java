@@ -1,6 +1,7 @@
 package io.gpudetect.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -96,5 +98,45 @@ class LiveSourceFileReadTest {
         assertEquals(Optional.empty(), live.readLink("/sys/bus/pci/devices/0000:0f:00.0/driver"), "a plain file");
         assertEquals(Optional.empty(), live.readLink("/sys/bus/pci/devices/0000:b7:00.0/driver"), "nothing there");
         assertEquals(Optional.empty(), live.readLink("/sys/bus/pci/devices/0000:b7:00.0"), "a folder");
+    }
+
+    @Test
+    void aFolderListedAgainAnswersWhatItHoldsNowAndTheSameListWhileUnchanged() throws Exception {
+        // Each folder's last listing is kept (LiveSource.list): an unchanged folder answers the very list of last time,
+        // and any change, the count kept or not, is seen at the next listing.
+        Path bus = Files.createDirectories(root.resolve("sys/bus/pci/devices"));
+        Files.createDirectories(bus.resolve("0000:b7:00.0"));
+        Files.createDirectories(bus.resolve("0000:07:00.0"));
+        LiveSource live = source();
+        var first = live.list("/sys/bus/pci/devices");
+        assertEquals(List.of("0000:07:00.0", "0000:b7:00.0"), first);
+        assertSame(first, live.list("/sys/bus/pci/devices"), "unchanged: the same list");
+
+        Files.delete(bus.resolve("0000:b7:00.0"));
+        Files.createDirectories(bus.resolve("0000:0f:00.0"));
+        assertEquals(List.of("0000:07:00.0", "0000:0f:00.0"), live.list("/sys/bus/pci/devices"),
+                "a function gone and another come: the count is the same, the names are not");
+        Files.createDirectories(bus.resolve("0000:00:00.0"));
+        assertEquals(List.of("0000:00:00.0", "0000:07:00.0", "0000:0f:00.0"), live.list("/sys/bus/pci/devices"));
+
+        for (String f : List.of("0000:00:00.0", "0000:07:00.0", "0000:0f:00.0")) {
+            Files.delete(bus.resolve(f));
+        }
+        Files.delete(bus);
+        assertEquals(List.of(), live.list("/sys/bus/pci/devices"), "the folder gone");
+        Files.createDirectories(bus.resolve("0000:47:00.0"));
+        assertEquals(List.of("0000:47:00.0"), live.list("/sys/bus/pci/devices"), "and back with one function");
+    }
+
+    @Test
+    void aModulesAttributesAreReadOnTheCallersThreadAsAnyFileIsRead() throws Exception {
+        // /sys/module is read without the file-read thread (LiveSource.read): the same answers as every other file.
+        Path module = Files.createDirectories(root.resolve("sys/module/nvidia"));
+        Files.writeString(module.resolve("version"), "550.54.15\n");
+        LiveSource live = source();
+        assertEquals(Optional.of("550.54.15\n"), live.readFile("/sys/module/nvidia/version"));
+        assertEquals("550", new String(live.readBytes("/sys/module/nvidia/version", 3).orElseThrow()), "at most what was asked");
+        assertEquals(Optional.empty(), live.readFile("/sys/module/amdgpu/version"), "a module not loaded");
+        assertEquals(Optional.empty(), live.readFile("/sys/module/nvidia"), "a folder");
     }
 }

@@ -4,10 +4,12 @@ import io.gpudetect.testing.Fixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gpudetect.inventory.Inventory;
+import io.gpudetect.model.Gpu;
 import io.gpudetect.inventory.SteadyStateDetector;
 import io.gpudetect.probe.ProbeSettings;
 import io.gpudetect.probe.Probes;
@@ -112,6 +114,58 @@ class SteadyStateLiveHostTest {
         assertEquals("vfio-pci", fallen.gpus().get(0).kernelDriver());
         assertEquals(3, host.calls().size(), "rocm-smi in each full detection while a GPU is bound to amdgpu, and not in "
                 + "the last, where none is: " + host.calls());
+    }
+
+    /**
+     * Binds the function at {@code address} to {@code driver} (null: unbinds it) as the kernel does: its {@code driver}
+     * link and the driver folder's link named by its address move together.
+     */
+    private static void bind(FakeHost host, String address, String driver) throws IOException {
+        Path function = host.root.resolve("sys/devices/pci0000:00").resolve(address);
+        Path link = function.resolve("driver");
+        if (Files.isSymbolicLink(link)) {
+            Path old = link.getParent().resolve(Files.readSymbolicLink(link)).normalize();
+            Files.deleteIfExists(old.resolve(address));
+            Files.delete(link);
+        }
+        if (driver != null) {
+            Path folder = Files.createDirectories(host.root.resolve("sys/bus/pci/drivers").resolve(driver));
+            Files.createSymbolicLink(link, function.relativize(folder));
+            Files.createSymbolicLink(folder.resolve(address), folder.relativize(function));
+        }
+    }
+
+    @Test
+    void aGpuListedInItsDriversFolderIsBoundThereAndOneThatLeavesItDetectsInFull() throws IOException {
+        // The kernel's driver folders link their functions: the steady pass reads those instead of each GPU's link.
+        FakeHost host = amdHost();
+        bind(host, "0000:03:00.0", "amdgpu");
+        bind(host, "0000:06:00.0", "amdgpu");
+        Files.writeString(host.root.resolve("sys/bus/pci/drivers/amdgpu/new_id"), "");
+        SteadyStateDetector detector = detector(host);
+        Inventory first = detector.detect();
+        for (int i = 0; i < 3; i++) {
+            clock.advance(Duration.ofMinutes(1));
+            assertSame(first, detector.detect());
+        }
+        assertEquals(1, detector.fullDetections());
+
+        // The second card passed through to a VM: amdgpu's folder still lists the first one.
+        bind(host, "0000:06:00.0", "vfio-pci");
+        Inventory rebound = detector.detect();
+        assertEquals(2, detector.fullDetections(), "a GPU that left its driver's folder is a change");
+        assertEquals(List.of("amdgpu", "vfio-pci"), rebound.gpus().stream().map(Gpu::kernelDriver).toList());
+        assertSame(rebound, detector.detect(), "steady on two drivers");
+        assertEquals(2, detector.fullDetections());
+
+        bind(host, "0000:06:00.0", null);
+        Inventory unbound = detector.detect();
+        assertEquals(3, detector.fullDetections(), "unbound: in no driver's folder, and no link");
+        assertNull(unbound.gpus().get(1).kernelDriver());
+        assertSame(unbound, detector.detect());
+        bind(host, "0000:06:00.0", "amdgpu");
+        detector.detect();
+        assertEquals(4, detector.fullDetections(), "bound again");
     }
 
     @Test

@@ -257,7 +257,8 @@ public final class AgentCommand implements Callable<Integer> {
         AgentMetrics metrics = new AgentMetrics();
         // What NVML's events said between passes joins each pass's health (a no-op while no GPU is marked).
         HealthWatch health = new HealthWatch(log, metrics, Clock.systemUTC());
-        Supplier<Observation> observe = () -> health.apply(new Observation(detector.get(), DrmCards.read(source), host));
+        DrmCards.Reader drm = new DrmCards.Reader(source);
+        Supplier<Observation> observe = () -> health.apply(new Observation(detector.get(), drm.read(), host));
         RetryAfterHint retryAfter = new RetryAfterHint();
         KubernetesClient kubernetes;
         try {

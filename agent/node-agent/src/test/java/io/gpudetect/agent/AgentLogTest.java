@@ -12,16 +12,40 @@ import org.junit.jupiter.api.Test;
 
 class AgentLogTest {
 
+    private static String quote(String s) {
+        return AgentLog.appendQuoted(new StringBuilder(), s).toString();
+    }
+
+    @Test
+    void aQuotedValueIsEscapedAsTheThreeReplacementsEscapedIt() {
+        // AgentLog.appendQuoted escapes a character at a time: the same as escaping backslashes, then quotes, then
+        // line ends, each through the whole value, as it was written before. Random values of the characters that
+        // matter, and the cases where one escape's output meets the next one's input.
+        assertEquals("\"a\\\\\\\"b\\\\n\\n\"", quote("a\\\"b\\n\n"));
+        String alphabet = "ab \\\"\n=\u00e9\t";
+        Random random = new Random(37);
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder s = new StringBuilder();
+            for (int n = random.nextInt(12); n > 0; n--) {
+                s.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            String v = s.toString();
+            String expected = v.matches("[-A-Za-z0-9_.:/+@]+") ? v
+                    : '"' + v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + '"';
+            assertEquals(expected, quote(v), v);
+        }
+    }
+
     @Test
     void valuesThatALogShipperCouldSplitAreQuoted() {
-        assertEquals("node-1", AgentLog.quote("node-1"));
-        assertEquals("gpu-detect.io/gpu.model:a@b+c_d", AgentLog.quote("gpu-detect.io/gpu.model:a@b+c_d"));
-        assertEquals("\"\"", AgentLog.quote(""), "an empty value is quoted, so the key still has one");
-        assertEquals("\"pass done\"", AgentLog.quote("pass done"));
-        assertEquals("\"a=b\"", AgentLog.quote("a=b"));
-        assertEquals("\"say \\\"hi\\\"\"", AgentLog.quote("say \"hi\""));
-        assertEquals("\"two\\nlines\"", AgentLog.quote("two\nlines"));
-        assertEquals("\"caf\u00e9\"", AgentLog.quote("caf\u00e9"), "only ASCII letters stand bare");
+        assertEquals("node-1", quote("node-1"));
+        assertEquals("gpu-detect.io/gpu.model:a@b+c_d", quote("gpu-detect.io/gpu.model:a@b+c_d"));
+        assertEquals("\"\"", quote(""), "an empty value is quoted, so the key still has one");
+        assertEquals("\"pass done\"", quote("pass done"));
+        assertEquals("\"a=b\"", quote("a=b"));
+        assertEquals("\"say \\\"hi\\\"\"", quote("say \"hi\""));
+        assertEquals("\"two\\nlines\"", quote("two\nlines"));
+        assertEquals("\"caf\u00e9\"", quote("caf\u00e9"), "only ASCII letters stand bare");
     }
 
     @Test
