@@ -32,12 +32,15 @@
 #
 # --counts prints, per command and side: the classes loaded and how many of them the class-data archive did not
 # serve (read from a jar or the JDK's image, or spun at run time: lambda forms, proxies), the JIT compilations
-# (the median of three runs: C1 compiles on a thread of its own, so its count moves by 1-2% run to run), the heap
+# (the median of three runs: C1 compiles on a thread of its own, and what is still queued at exit is not made, so
+# the count moves by 1-2% run to run on a quiet machine and by up to 13% at load 10), the heap
 # allocated (with TLABs off and a heap large enough that nothing is collected: the heap used at exit less the
-# archive's mapped heap objects), the GC pauses under the launcher's own flags, the files opened and the bytes read
+# archive's mapped heap objects), the GC pauses under the launcher's own flags (G1 sizes its young generation by
+# the pauses' times, so where there are several their count moves too), the files opened and the bytes read
 # from jars (strace, where installed), and the instructions executed in the interpreter (valgrind's callgrind with
 # -Xint, where installed: the same to 0.02% run to run, against a few per cent for C1's mixed mode; each run takes
-# 15-30 s). Then the classes loaded on one side only, lambda classes by their host class. Every figure but the JIT
+# 15-30 s). The stand-in NVML runs without its calibrated costs (FAKE_NVML_COSTS=0), which spin on a CPU clock.
+# Then the classes loaded on one side only, lambda classes by their host class. Every figure but the JIT
 # count is the same on any run of the same build; the logs are kept in bench/target/counts-SHA/.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -164,8 +167,10 @@ strace = shutil.which("strace")
 valgrind = shutil.which("valgrind")
 
 def run(launcher, args, opts, wrap=()):
-    # The launcher adds GPU_DETECT_JAVA_OPTS after its own flags: the log options leave those as they are.
-    env = dict(os.environ, GPU_DETECT_JAVA_OPTS=" ".join(opts))
+    # The launcher adds GPU_DETECT_JAVA_OPTS after its own flags: the log options leave those as they are. The
+    # stand-in NVML's calibrated costs spin until a thread's CPU clock has moved: as many instructions as the
+    # machine's speed under valgrind makes them, so they are off here (the same calls, the same on both sides).
+    env = dict(os.environ, GPU_DETECT_JAVA_OPTS=" ".join(opts), FAKE_NVML_COSTS="0")
     p = subprocess.run(list(wrap) + [launcher] + args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     return p.returncode, p.stderr.decode(errors="replace")
 
@@ -252,7 +257,7 @@ for label, key, args in figures:
         results[(key, side)] = (f, names)
 
 print(f"\nstart-up counts, working tree against {short}, Akash's table {akash}: the same on any run of the same build "
-      f"but the JIT count (+-1-2%)" + ("" if strace else "; strace not found: no file figures")
+      f"but the JIT and GC counts (C1's queue and G1's sizing follow the clock: +-1-2% quiet, up to 13% at load 10)" + ("" if strace else "; strace not found: no file figures")
       + ("" if valgrind else "; valgrind not found: no instruction counts"))
 for label, key, _ in figures:
     (b, bnames), (t, tnames) = results[(key, "base")], results[(key, "tree")]
