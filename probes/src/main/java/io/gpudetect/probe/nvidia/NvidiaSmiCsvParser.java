@@ -38,33 +38,11 @@ public final class NvidiaSmiCsvParser {
             "compute_cap", "power.limit", "enforced.power.limit", "mig.mode.current", "mig.mode.pending",
             "ecc.errors.uncorrected.aggregate.total", "retired_pages.pending", "remapped_rows.pending");
 
-    /*
-     * The readers of a row's values, as classes of their own rather than method references: a CSV replay read 24
-     * call sites, each an invokedynamic that JDK 17 bootstraps at its first call even where the archive holds its
-     * class (docs/performance.md, row "the CSV parser's readers as classes").
-     */
+    /* The parser's own readers, as classes for the reason NvidiaReaders gives. */
     private static final Function<String, PciAddress> ADDRESS = new Function<>() {
         @Override
         public PciAddress apply(String v) {
             return address(v);
-        }
-    };
-    private static final Function<String, String> UUID_VALUE = new Function<>() {
-        @Override
-        public String apply(String v) {
-            return NvidiaValues.uuid(v);
-        }
-    };
-    private static final Function<String, Long> MIB = new Function<>() {
-        @Override
-        public Long apply(String v) {
-            return NvidiaValues.mib(v);
-        }
-    };
-    private static final Function<String, String> DRIVER_VERSION = new Function<>() {
-        @Override
-        public String apply(String v) {
-            return NvidiaValues.driverVersion(v);
         }
     };
     private static final Function<String, String[]> DEVICE_ID = new Function<>() {
@@ -73,34 +51,10 @@ public final class NvidiaSmiCsvParser {
             return deviceId(v);
         }
     };
-    private static final Function<String, String[]> PACKED_ID = new Function<>() {
-        @Override
-        public String[] apply(String v) {
-            return NvidiaValues.packedId(v);
-        }
-    };
     private static final Function<String, String> COMPUTE_CAPABILITY = new Function<>() {
         @Override
         public String apply(String v) {
             return computeCapability(v);
-        }
-    };
-    private static final Function<String, Double> WATTS = new Function<>() {
-        @Override
-        public Double apply(String v) {
-            return NvidiaValues.watts(v);
-        }
-    };
-    private static final Function<String, Integer> PCIE_LINK = new Function<>() {
-        @Override
-        public Integer apply(String v) {
-            return NvidiaValues.pcieLink(v);
-        }
-    };
-    private static final Function<String, Long> COUNT = new Function<>() {
-        @Override
-        public Long apply(String v) {
-            return NvidiaValues.count(v);
         }
     };
 
@@ -268,36 +222,36 @@ public final class NvidiaSmiCsvParser {
             b.name(name);
         }
         b.pciAddress(firstOf(r.read("pci.bus_id", ADDRESS), r.read("gpu_bus_id", ADDRESS)));
-        b.uuid(firstOf(r.read("uuid", UUID_VALUE), r.read("gpu_uuid", UUID_VALUE)));
+        b.uuid(firstOf(r.read("uuid", NvidiaReaders.UUID), r.read("gpu_uuid", NvidiaReaders.UUID)));
         b.serial(NvidiaValues.identifier(firstOf(r.raw("serial"), r.raw("gpu_serial"))));
-        Long total = r.read("memory.total", MIB);
+        Long total = r.read("memory.total", NvidiaReaders.MIB);
         if (total == null && !r.has("memory.total")) {
             total = totalFromParts(r);
         }
         b.memoryMiB(total);
-        b.driverVersion(firstOf(r.read("kmd_version", DRIVER_VERSION), r.read("driver_version", DRIVER_VERSION)));
+        b.driverVersion(firstOf(r.read("kmd_version", NvidiaReaders.DRIVER_VERSION), r.read("driver_version", NvidiaReaders.DRIVER_VERSION)));
         String[] device = r.read("pci.device_id", DEVICE_ID);
         if (device != null) {
             b.pciDeviceId(device[0]).pciVendorId(device[1]);
         }
-        String[] subsystem = r.read("pci.sub_device_id", PACKED_ID);
+        String[] subsystem = r.read("pci.sub_device_id", NvidiaReaders.PACKED_ID);
         if (subsystem != null) {
             b.pciSubsystemDeviceId(subsystem[0]).pciSubsystemVendorId(subsystem[1]);
         }
         b.computeCapability(r.read("compute_cap", COMPUTE_CAPABILITY));
-        b.powerLimitWatts(firstOf(r.read("power.limit", WATTS), r.read("enforced.power.limit", WATTS)));
-        b.powerLimits(new PowerLimits(r.read("power.min_limit", WATTS),
-                r.read("power.max_limit", WATTS), r.read("power.default_limit", WATTS)));
+        b.powerLimitWatts(firstOf(r.read("power.limit", NvidiaReaders.WATTS), r.read("enforced.power.limit", NvidiaReaders.WATTS)));
+        b.powerLimits(new PowerLimits(r.read("power.min_limit", NvidiaReaders.WATTS),
+                r.read("power.max_limit", NvidiaReaders.WATTS), r.read("power.default_limit", NvidiaReaders.WATTS)));
         b.vbiosVersion(r.text("vbios_version"));
-        b.pcieLink(new PcieLink(r.read("pcie.link.gen.current", PCIE_LINK),
-                firstOf(r.read("pcie.link.gen.max", PCIE_LINK), r.read("pcie.link.gen.gpumax", PCIE_LINK)),
-                r.read("pcie.link.width.current", PCIE_LINK), r.read("pcie.link.width.max", PCIE_LINK)));
+        b.pcieLink(new PcieLink(r.read("pcie.link.gen.current", NvidiaReaders.PCIE_LINK),
+                firstOf(r.read("pcie.link.gen.max", NvidiaReaders.PCIE_LINK), r.read("pcie.link.gen.gpumax", NvidiaReaders.PCIE_LINK)),
+                r.read("pcie.link.width.current", NvidiaReaders.PCIE_LINK), r.read("pcie.link.width.max", NvidiaReaders.PCIE_LINK)));
         Boolean migCurrent = NvidiaValues.enabled(r.raw("mig.mode.current"));
         Boolean migPending = NvidiaValues.enabled(r.raw("mig.mode.pending"));
         if (migCurrent != null || migPending != null) {
             b.partitioning(new Partitioning("mig", migCurrent, migPending, List.of()));
         }
-        Long ecc = r.read("ecc.errors.uncorrected.aggregate.total", COUNT);
+        Long ecc = r.read("ecc.errors.uncorrected.aggregate.total", NvidiaReaders.COUNT);
         List<String> problems = new ArrayList<>();
         List<HealthReason> reasons = new ArrayList<>();
         if (ecc != null && ecc > 0) {
@@ -329,12 +283,12 @@ public final class NvidiaSmiCsvParser {
      * total is used + free + reserved (reserved split out since R510), so the sum is the card's memory.
      */
     private static Long totalFromParts(Row r) {
-        Long used = r.read("memory.used", MIB);
-        Long free = r.read("memory.free", MIB);
+        Long used = r.read("memory.used", NvidiaReaders.MIB);
+        Long free = r.read("memory.free", NvidiaReaders.MIB);
         if (used == null || free == null) {
             return null;
         }
-        Long reserved = r.read("memory.reserved", MIB);
+        Long reserved = r.read("memory.reserved", NvidiaReaders.MIB);
         r.notes().add(Diagnostic.info(PROBE, r.file(), r.line(), "no memory.total column: the total is memory.used + memory.free"
                 + (reserved == null ? "" : " + memory.reserved")));
         return used + free + (reserved == null ? 0 : reserved);

@@ -72,24 +72,24 @@ final class SmiGpuMapping {
         b.name(f.text(SmiField.PRODUCT_NAME));
         b.architecture(f.text(SmiField.ARCHITECTURE));
         b.serial(f.identifier(SmiField.SERIAL));
-        b.uuid(f.read(NvidiaValues::uuid, SmiField.UUID));
+        b.uuid(f.read(NvidiaReaders.UUID, SmiField.UUID));
         b.boardPartNumber(f.text(SmiField.BOARD_PART_NUMBER));
-        String[] device = f.read(NvidiaValues::packedId, SmiField.PCI_DEVICE_ID);
+        String[] device = f.read(NvidiaReaders.PACKED_ID, SmiField.PCI_DEVICE_ID);
         if (device != null) {
             b.pciDeviceId(device[0]).pciVendorId(device[1]);
         }
-        String[] subsystem = f.read(NvidiaValues::packedId, SmiField.PCI_SUBSYSTEM_ID);
+        String[] subsystem = f.read(NvidiaReaders.PACKED_ID, SmiField.PCI_SUBSYSTEM_ID);
         if (subsystem != null) {
             b.pciSubsystemDeviceId(subsystem[0]).pciSubsystemVendorId(subsystem[1]);
         }
-        b.memoryMiB(f.read(NvidiaValues::mib, SmiField.MEMORY_TOTAL));
-        b.powerLimitWatts(f.read(NvidiaValues::watts, SmiField.POWER_LIMIT));
+        b.memoryMiB(f.read(NvidiaReaders.MIB, SmiField.MEMORY_TOTAL));
+        b.powerLimitWatts(f.read(NvidiaReaders.WATTS, SmiField.POWER_LIMIT));
         b.powerLimits(powerLimits(f));
         b.vbiosVersion(f.text(SmiField.VBIOS_VERSION));
-        b.pcieLink(new PcieLink(f.read(NvidiaValues::pcieLink, SmiField.LINK_GENERATION),
-                f.read(NvidiaValues::pcieLink, SmiField.MAX_LINK_GENERATION),
-                f.read(NvidiaValues::pcieLink, SmiField.LINK_WIDTH),
-                f.read(NvidiaValues::pcieLink, SmiField.MAX_LINK_WIDTH)));
+        b.pcieLink(new PcieLink(f.read(NvidiaReaders.PCIE_LINK, SmiField.LINK_GENERATION),
+                f.read(NvidiaReaders.PCIE_LINK, SmiField.MAX_LINK_GENERATION),
+                f.read(NvidiaReaders.PCIE_LINK, SmiField.LINK_WIDTH),
+                f.read(NvidiaReaders.PCIE_LINK, SmiField.MAX_LINK_WIDTH)));
         b.partitioning(mig(f));
         b.health(health(f));
         return b;
@@ -100,9 +100,9 @@ final class SmiGpuMapping {
         List<String[]> sections = SmiField.POWER_READINGS.paths(f.form);
         String[] readings = sections.stream().filter(p -> f.parent.child(p).isPresent()).findFirst()
                 .orElse(sections.get(sections.size() - 1));
-        return new PowerLimits(f.read(NvidiaValues::watts, readings, SmiField.MIN_POWER_LIMIT),
-                f.read(NvidiaValues::watts, readings, SmiField.MAX_POWER_LIMIT),
-                f.read(NvidiaValues::watts, readings, SmiField.DEFAULT_POWER_LIMIT));
+        return new PowerLimits(f.read(NvidiaReaders.WATTS, readings, SmiField.MIN_POWER_LIMIT),
+                f.read(NvidiaReaders.WATTS, readings, SmiField.MAX_POWER_LIMIT),
+                f.read(NvidiaReaders.WATTS, readings, SmiField.DEFAULT_POWER_LIMIT));
     }
 
     private static <E extends SmiEntry<E>> Partitioning mig(Fields<E> f) {
@@ -116,11 +116,11 @@ final class SmiGpuMapping {
             for (E d : devices.all(SmiField.MIG_DEVICE.entryName(f.form))) {
                 Fields<E> mf = f.under(d);
                 instances.add(new Partition(null,
-                        mf.read(NvidiaValues::smallCount, SmiField.GPU_INSTANCE_ID),
-                        mf.read(NvidiaValues::smallCount, SmiField.COMPUTE_INSTANCE_ID),
-                        mf.read(NvidiaValues::mib, SmiField.MEMORY_TOTAL),
-                        mf.read(NvidiaValues::smallCount, SmiField.MULTIPROCESSORS),
-                        mf.read(NvidiaValues::uuid, SmiField.MIG_UUID)));
+                        mf.read(NvidiaReaders.SMALL_COUNT, SmiField.GPU_INSTANCE_ID),
+                        mf.read(NvidiaReaders.SMALL_COUNT, SmiField.COMPUTE_INSTANCE_ID),
+                        mf.read(NvidiaReaders.MIB, SmiField.MEMORY_TOTAL),
+                        mf.read(NvidiaReaders.SMALL_COUNT, SmiField.MULTIPROCESSORS),
+                        mf.read(NvidiaReaders.UUID, SmiField.MIG_UUID)));
             }
         });
         return new Partitioning("mig", current, pending, instances);
@@ -151,7 +151,7 @@ final class SmiGpuMapping {
             Fields<E> af = f.under(aggregate.get());
             // Each driver prints some of the counters: the sum of those present.
             for (String[] path : SmiField.UNCORRECTED_ECC.paths(f.form)) {
-                Long n = af.read(NvidiaValues::count, path);
+                Long n = af.read(NvidiaReaders.COUNT, path);
                 if (n != null) {
                     uncorrected += n;
                     anyEcc = true;
