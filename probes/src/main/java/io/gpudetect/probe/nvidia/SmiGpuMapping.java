@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * One GPU of {@code nvidia-smi -q}, text or XML, onto the {@link Gpu} builder: both forms print the same fields
@@ -184,30 +183,67 @@ final class SmiGpuMapping {
             return new Fields<>(entry, form, file, notes);
         }
 
+        // Each field's paths tried in loops rather than through a reading function: the lambdas were invokedynamic
+        // sites bootstrapped at every replay of nvidia-smi's output (docs/performance.md, row "the nvidia-smi
+        // parsers' readers as classes").
         Optional<E> entry(SmiField field) {
-            return field.paths(form).stream().map(parent::child).flatMap(Optional::stream).findFirst();
+            for (String[] path : field.paths(form)) {
+                Optional<E> e = parent.child(path);
+                if (e.isPresent()) {
+                    return e;
+                }
+            }
+            return Optional.empty();
         }
 
         String text(SmiField field) {
-            return first(field, this::text);
+            for (String[] path : field.paths(form)) {
+                String value = text(path);
+                if (value != null) {
+                    return value;
+                }
+            }
+            return null;
         }
 
         String identifier(SmiField field) {
-            return first(field, path -> parent.child(path).map(e -> NvidiaValues.identifier(e.value())).orElse(null));
+            for (String[] path : field.paths(form)) {
+                Optional<E> e = parent.child(path);
+                String value = e.isPresent() ? NvidiaValues.identifier(e.get().value()) : null;
+                if (value != null) {
+                    return value;
+                }
+            }
+            return null;
         }
 
         <T> T read(Function<String, T> reader, SmiField field) {
-            return first(field, path -> read(reader, path));
+            for (String[] path : field.paths(form)) {
+                T value = read(reader, path);
+                if (value != null) {
+                    return value;
+                }
+            }
+            return null;
         }
 
         /** A field under a section that itself moved: its paths joined to {@code section}. */
         <T> T read(Function<String, T> reader, String[] section, SmiField field) {
-            return first(field, path -> read(reader, Stream.concat(Stream.of(section), Stream.of(path))
-                    .toArray(String[]::new)));
+            for (String[] path : field.paths(form)) {
+                String[] joined = new String[section.length + path.length];
+                System.arraycopy(section, 0, joined, 0, section.length);
+                System.arraycopy(path, 0, joined, section.length, path.length);
+                T value = read(reader, joined);
+                if (value != null) {
+                    return value;
+                }
+            }
+            return null;
         }
 
         String text(String... path) {
-            return parent.child(path).map(e -> NvidiaValues.value(form.clean(e.value()))).orElse(null);
+            Optional<E> e = parent.child(path);
+            return e.isPresent() ? NvidiaValues.value(form.clean(e.get().value())) : null;
         }
 
         <T> T read(Function<String, T> reader, String... path) {
@@ -221,16 +257,6 @@ final class SmiGpuMapping {
                 notes.add(Diagnostic.warning(form.probe, file, e.get().line(), form.describe(path) + ": " + ex.getMessage()));
                 return null;
             }
-        }
-
-        private <T> T first(SmiField field, Function<String[], T> reading) {
-            for (String[] path : field.paths(form)) {
-                T value = reading.apply(path);
-                if (value != null) {
-                    return value;
-                }
-            }
-            return null;
         }
     }
 }
