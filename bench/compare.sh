@@ -33,15 +33,17 @@
 # --counts prints, per command and side: the classes loaded and how many of them the class-data archive did not
 # serve (read from a jar or the JDK's image, or spun at run time: lambda forms, proxies), the JIT compilations
 # (the median of three runs: C1 compiles on a thread of its own, and what is still queued at exit is not made, so
-# the count moves by 1-2% run to run on a quiet machine and by up to 13% at load 10), the heap
+# the count moves by 1-2% run to run on a quiet machine and by up to 15% at load 4-10), the heap
 # allocated (with TLABs off and a heap large enough that nothing is collected: the heap used at exit less the
 # archive's mapped heap objects), the GC pauses under the launcher's own flags (G1 sizes its young generation by
 # the pauses' times, so where there are several their count moves too), the files opened and the bytes read
 # from jars (strace, where installed), and the instructions executed in the interpreter (valgrind's callgrind with
 # -Xint, where installed: the same to 0.02% run to run, against a few per cent for C1's mixed mode; each run takes
 # 15-30 s). The stand-in NVML runs without its calibrated costs (FAKE_NVML_COSTS=0), which spin on a CPU clock.
-# Then the classes loaded on one side only, lambda classes by their host class. Every figure but the JIT
-# count is the same on any run of the same build; the logs are kept in bench/target/counts-SHA/.
+# Then the classes loaded on one side only, lambda classes by their host class. Every figure but the JIT and GC
+# counts is the same on any run of the same build (instructions to 0.1%, the heap to a few KiB); the two sides'
+# paths differ in length (BASE's worktree is under /tmp), which is about 0.9 million instructions on every command.
+# The logs are kept in bench/target/counts-SHA/.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -257,7 +259,7 @@ for label, key, args in figures:
         results[(key, side)] = (f, names)
 
 print(f"\nstart-up counts, working tree against {short}, Akash's table {akash}: the same on any run of the same build "
-      f"but the JIT and GC counts (C1's queue and G1's sizing follow the clock: +-1-2% quiet, up to 13% at load 10)" + ("" if strace else "; strace not found: no file figures")
+      f"but the JIT and GC counts (C1's queue and G1's sizing follow the clock: +-1-2% quiet, up to 15% at load 4-10)" + ("" if strace else "; strace not found: no file figures")
       + ("" if valgrind else "; valgrind not found: no instruction counts"))
 for label, key, _ in figures:
     (b, bnames), (t, tnames) = results[(key, "base")], results[(key, "tree")]
