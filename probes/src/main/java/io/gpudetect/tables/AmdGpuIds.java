@@ -1,6 +1,7 @@
 package io.gpudetect.tables;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,6 +25,7 @@ public final class AmdGpuIds {
     static final String RESOURCE = "amdgpu.ids";
     /** The first line the build adds to the resource, naming the package it came from. */
     private static final String ORIGIN_LINE = "# gpu-detect: ";
+    private static final String NONE_SHIPPED = "none: this build could not fetch Debian's libdrm-common (tables/debian-amdgpu-ids.sh)";
 
     private final String text;
     private final String origin;
@@ -46,15 +48,47 @@ public final class AmdGpuIds {
     public static AmdGpuIds shipped() {
         try (InputStream in = AmdGpuIds.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
-                return new AmdGpuIds("", "none: this build could not fetch Debian's libdrm-common (tables/debian-amdgpu-ids.sh)");
+                return new AmdGpuIds("", NONE_SHIPPED);
             }
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            String origin = text.startsWith(ORIGIN_LINE) ? text.substring(ORIGIN_LINE.length(), lineEnd(text, 0)).strip()
-                    : "shipped copy";
-            return new AmdGpuIds(text, origin + " (shipped)");
+            return new AmdGpuIds(text, shippedOrigin(text));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * {@link #origin} of the shipped copy, from its first line alone: {@code --version} prints it and needs nothing
+     * else of the table (docs/performance.md, row "--version reads the tables' first lines only").
+     */
+    public static String shippedOrigin() {
+        try (InputStream in = AmdGpuIds.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                return NONE_SHIPPED;
+            }
+            // Up to the first line's end: a newline byte is never part of a longer UTF-8 sequence.
+            ByteArrayOutputStream first = new ByteArrayOutputStream();
+            while (true) {
+                byte[] chunk = in.readNBytes(256);
+                int newline = 0;
+                while (newline < chunk.length && chunk[newline] != '\n') {
+                    newline++;
+                }
+                first.write(chunk, 0, newline);
+                if (newline < chunk.length || chunk.length < 256) {
+                    break;
+                }
+            }
+            return shippedOrigin(first.toString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String shippedOrigin(String text) {
+        String origin = text.startsWith(ORIGIN_LINE) ? text.substring(ORIGIN_LINE.length(), lineEnd(text, 0)).strip()
+                : "shipped copy";
+        return origin + " (shipped)";
     }
 
     /** A host's own table (libdrm-common's /usr/share/libdrm/amdgpu.ids), {@code path} naming it in {@link #origin}. */

@@ -54,6 +54,23 @@ public final class PciIds {
     }
 
     /**
+     * The shipped copy's version, from its header alone: {@code --version} prints it, and read through
+     * {@link #shipped} the whole 740 kB table was half of what that command allocated (docs/performance.md, row
+     * "--version reads the tables' first lines only"). {@link #version} looks no further than the first 4 kB, a
+     * char a byte as {@code shipped} decodes it, so the answer is the same.
+     */
+    public static String shippedVersion() {
+        try (InputStream in = PciIds.class.getResourceAsStream("pci.ids")) {
+            if (in == null) {
+                throw new IllegalStateException("pci.ids is missing from the jar");
+            }
+            return version(new String(in.readNBytes(4096), StandardCharsets.ISO_8859_1));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * The pci.ids format; malformed lines are skipped, as lspci does. Nothing but the version is read here: a
      * vendor's section is found and parsed when that vendor is first asked for, since a pass asks about one or
      * two vendors and parsing all 18,000 lines was a third of a replayed command's run time (docs/performance.md,

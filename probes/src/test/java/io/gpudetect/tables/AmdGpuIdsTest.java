@@ -10,6 +10,14 @@ import org.junit.jupiter.api.Test;
 /** amdgpu.ids as the jar carries it (from Debian's libdrm-common, fetched by the build) and a host's copy against it. */
 class AmdGpuIdsTest {
 
+    /** --version prints the shipped copy's origin read from its first line alone: the same as the whole table's. */
+    @Test
+    void theShippedOriginFromTheFirstLineIsTheWholeTablesOrigin() {
+        assertEquals(AmdGpuIds.shipped().origin(), AmdGpuIds.shippedOrigin());
+        assertTrue(AmdGpuIds.shippedOrigin().endsWith(" (shipped)") || AmdGpuIds.shippedOrigin().startsWith("none: "),
+                AmdGpuIds.shippedOrigin());
+    }
+
     private static final String HEADER = "# List of AMDGPU IDs\n#\n# Syntax:\n# device_id,\trevision_id,\tproduct_name\n\n1.0.0\n";
 
     @Test

@@ -8,6 +8,14 @@ import org.junit.jupiter.api.Test;
 
 class PciIdsTest {
 
+    /** --version prints the shipped copy's version read from its header alone: the same as the whole table's. */
+    @Test
+    void theShippedVersionFromTheHeaderIsTheWholeTablesVersion() {
+        String version = PciIds.shippedVersion();
+        assertEquals(PciIds.shipped().version(), version);
+        assertTrue(version.matches("\\d{4}\\.\\d{2}\\.\\d{2}"), version);
+    }
+
     private static final String SMALL = """
             #\tVersion: 2030.01.01
             10de  NVIDIA Corporation

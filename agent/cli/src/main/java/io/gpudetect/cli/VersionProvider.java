@@ -43,8 +43,8 @@ public final class VersionProvider implements IVersionProvider {
         return new String[] {"gpu-detect " + build.version(),
                 "commit " + build.commit() + ", built " + build.date() + " (the commit's date)",
                 "Java " + System.getProperty("java.version") + " (" + System.getProperty("os.arch") + ")",
-                "pci.ids " + PciIds.shipped().version() + " (shipped; a live host's newer copy wins)",
-                "amdgpu.ids: " + AmdGpuIds.shipped().origin() + "; a live host's copy listing more wins",
+                "pci.ids " + PciIds.shippedVersion() + " (shipped; a live host's newer copy wins)",
+                "amdgpu.ids: " + AmdGpuIds.shippedOrigin() + "; a live host's copy listing more wins",
                 "Akash's GPU table: read at run time (--akash-table)"};
     }
 }

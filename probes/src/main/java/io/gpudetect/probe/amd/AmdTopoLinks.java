@@ -15,8 +15,8 @@ import io.gpudetect.source.ToolResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiFunction;
 
 /**
  * AMD GPUs' XGMI links where sysfs gave no hive (a bundle of pasted tool output, a container without the cards'
@@ -47,31 +47,90 @@ public final class AmdTopoLinks {
     /** {@code rocm-smi --showtopo}; bundles hold it as {@code rocm-smi-showtopo.txt}. */
     public static final ToolCommand ROCM_SMI_SHOWTOPO = ToolCommand.of("rocm-smi-showtopo.txt", "rocm-smi", "--showtopo");
 
-    /** One form of the table: where it comes from, who parses it, and whether a live host runs it. */
-    private record Form(ToolCommand command, String probe, BiFunction<String, String, AmdTopology> parse,
-                        boolean recordedOnly) {
-    }
+    /**
+     * One form of the table: where it comes from, who parses it, whether a live host runs it, and for output pasted
+     * with other output the marker it is read from (silent where the marker is not there), in the order tried.
+     * An enum whose constants call their parser rather than a list of method references, and loaded only where two
+     * AMD GPUs lack links: the list made at the class's first use linked seven lambdas and loaded both parsers at
+     * every detection, NVIDIA's and CSV replays included (docs/performance.md, row "AMD topology forms as enum
+     * constants").
+     */
+    private enum Form {
+        AMD_SMI_JSON(AMD_SMI_TOPOLOGY, AmdSmiTopologyParser.PROBE, false, null) {
+            @Override
+            AmdTopology parseTable(String text, String file) {
+                return AmdSmiTopologyParser.parseJson(text, file);
+            }
+        },
+        AMD_SMI_TEXT(AMD_SMI_TOPOLOGY_TEXT, AmdSmiTopologyParser.PROBE, true, null) {
+            @Override
+            AmdTopology parseTable(String text, String file) {
+                return AmdSmiTopologyParser.parseText(text, file);
+            }
+        },
+        ROCM_SMI_TEXT(ROCM_SMI_SHOWTOPO, RocmSmiTopoParser.PROBE, false, null) {
+            @Override
+            AmdTopology parseTable(String text, String file) {
+                return RocmSmiTopoParser.parseText(text, file);
+            }
+        },
+        // On a live host rocm-smi.json is gpu-detect's own run, without --showtopo: running it again says nothing.
+        ROCM_SMI_JSON(Probes.ROCM_SMI_JSON, RocmSmiTopoParser.PROBE, true, null) {
+            @Override
+            AmdTopology parseTable(String text, String file) {
+                return RocmSmiTopoParser.parseJson(text, file);
+            }
+        },
+        // Several outputs pasted into one file: read where the table is among them, silent where it is not.
+        AMD_SMI_PASTED(AmdSmiTextParser.COMMAND, AmdSmiTopologyParser.PROBE, true, "LINK TYPE TABLE:") {
+            @Override
+            AmdTopology parseTable(String text, String file) {
+                return AmdSmiTopologyParser.parseText(text, file);
+            }
+        },
+        ROCM_SMI_PASTED(Probes.ROCM_SMI_TABLE, RocmSmiTopoParser.PROBE, true, "Link Type between two GPUs") {
+            @Override
+            AmdTopology parseTable(String text, String file) {
+                return RocmSmiTopoParser.parseText(text, file);
+            }
+        };
 
-    private static final List<Form> FORMS = List.of(
-            new Form(AMD_SMI_TOPOLOGY, AmdSmiTopologyParser.PROBE, AmdSmiTopologyParser::parseJson, false),
-            new Form(AMD_SMI_TOPOLOGY_TEXT, AmdSmiTopologyParser.PROBE, AmdSmiTopologyParser::parseText, true),
-            new Form(ROCM_SMI_SHOWTOPO, RocmSmiTopoParser.PROBE, RocmSmiTopoParser::parseText, false),
-            // On a live host rocm-smi.json is gpu-detect's own run, without --showtopo: running it again says nothing.
-            new Form(Probes.ROCM_SMI_JSON, RocmSmiTopoParser.PROBE, RocmSmiTopoParser::parseJson, true),
-            // Several outputs pasted into one file: read where the table is among them, silent where it is not.
-            new Form(AmdSmiTextParser.COMMAND, AmdSmiTopologyParser.PROBE,
-                    among("LINK TYPE TABLE:", AmdSmiTopologyParser::parseText), true),
-            new Form(Probes.ROCM_SMI_TABLE, RocmSmiTopoParser.PROBE,
-                    among("Link Type between two GPUs", RocmSmiTopoParser::parseText), true));
+        private final ToolCommand command;
+        private final String probe;
+        private final boolean recordedOnly;
+        private final String marker;
+
+        Form(ToolCommand command, String probe, boolean recordedOnly, String marker) {
+            this.command = command;
+            this.probe = probe;
+            this.recordedOnly = recordedOnly;
+            this.marker = marker;
+        }
+
+        ToolCommand command() {
+            return command;
+        }
+
+        String probe() {
+            return probe;
+        }
+
+        boolean recordedOnly() {
+            return recordedOnly;
+        }
+
+        abstract AmdTopology parseTable(String text, String file);
+
+        /** The table; for pasted output without the marker, an empty table with nothing to say. */
+        AmdTopology parse(String text, String file) {
+            if (marker != null && !text.toLowerCase(Locale.ROOT).contains(marker.toLowerCase(Locale.ROOT))) {
+                return AmdTopology.none(List.of());
+            }
+            return parseTable(text, file);
+        }
+    }
 
     private AmdTopoLinks() {
-    }
-
-    /** {@code parse} where the text holds {@code marker}; an empty table, with nothing to say, where it does not. */
-    private static BiFunction<String, String, AmdTopology> among(String marker,
-                                                                 BiFunction<String, String, AmdTopology> parse) {
-        return (text, file) -> text.toLowerCase(java.util.Locale.ROOT).contains(marker.toLowerCase(java.util.Locale.ROOT))
-                ? parse.apply(text, file) : AmdTopology.none(List.of());
     }
 
     /** {@code gpus} with the links the table gives filled in where none were read; the list as it was otherwise. */
@@ -105,7 +164,7 @@ public final class AmdTopoLinks {
             return gpus;
         }
         amd.sort((a, b) -> PciAddress.compareNullsLast(a.pciAddress(), b.pciAddress()));
-        for (Form form : FORMS) {
+        for (Form form : Form.values()) {
             if (form.recordedOnly() && !source.isRecorded()) {
                 continue;
             }
@@ -124,7 +183,7 @@ public final class AmdTopoLinks {
         String file = command.bundleFile();
         ToolResult result = source.run(command);
         if (result instanceof ToolResult.Completed done && done.exitCode() == 0 && !done.stdout().isBlank()) {
-            AmdTopology table = form.parse().apply(PastedText.clean(done.stdout()).text(), file);
+            AmdTopology table = form.parse(PastedText.clean(done.stdout()).text(), file);
             diagnostics.addAll(table.diagnostics());
             return table;
         }

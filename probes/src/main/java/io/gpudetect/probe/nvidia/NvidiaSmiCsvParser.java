@@ -38,6 +38,26 @@ public final class NvidiaSmiCsvParser {
             "compute_cap", "power.limit", "enforced.power.limit", "mig.mode.current", "mig.mode.pending",
             "ecc.errors.uncorrected.aggregate.total", "retired_pages.pending", "remapped_rows.pending");
 
+    /* The parser's own readers, as classes for the reason NvidiaReaders gives. */
+    private static final Function<String, PciAddress> ADDRESS = new Function<>() {
+        @Override
+        public PciAddress apply(String v) {
+            return address(v);
+        }
+    };
+    private static final Function<String, String[]> DEVICE_ID = new Function<>() {
+        @Override
+        public String[] apply(String v) {
+            return deviceId(v);
+        }
+    };
+    private static final Function<String, String> COMPUTE_CAPABILITY = new Function<>() {
+        @Override
+        public String apply(String v) {
+            return computeCapability(v);
+        }
+    };
+
     private NvidiaSmiCsvParser() {
     }
 
@@ -201,37 +221,37 @@ public final class NvidiaSmiCsvParser {
         if (name != null && !NvidiaValues.signalsLostGpu(name)) {
             b.name(name);
         }
-        b.pciAddress(firstOf(r.read("pci.bus_id", NvidiaSmiCsvParser::address), r.read("gpu_bus_id", NvidiaSmiCsvParser::address)));
-        b.uuid(firstOf(r.read("uuid", NvidiaValues::uuid), r.read("gpu_uuid", NvidiaValues::uuid)));
+        b.pciAddress(firstOf(r.read("pci.bus_id", ADDRESS), r.read("gpu_bus_id", ADDRESS)));
+        b.uuid(firstOf(r.read("uuid", NvidiaReaders.UUID), r.read("gpu_uuid", NvidiaReaders.UUID)));
         b.serial(NvidiaValues.identifier(firstOf(r.raw("serial"), r.raw("gpu_serial"))));
-        Long total = r.read("memory.total", NvidiaValues::mib);
+        Long total = r.read("memory.total", NvidiaReaders.MIB);
         if (total == null && !r.has("memory.total")) {
             total = totalFromParts(r);
         }
         b.memoryMiB(total);
-        b.driverVersion(firstOf(r.read("kmd_version", NvidiaValues::driverVersion), r.read("driver_version", NvidiaValues::driverVersion)));
-        String[] device = r.read("pci.device_id", NvidiaSmiCsvParser::deviceId);
+        b.driverVersion(firstOf(r.read("kmd_version", NvidiaReaders.DRIVER_VERSION), r.read("driver_version", NvidiaReaders.DRIVER_VERSION)));
+        String[] device = r.read("pci.device_id", DEVICE_ID);
         if (device != null) {
             b.pciDeviceId(device[0]).pciVendorId(device[1]);
         }
-        String[] subsystem = r.read("pci.sub_device_id", NvidiaValues::packedId);
+        String[] subsystem = r.read("pci.sub_device_id", NvidiaReaders.PACKED_ID);
         if (subsystem != null) {
             b.pciSubsystemDeviceId(subsystem[0]).pciSubsystemVendorId(subsystem[1]);
         }
-        b.computeCapability(r.read("compute_cap", NvidiaSmiCsvParser::computeCapability));
-        b.powerLimitWatts(firstOf(r.read("power.limit", NvidiaValues::watts), r.read("enforced.power.limit", NvidiaValues::watts)));
-        b.powerLimits(new PowerLimits(r.read("power.min_limit", NvidiaValues::watts),
-                r.read("power.max_limit", NvidiaValues::watts), r.read("power.default_limit", NvidiaValues::watts)));
+        b.computeCapability(r.read("compute_cap", COMPUTE_CAPABILITY));
+        b.powerLimitWatts(firstOf(r.read("power.limit", NvidiaReaders.WATTS), r.read("enforced.power.limit", NvidiaReaders.WATTS)));
+        b.powerLimits(new PowerLimits(r.read("power.min_limit", NvidiaReaders.WATTS),
+                r.read("power.max_limit", NvidiaReaders.WATTS), r.read("power.default_limit", NvidiaReaders.WATTS)));
         b.vbiosVersion(r.text("vbios_version"));
-        b.pcieLink(new PcieLink(r.read("pcie.link.gen.current", NvidiaValues::pcieLink),
-                firstOf(r.read("pcie.link.gen.max", NvidiaValues::pcieLink), r.read("pcie.link.gen.gpumax", NvidiaValues::pcieLink)),
-                r.read("pcie.link.width.current", NvidiaValues::pcieLink), r.read("pcie.link.width.max", NvidiaValues::pcieLink)));
+        b.pcieLink(new PcieLink(r.read("pcie.link.gen.current", NvidiaReaders.PCIE_LINK),
+                firstOf(r.read("pcie.link.gen.max", NvidiaReaders.PCIE_LINK), r.read("pcie.link.gen.gpumax", NvidiaReaders.PCIE_LINK)),
+                r.read("pcie.link.width.current", NvidiaReaders.PCIE_LINK), r.read("pcie.link.width.max", NvidiaReaders.PCIE_LINK)));
         Boolean migCurrent = NvidiaValues.enabled(r.raw("mig.mode.current"));
         Boolean migPending = NvidiaValues.enabled(r.raw("mig.mode.pending"));
         if (migCurrent != null || migPending != null) {
             b.partitioning(new Partitioning("mig", migCurrent, migPending, List.of()));
         }
-        Long ecc = r.read("ecc.errors.uncorrected.aggregate.total", NvidiaValues::count);
+        Long ecc = r.read("ecc.errors.uncorrected.aggregate.total", NvidiaReaders.COUNT);
         List<String> problems = new ArrayList<>();
         List<HealthReason> reasons = new ArrayList<>();
         if (ecc != null && ecc > 0) {
@@ -263,12 +283,12 @@ public final class NvidiaSmiCsvParser {
      * total is used + free + reserved (reserved split out since R510), so the sum is the card's memory.
      */
     private static Long totalFromParts(Row r) {
-        Long used = r.read("memory.used", NvidiaValues::mib);
-        Long free = r.read("memory.free", NvidiaValues::mib);
+        Long used = r.read("memory.used", NvidiaReaders.MIB);
+        Long free = r.read("memory.free", NvidiaReaders.MIB);
         if (used == null || free == null) {
             return null;
         }
-        Long reserved = r.read("memory.reserved", NvidiaValues::mib);
+        Long reserved = r.read("memory.reserved", NvidiaReaders.MIB);
         r.notes().add(Diagnostic.info(PROBE, r.file(), r.line(), "no memory.total column: the total is memory.used + memory.free"
                 + (reserved == null ? "" : " + memory.reserved")));
         return used + free + (reserved == null ? 0 : reserved);

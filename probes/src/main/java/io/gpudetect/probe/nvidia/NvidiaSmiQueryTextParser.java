@@ -34,8 +34,8 @@ public final class NvidiaSmiQueryTextParser {
         IndentedText.Node root = IndentedText.parse(text);
         boolean hasLogTitle = text.contains("NVSMI LOG");
         Fields<IndentedText.Node> top = new Fields<>(root, SmiGpuMapping.Form.TEXT, file, notes);
-        String driver = firstOf(top.read(NvidiaValues::driverVersion, "KMD Version"),
-                top.read(NvidiaValues::driverVersion, "Driver Version"));
+        String driver = firstOf(top.read(NvidiaReaders.DRIVER_VERSION, "KMD Version"),
+                top.read(NvidiaReaders.DRIVER_VERSION, "Driver Version"));
         String cuda = firstOf(top.text("CUDA UMD Version"), top.text("CUDA Version"));
 
         List<Gpu> gpus = new ArrayList<>();

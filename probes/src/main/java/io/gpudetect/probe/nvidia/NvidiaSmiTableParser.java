@@ -177,16 +177,16 @@ public final class NvidiaSmiTableParser {
         // 'Off' when ECC is disabled (GeForce cards): no count, nothing wrong.
         String eccCell = first.cell(2).strip();
         Long volatileEcc = eccCell.equalsIgnoreCase("Off") || eccCell.equalsIgnoreCase("On") || isErr(eccCell) ? null
-                : readValue(NvidiaValues::count, eccCell, first.line(), "Volatile Uncorr. ECC", file, notes);
+                : readValue(NvidiaReaders.COUNT, eccCell, first.line(), "Volatile Uncorr. ECC", file, notes);
         if (block.size() > 1) {
             Row second = block.get(1);
             Matcher power = USED_TOTAL.matcher(lastTokens(second.cell(0)));
             if (power.matches() && !isErr(power.group(2))) {
-                b.powerLimitWatts(readValue(NvidiaValues::watts, power.group(2), second.line(), "power cap", file, notes));
+                b.powerLimitWatts(readValue(NvidiaReaders.WATTS, power.group(2), second.line(), "power cap", file, notes));
             }
             Matcher memory = USED_TOTAL.matcher(second.cell(1));
             if (memory.matches() && !isErr(memory.group(2))) {
-                b.memoryMiB(readValue(NvidiaValues::mib, memory.group(2), second.line(), "memory total", file, notes));
+                b.memoryMiB(readValue(NvidiaReaders.MIB, memory.group(2), second.line(), "memory total", file, notes));
             } else if (NvidiaValues.signalsLostGpu(second.cell(1))) {
                 anyLost = true;
                 problems.add("memory usage reads '" + second.cell(1).strip() + "'");
@@ -235,7 +235,7 @@ public final class NvidiaSmiTableParser {
             return;
         }
         Matcher memory = USED_TOTAL.matcher(first.cell(1));
-        Long total = memory.matches() ? readValue(NvidiaValues::mib, memory.group(2), first.line(), "MIG memory total", file, notes) : null;
+        Long total = memory.matches() ? readValue(NvidiaReaders.MIB, memory.group(2), first.line(), "MIG memory total", file, notes) : null;
         String[] sm = first.cell(2).strip().split("\\s+");
         Integer multiprocessors = sm.length > 0 && sm[0].matches("\\d{1,9}") ? Integer.parseInt(sm[0]) : null;
         migDevices.computeIfAbsent(Integer.parseInt(ids.group(1)), k -> new ArrayList<>()).add(new Partition(null,

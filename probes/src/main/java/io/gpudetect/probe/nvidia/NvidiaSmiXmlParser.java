@@ -45,7 +45,7 @@ public final class NvidiaSmiXmlParser {
         }
         checkSchema(parsed.doctype(), file, notes);
 
-        String driver = new Fields<>(root, SmiGpuMapping.Form.XML, file, notes).read(NvidiaValues::driverVersion, "driver_version");
+        String driver = new Fields<>(root, SmiGpuMapping.Form.XML, file, notes).read(NvidiaReaders.DRIVER_VERSION, "driver_version");
         String cuda = root.child("cuda_version").map(e -> NvidiaValues.value(e.text())).orElse(null);
         List<Gpu> gpus = new ArrayList<>();
         for (XmlElement gpu : root.all("gpu")) {

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * One GPU of {@code nvidia-smi -q}, text or XML, onto the {@link Gpu} builder: both forms print the same fields
@@ -72,24 +71,24 @@ final class SmiGpuMapping {
         b.name(f.text(SmiField.PRODUCT_NAME));
         b.architecture(f.text(SmiField.ARCHITECTURE));
         b.serial(f.identifier(SmiField.SERIAL));
-        b.uuid(f.read(NvidiaValues::uuid, SmiField.UUID));
+        b.uuid(f.read(NvidiaReaders.UUID, SmiField.UUID));
         b.boardPartNumber(f.text(SmiField.BOARD_PART_NUMBER));
-        String[] device = f.read(NvidiaValues::packedId, SmiField.PCI_DEVICE_ID);
+        String[] device = f.read(NvidiaReaders.PACKED_ID, SmiField.PCI_DEVICE_ID);
         if (device != null) {
             b.pciDeviceId(device[0]).pciVendorId(device[1]);
         }
-        String[] subsystem = f.read(NvidiaValues::packedId, SmiField.PCI_SUBSYSTEM_ID);
+        String[] subsystem = f.read(NvidiaReaders.PACKED_ID, SmiField.PCI_SUBSYSTEM_ID);
         if (subsystem != null) {
             b.pciSubsystemDeviceId(subsystem[0]).pciSubsystemVendorId(subsystem[1]);
         }
-        b.memoryMiB(f.read(NvidiaValues::mib, SmiField.MEMORY_TOTAL));
-        b.powerLimitWatts(f.read(NvidiaValues::watts, SmiField.POWER_LIMIT));
+        b.memoryMiB(f.read(NvidiaReaders.MIB, SmiField.MEMORY_TOTAL));
+        b.powerLimitWatts(f.read(NvidiaReaders.WATTS, SmiField.POWER_LIMIT));
         b.powerLimits(powerLimits(f));
         b.vbiosVersion(f.text(SmiField.VBIOS_VERSION));
-        b.pcieLink(new PcieLink(f.read(NvidiaValues::pcieLink, SmiField.LINK_GENERATION),
-                f.read(NvidiaValues::pcieLink, SmiField.MAX_LINK_GENERATION),
-                f.read(NvidiaValues::pcieLink, SmiField.LINK_WIDTH),
-                f.read(NvidiaValues::pcieLink, SmiField.MAX_LINK_WIDTH)));
+        b.pcieLink(new PcieLink(f.read(NvidiaReaders.PCIE_LINK, SmiField.LINK_GENERATION),
+                f.read(NvidiaReaders.PCIE_LINK, SmiField.MAX_LINK_GENERATION),
+                f.read(NvidiaReaders.PCIE_LINK, SmiField.LINK_WIDTH),
+                f.read(NvidiaReaders.PCIE_LINK, SmiField.MAX_LINK_WIDTH)));
         b.partitioning(mig(f));
         b.health(health(f));
         return b;
@@ -100,9 +99,9 @@ final class SmiGpuMapping {
         List<String[]> sections = SmiField.POWER_READINGS.paths(f.form);
         String[] readings = sections.stream().filter(p -> f.parent.child(p).isPresent()).findFirst()
                 .orElse(sections.get(sections.size() - 1));
-        return new PowerLimits(f.read(NvidiaValues::watts, readings, SmiField.MIN_POWER_LIMIT),
-                f.read(NvidiaValues::watts, readings, SmiField.MAX_POWER_LIMIT),
-                f.read(NvidiaValues::watts, readings, SmiField.DEFAULT_POWER_LIMIT));
+        return new PowerLimits(f.read(NvidiaReaders.WATTS, readings, SmiField.MIN_POWER_LIMIT),
+                f.read(NvidiaReaders.WATTS, readings, SmiField.MAX_POWER_LIMIT),
+                f.read(NvidiaReaders.WATTS, readings, SmiField.DEFAULT_POWER_LIMIT));
     }
 
     private static <E extends SmiEntry<E>> Partitioning mig(Fields<E> f) {
@@ -116,11 +115,11 @@ final class SmiGpuMapping {
             for (E d : devices.all(SmiField.MIG_DEVICE.entryName(f.form))) {
                 Fields<E> mf = f.under(d);
                 instances.add(new Partition(null,
-                        mf.read(NvidiaValues::smallCount, SmiField.GPU_INSTANCE_ID),
-                        mf.read(NvidiaValues::smallCount, SmiField.COMPUTE_INSTANCE_ID),
-                        mf.read(NvidiaValues::mib, SmiField.MEMORY_TOTAL),
-                        mf.read(NvidiaValues::smallCount, SmiField.MULTIPROCESSORS),
-                        mf.read(NvidiaValues::uuid, SmiField.MIG_UUID)));
+                        mf.read(NvidiaReaders.SMALL_COUNT, SmiField.GPU_INSTANCE_ID),
+                        mf.read(NvidiaReaders.SMALL_COUNT, SmiField.COMPUTE_INSTANCE_ID),
+                        mf.read(NvidiaReaders.MIB, SmiField.MEMORY_TOTAL),
+                        mf.read(NvidiaReaders.SMALL_COUNT, SmiField.MULTIPROCESSORS),
+                        mf.read(NvidiaReaders.UUID, SmiField.MIG_UUID)));
             }
         });
         return new Partitioning("mig", current, pending, instances);
@@ -151,7 +150,7 @@ final class SmiGpuMapping {
             Fields<E> af = f.under(aggregate.get());
             // Each driver prints some of the counters: the sum of those present.
             for (String[] path : SmiField.UNCORRECTED_ECC.paths(f.form)) {
-                Long n = af.read(NvidiaValues::count, path);
+                Long n = af.read(NvidiaReaders.COUNT, path);
                 if (n != null) {
                     uncorrected += n;
                     anyEcc = true;
@@ -184,30 +183,67 @@ final class SmiGpuMapping {
             return new Fields<>(entry, form, file, notes);
         }
 
+        // Each field's paths tried in loops rather than through a reading function: the lambdas were invokedynamic
+        // sites bootstrapped at every replay of nvidia-smi's output (docs/performance.md, row "the nvidia-smi
+        // parsers' readers as classes").
         Optional<E> entry(SmiField field) {
-            return field.paths(form).stream().map(parent::child).flatMap(Optional::stream).findFirst();
+            for (String[] path : field.paths(form)) {
+                Optional<E> e = parent.child(path);
+                if (e.isPresent()) {
+                    return e;
+                }
+            }
+            return Optional.empty();
         }
 
         String text(SmiField field) {
-            return first(field, this::text);
+            for (String[] path : field.paths(form)) {
+                String value = text(path);
+                if (value != null) {
+                    return value;
+                }
+            }
+            return null;
         }
 
         String identifier(SmiField field) {
-            return first(field, path -> parent.child(path).map(e -> NvidiaValues.identifier(e.value())).orElse(null));
+            for (String[] path : field.paths(form)) {
+                Optional<E> e = parent.child(path);
+                String value = e.isPresent() ? NvidiaValues.identifier(e.get().value()) : null;
+                if (value != null) {
+                    return value;
+                }
+            }
+            return null;
         }
 
         <T> T read(Function<String, T> reader, SmiField field) {
-            return first(field, path -> read(reader, path));
+            for (String[] path : field.paths(form)) {
+                T value = read(reader, path);
+                if (value != null) {
+                    return value;
+                }
+            }
+            return null;
         }
 
         /** A field under a section that itself moved: its paths joined to {@code section}. */
         <T> T read(Function<String, T> reader, String[] section, SmiField field) {
-            return first(field, path -> read(reader, Stream.concat(Stream.of(section), Stream.of(path))
-                    .toArray(String[]::new)));
+            for (String[] path : field.paths(form)) {
+                String[] joined = new String[section.length + path.length];
+                System.arraycopy(section, 0, joined, 0, section.length);
+                System.arraycopy(path, 0, joined, section.length, path.length);
+                T value = read(reader, joined);
+                if (value != null) {
+                    return value;
+                }
+            }
+            return null;
         }
 
         String text(String... path) {
-            return parent.child(path).map(e -> NvidiaValues.value(form.clean(e.value()))).orElse(null);
+            Optional<E> e = parent.child(path);
+            return e.isPresent() ? NvidiaValues.value(form.clean(e.get().value())) : null;
         }
 
         <T> T read(Function<String, T> reader, String... path) {
@@ -221,16 +257,6 @@ final class SmiGpuMapping {
                 notes.add(Diagnostic.warning(form.probe, file, e.get().line(), form.describe(path) + ": " + ex.getMessage()));
                 return null;
             }
-        }
-
-        private <T> T first(SmiField field, Function<String[], T> reading) {
-            for (String[] path : field.paths(form)) {
-                T value = reading.apply(path);
-                if (value != null) {
-                    return value;
-                }
-            }
-            return null;
         }
     }
 }
