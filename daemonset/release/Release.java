@@ -82,6 +82,12 @@ public final class Release {
     }
 
     static void sbom(Path bomFile, Path out, String version, String date, Path components) throws IOException {
+        if (!Files.isRegularFile(bomFile)) {
+            // The host archive's build goes on without it (its licences then come from the jars' poms); a release
+            // without its SBOM is not one.
+            fail(bomFile + " is missing: CycloneDX's makeBom (daemonset/pom.xml) wrote no SBOM; run the release "
+                    + "build without -q to see its warnings (offline, Maven may lack the plugin or what it reads)");
+        }
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode bom = (ObjectNode) json.readTree(bomFile.toFile());
         ObjectNode metadata = (ObjectNode) bom.path("metadata");
