@@ -1,6 +1,9 @@
 package io.gpudetect.nvml;
 
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,11 +85,11 @@ final class HeldModes {
     /** The GPU or the library gives no MIG configuration events: its slots are walked at every pulse. */
     private static final byte UNWATCHED = 2;
     /** The held session's event set for MIG configuration changes; null before the first GPU is registered. */
-    private com.sun.jna.Pointer migEvents;
+    private Pointer migEvents;
     /** The set could not be made or waited on: no GPU is registered again this session. */
     private boolean migEventsFailed;
     /** Where the set's waits write, kept: a JNA {@code Memory} is a native allocation and a cleaner each. */
-    private com.sun.jna.Memory eventData;
+    private Memory eventData;
     /** By GPU index. */
     private Health[] health = new Health[0];
     /** The last pulse read; null before the first. */
@@ -100,8 +103,8 @@ final class HeldModes {
      */
     void learn(NvmlSnapshot snapshot) {
         byIndex.clear();
-        java.util.Arrays.fill(handles, null);
-        java.util.Arrays.fill(eccErrors, null);
+        Arrays.fill(handles, null);
+        Arrays.fill(eccErrors, null);
         driverVersion = null;
         for (NvmlSnapshot.Device d : snapshot.devices()) {
             if (d.handle().ok()) {
@@ -250,7 +253,7 @@ final class HeldModes {
             return;
         }
         if (migEvents == null) {
-            NvmlCall<com.sun.jna.Pointer> set = lib.eventSetCreate();
+            NvmlCall<Pointer> set = lib.eventSetCreate();
             if (!set.ok()) {
                 migEventsFailed = true;
                 return;
@@ -284,7 +287,7 @@ final class HeldModes {
                 lib.eventSetFree(migEvents);
                 migEvents = null;
                 migEventsFailed = true;
-                java.util.Arrays.fill(migWatch, UNWATCHED);
+                Arrays.fill(migWatch, UNWATCHED);
                 return true;
             }
             changed = true;
@@ -296,7 +299,7 @@ final class HeldModes {
     String health(int index, NvmlCall<Long> ecc, NvmlCall<Long> pages, NvmlCall<NvmlSnapshot.RemappedRows> rows,
                   NvmlCall<Long> clocks) {
         if (index >= health.length) {
-            health = java.util.Arrays.copyOf(health, index + 1);
+            health = Arrays.copyOf(health, index + 1);
         }
         Health h = health[index];
         if (h != null && sameAnswer(h.ecc, ecc, -1L) && sameAnswer(h.pages, pages, -1L) && sameAnswer(h.rows, rows, -1L)

@@ -260,7 +260,8 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
 
     /**
      * How many of the GPU's MIG slots hold a device: every slot but an empty one's Not Found counts, as a snapshot's
-     * walk counts. Where {@code strict}, null as soon as a slot answers another failure (for {@link #readAll}).
+     * walk counts. Where {@code strict}, null as soon as a slot answers another failure (for {@link #readHeld},
+     * whose GPU {@link #readAll} then reads again as before).
      */
     private static Integer walkMig(NvmlLibrary lib, int i, NvmlDevice d, Map<Integer, NvmlCall<Integer>> maxMigDevices,
                                    boolean strict) {
