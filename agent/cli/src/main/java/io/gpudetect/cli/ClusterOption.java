@@ -17,12 +17,13 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --cluster}: read from the cluster of the current kubeconfig context, as kubectl would; shared by
- * {@code inventory} and {@code match}.
+ * {@code inventory}, {@code match} and {@code akash}.
  *
  * <p>These commands list records and Nodes (500 a request) and end, so their client fails fast instead of riding
  * out an outage as the agent must: no retries (fabric8's default retries a failed request ten times with a
- * doubling backoff, some 20 s before a refused connection is reported) and short timeouts. The error is one line that names the
- * server and the cause ({@link ClusterErrors}).
+ * doubling backoff, some 20 s before a refused connection is reported), short timeouts, and a bound on a list that
+ * stands still after its answer has begun ({@link ListingWatch}). The error is one line that names the server and the
+ * cause ({@link ClusterErrors}).
  */
 public final class ClusterOption {
 
@@ -30,6 +31,11 @@ public final class ClusterOption {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Time for the server to start answering a list: a page of 500 records or Nodes fits. */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Time a list may stand still once its answer has begun ({@link ListingWatch}): the request timeout ends only
+     * the wait for an answer's headers. Three times that, so that a client slowed by its own work is not cut off.
+     */
+    static final Duration STALL_LIMIT = Duration.ofSeconds(30);
 
     private static final Pattern LINE_COLUMN = Pattern.compile("line \\d+, column \\d+");
 
@@ -41,6 +47,9 @@ public final class ClusterOption {
     /** Where the client's settings come from: kubectl's search, as fabric8 does it; tests name a kubeconfig. */
     Supplier<Config> settings = () -> Config.autoConfigure(null);
 
+    /** How long a list may stand still ({@link #STALL_LIMIT}); tests shorten it. */
+    Duration stallLimit = STALL_LIMIT;
+
     /** For picocli, which sets the fields. */
     public ClusterOption() {
     }
@@ -49,8 +58,11 @@ public final class ClusterOption {
         return cluster;
     }
 
-    /** A client for the cluster, which the caller closes; a kubeconfig that cannot be used is invalid input. */
-    KubernetesClient connect() throws InvalidInputException {
+    /**
+     * A client for the cluster, which the caller closes, with {@code watch} told of each request and each piece of
+     * an answer; a kubeconfig that cannot be used is invalid input.
+     */
+    KubernetesClient connect(ListingWatch watch) throws InvalidInputException {
         Config config;
         try {
             config = settings.get();
@@ -64,7 +76,8 @@ public final class ClusterOption {
         config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
         config.setRequestTimeout((int) REQUEST_TIMEOUT.toMillis());
         try {
-            return new KubernetesClientBuilder().withConfig(config).build();
+            return new KubernetesClientBuilder().withConfig(config)
+                    .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(ListingWatch.NAME, watch)).build();
         } catch (KubernetesClientException e) {
             // A client certificate or CA file the kubeconfig names, read while the client is built.
             throw new InvalidInputException(null, null, null, ClusterErrors.message(e, config.getMasterUrl()));

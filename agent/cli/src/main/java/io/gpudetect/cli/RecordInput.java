@@ -25,7 +25,8 @@ final class RecordInput implements AutoCloseable {
 
     /**
      * The records from {@code records} when it is given, else from the cluster when {@code --cluster} is; null when
-     * neither is (try-with-resources accepts it). A kubeconfig that cannot be used is invalid input.
+     * neither is (try-with-resources accepts it). A kubeconfig that cannot be used is invalid input. A cluster's list
+     * that stands still for {@link ClusterOption#stallLimit} is given up ({@link ListingWatch}).
      */
     static RecordInput open(Path records, ClusterOption cluster) throws InvalidInputException {
         if (records != null) {
@@ -33,8 +34,10 @@ final class RecordInput implements AutoCloseable {
                     null);
         }
         if (cluster.chosen()) {
-            KubernetesClient client = cluster.connect();
-            return new RecordInput(CapacityRecordOffers.cluster(client), client);
+            ListingWatch watch = new ListingWatch(cluster.stallLimit);
+            KubernetesClient client = cluster.connect(watch);
+            return new RecordInput(watch.guard(CapacityRecordOffers.cluster(client), client.getMasterUrl().toString()),
+                    client);
         }
         return null;
     }

@@ -1,9 +1,12 @@
 package io.gpudetect.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeListBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -20,6 +23,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,11 +46,21 @@ class ClusterFailureTest {
     record Run(int exit, String out, String err, Duration took) {
     }
 
-    /** The whole command line, with {@code settings} as the cluster's client settings of both commands. */
+    /** The whole command line, with {@code settings} as the cluster's client settings of the three commands. */
     static Run run(Supplier<Config> settings, String... args) {
+        return run(settings, ClusterOption.STALL_LIMIT, args);
+    }
+
+    /** As {@link #run(Supplier, String...)}, a list that stands still for {@code stallLimit} given up. */
+    static Run run(Supplier<Config> settings, Duration stallLimit, String... args) {
         CommandLine cli = GpuDetectCommand.newCommandLine();
-        ((InventoryCommand) cli.getSubcommands().get("inventory").getCommand()).cluster.settings = settings;
-        ((MatchCommand) cli.getSubcommands().get("match").getCommand()).offers.cluster.settings = settings;
+        for (ClusterOption option : List.of(
+                ((InventoryCommand) cli.getSubcommands().get("inventory").getCommand()).cluster,
+                ((MatchCommand) cli.getSubcommands().get("match").getCommand()).offers.cluster,
+                ((AkashCommand) cli.getSubcommands().get("akash").getCommand()).cluster)) {
+            option.settings = settings;
+            option.stallLimit = stallLimit;
+        }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cli.setOut(new PrintWriter(out));
@@ -108,6 +122,46 @@ class ClusterFailureTest {
             assertOneLineFailure("gpu-detect inventory: the GpuCapacity CRD is not installed in the cluster at "
                     + "http://localhost:" + server.getPort() + " (no gpucapacities.gpu-detect.io/v1alpha1): kubectl "
                     + "apply -f daemonset/crds/gpucapacities.gpu-detect.io-v1.yml", run(settings, "inventory", "--cluster"));
+        } finally {
+            server.destroy();
+        }
+    }
+
+    /**
+     * A page whose answer stops half-way (headers and part of the body, then nothing: what a stalled server or proxy
+     * sends) was waited for for ever, as was one whose body the client failed to join (a StackOverflowError in its
+     * thread): the client's request timeout ends only the wait for headers. Each command now ends with one line
+     * naming the list, its page and the server, exit status 2. Run on a thread of its own, so that the old
+     * behaviour fails the test instead of hanging it.
+     */
+    @Test
+    void pageThatStopsHalfWay() throws IOException {
+        KubernetesMockServer server = new KubernetesMockServer(false);
+        server.init();
+        try {
+            server.expect().get().withPath("/apis/gpu-detect.io/v1alpha1/gpucapacities?limit=500")
+                    .andReturn(200, "{\"apiVersion\": \"gpu-detect.io/v1alpha1\", \"kind\": \"GpuCapacityList\", "
+                            + "\"metadata\": {}, \"items\": []}").always();
+            server.expect().get().withPath("/api/v1/nodes?limit=500").andReturn(200, new NodeListBuilder()
+                    .withNewMetadata().withContinue("n2").endMetadata()
+                    .addToItems(new NodeBuilder().withNewMetadata().withName("a").endMetadata().build()).build()).always();
+            String begun = "{\"apiVersion\": \"v1\", \"kind\": \"NodeList\", \"metadata\": {}, \"items\": [";
+            server.expect().get().withPath("/api/v1/nodes?continue=n2&limit=500").andReturn(200, begun)
+                    .withHeader("Content-Length", String.valueOf(begun.length() + 10_000)).always();
+            Supplier<Config> settings = kubeconfig("http://localhost:" + server.getPort());
+            String said = "listing nodes (page 2) from the Kubernetes API at http://localhost:" + server.getPort()
+                    + " stopped: nothing came for 2 s (a stalled server, proxy or connection, or a failure inside the "
+                    + "client); run the command again, and if it stops again check the API server: "
+                    + "kubectl get --raw='/readyz?verbose'";
+            Duration stall = Duration.ofSeconds(2);
+            assertOneLineFailure("gpu-detect inventory: " + said,
+                    assertTimeoutPreemptively(PROMPT, () -> run(settings, stall, "inventory", "--cluster")));
+            assertOneLineFailure("gpu-detect match: " + said, assertTimeoutPreemptively(PROMPT,
+                    () -> run(settings, stall, "match", "--cluster", "--gpu", "vendor=nvidia")));
+            Path table = Files.writeString(dir.resolve("akash-gpus.json"), "{\"10de\": {\"name\": \"nvidia\", "
+                    + "\"devices\": {\"2330\": {\"name\": \"h100\", \"interface\": \"SXM5\", \"memory_size\": \"80Gi\"}}}}");
+            assertOneLineFailure("gpu-detect akash: " + said, assertTimeoutPreemptively(PROMPT,
+                    () -> run(settings, stall, "akash", "--cluster", "--akash-table", table.toString())));
         } finally {
             server.destroy();
         }
