@@ -1,6 +1,7 @@
 package io.gpudetect.cli;
 
 import io.fabric8.kubernetes.client.Config;
+import java.util.List;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 
@@ -16,8 +17,15 @@ public final class AgentCommands {
 
     /** {@code match --cluster}, {@code akash --cluster} and {@code inventory --cluster} read the cluster with these. */
     public static void useClusterSettings(CommandLine commandLine, Supplier<Config> settings) {
-        ((MatchCommand) commandLine.getSubcommands().get("match").getCommand()).offers.cluster.settings = settings;
-        ((AkashCommand) commandLine.getSubcommands().get("akash").getCommand()).cluster.settings = settings;
-        ((InventoryCommand) commandLine.getSubcommands().get("inventory").getCommand()).cluster.settings = settings;
+        for (ClusterOption option : clusterOptions(commandLine)) {
+            option.settings = settings;
+        }
+    }
+
+    /** The {@code --cluster} options of {@code match}, {@code akash} and {@code inventory}. */
+    static List<ClusterOption> clusterOptions(CommandLine commandLine) {
+        return List.of(((MatchCommand) commandLine.getSubcommands().get("match").getCommand()).offers.cluster,
+                ((AkashCommand) commandLine.getSubcommands().get("akash").getCommand()).cluster,
+                ((InventoryCommand) commandLine.getSubcommands().get("inventory").getCommand()).cluster);
     }
 }

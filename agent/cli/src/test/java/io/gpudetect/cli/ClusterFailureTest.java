@@ -23,7 +23,6 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,10 +53,7 @@ class ClusterFailureTest {
     /** As {@link #run(Supplier, String...)}, a list that stands still for {@code stallLimit} given up. */
     static Run run(Supplier<Config> settings, Duration stallLimit, String... args) {
         CommandLine cli = GpuDetectCommand.newCommandLine();
-        for (ClusterOption option : List.of(
-                ((InventoryCommand) cli.getSubcommands().get("inventory").getCommand()).cluster,
-                ((MatchCommand) cli.getSubcommands().get("match").getCommand()).offers.cluster,
-                ((AkashCommand) cli.getSubcommands().get("akash").getCommand()).cluster)) {
+        for (ClusterOption option : AgentCommands.clusterOptions(cli)) {
             option.settings = settings;
             option.stallLimit = stallLimit;
         }

@@ -120,22 +120,15 @@ class ClusterRoundTripRealApiServerTest {
         Map<String, String> perNode = new TreeMap<>();
         for (JsonNode n : doc.get("nodes")) {
             if (ClusterRoundTripTest.hosts().stream().anyMatch(h -> h.node().equals(n.get("node").asText()))) {
-                perNode.put(n.get("node").asText(), n.get("gpus").asInt() + " alloc=" + n.get("allocatable") + " used="
-                        + n.get("inUse") + " " + n.get("state").asText());
+                perNode.put(n.get("node").asText(), ClusterRoundTripTest.inventoryLine(n));
             }
         }
-        assertEquals(Map.of(
-                "amd", "4 alloc={\"amd\":4} used={\"amd\":1} ok",
-                "mig", "8 alloc={\"mig-1g.10gb\":7,\"mig-3g.40gb\":2,\"nvidia\":6} used={\"mig-1g.10gb\":3,\"mig-3g.40gb\":0,\"nvidia\":0} ok",
-                "mixed", "3 alloc={\"nvidia\":3} used={\"nvidia\":2} ok"), perNode, out.toString());
+        assertEquals(ClusterRoundTripTest.INVENTORY, perNode, out.toString());
     }
 
     @Test
     void matchOnTheCommandLineCountsOnlyTheFreeUnits() {
-        assertEquals(0, match("vendor=amd,model=mi100,count=3"), "three MI100s are free");
-        assertEquals(1, match("vendor=amd,model=mi100,count=4"), "the fourth is in use");
-        assertEquals(0, match("vendor=nvidia,mig=1g.10gb,count=1"), "4 of 7 1g.10gb slices are free");
-        assertEquals(0, match("vendor=nvidia,model=h100,vram>=80Gi,count=1"));
+        ClusterRoundTripTest.assertMatchCountsOnlyFreeUnits(ClusterRoundTripRealApiServerTest::match);
     }
 
     @Test

@@ -37,6 +37,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToIntFunction;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -142,19 +143,33 @@ class ClusterRoundTripTest {
         JsonNode doc = new ObjectMapper().readTree(out.toString());
         Map<String, String> perNode = new TreeMap<>();
         for (JsonNode n : doc.get("nodes")) {
-            perNode.put(n.get("node").asText(), n.get("gpus").asInt() + " alloc=" + n.get("allocatable") + " used="
-                    + n.get("inUse") + " " + n.get("state").asText());
+            perNode.put(n.get("node").asText(), inventoryLine(n));
         }
-        assertEquals(Map.of(
-                "amd", "4 alloc={\"amd\":4} used={\"amd\":1} ok",
-                "mig", "8 alloc={\"mig-1g.10gb\":7,\"mig-3g.40gb\":2,\"nvidia\":6} used={\"mig-1g.10gb\":3,\"mig-3g.40gb\":0,\"nvidia\":0} ok",
-                "mixed", "3 alloc={\"nvidia\":3} used={\"nvidia\":2} ok"), perNode, out.toString());
+        assertEquals(INVENTORY, perNode, out.toString());
+        assertMatchCountsOnlyFreeUnits(this::match);
+    }
 
-        // Three free MI100s on "amd" (one in use), one free card each of h100/a100/rtx4090 on "mixed".
-        assertEquals(0, match("vendor=amd,model=mi100,count=3"), "three MI100s are free");
-        assertEquals(1, match("vendor=amd,model=mi100,count=4"), "the fourth is in use");
-        assertEquals(0, match("vendor=nvidia,mig=1g.10gb,count=1"), "4 of 7 1g.10gb slices are free");
-        assertEquals(0, match("vendor=nvidia,model=h100,vram>=80Gi,count=1"));
+    /** What {@code inventory --cluster -o json} says of each of {@link #hosts()}'s nodes, as {@link #inventoryLine}. */
+    static final Map<String, String> INVENTORY = Map.of(
+            "amd", "4 alloc={\"amd\":4} used={\"amd\":1} ok",
+            "mig", "8 alloc={\"mig-1g.10gb\":7,\"mig-3g.40gb\":2,\"nvidia\":6} used={\"mig-1g.10gb\":3,\"mig-3g.40gb\":0,\"nvidia\":0} ok",
+            "mixed", "3 alloc={\"nvidia\":3} used={\"nvidia\":2} ok");
+
+    /** One node of {@code inventory}'s JSON: its GPUs, allocatable, in use and state, on one line. */
+    static String inventoryLine(JsonNode node) {
+        return node.get("gpus").asInt() + " alloc=" + node.get("allocatable") + " used=" + node.get("inUse") + " "
+                + node.get("state").asText();
+    }
+
+    /**
+     * {@code match --cluster --gpu REQUEST} (its exit status from {@code match}) counts only the units no pod uses:
+     * three free MI100s on "amd" (one in use), one free card each of h100/a100/rtx4090 on "mixed".
+     */
+    static void assertMatchCountsOnlyFreeUnits(ToIntFunction<String> match) {
+        assertEquals(0, match.applyAsInt("vendor=amd,model=mi100,count=3"), "three MI100s are free");
+        assertEquals(1, match.applyAsInt("vendor=amd,model=mi100,count=4"), "the fourth is in use");
+        assertEquals(0, match.applyAsInt("vendor=nvidia,mig=1g.10gb,count=1"), "4 of 7 1g.10gb slices are free");
+        assertEquals(0, match.applyAsInt("vendor=nvidia,model=h100,vram>=80Gi,count=1"));
     }
 
     private int match(String request) {

@@ -27,15 +27,6 @@ class FirstHourCommandLineTest {
     private StringWriter out;
     private StringWriter err;
 
-    private static final String ONE_GPU = """
-            <?xml version="1.0" ?>
-            <!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v12.dtd">
-            <nvidia_smi_log><driver_version>550.54.15</driver_version><attached_gpus>1</attached_gpus>
-            <gpu id="00000000:01:00.0"><product_name>NVIDIA H100 80GB HBM3</product_name>
-            <pci><pci_device_id>0x233010DE</pci_device_id></pci>
-            <fb_memory_usage><total>81559 MiB</total></fb_memory_usage></gpu></nvidia_smi_log>
-            """;
-
     private static final String AKASH_TABLE = """
             {"10de": {"name": "nvidia", "devices": {"2330": {"name": "h100", "interface": "SXM5", "memory_size": "80Gi"}}}}
             """;
@@ -43,7 +34,7 @@ class FirstHourCommandLineTest {
     @BeforeEach
     void bundle() throws Exception {
         bundle = Files.createDirectories(tmp.resolve("bundle"));
-        Files.writeString(bundle.resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(bundle);
     }
 
     private int run(String... args) {

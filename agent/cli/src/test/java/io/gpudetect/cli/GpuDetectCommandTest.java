@@ -32,18 +32,9 @@ class GpuDetectCommandTest {
         return GpuDetectCommand.run(args, new PrintWriter(out), new PrintWriter(err), System.getenv());
     }
 
-    private static final String ONE_GPU = """
-            <?xml version="1.0" ?>
-            <!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v12.dtd">
-            <nvidia_smi_log><driver_version>550.54.15</driver_version><attached_gpus>1</attached_gpus>
-            <gpu id="00000000:01:00.0"><product_name>NVIDIA H100 80GB HBM3</product_name>
-            <pci><pci_device_id>0x233010DE</pci_device_id></pci>
-            <fb_memory_usage><total>81559 MiB</total></fb_memory_usage></gpu></nvidia_smi_log>
-            """;
-
     @Test
     void aTableWithASummaryLine() throws Exception {
-        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(tmp);
         assertEquals(0, run("--replay", tmp.toString()));
         assertTrue(out.toString().contains("0000:01:00.0  nvidia  h100"), out.toString());
         assertTrue(out.toString().contains("81559 MiB (80Gi)"), out.toString());
@@ -52,7 +43,7 @@ class GpuDetectCommandTest {
 
     @Test
     void withoutAkashsTableTheModelFollowsOurOwnRulesAndOneInfoLineSaysSo() throws Exception {
-        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(tmp);
         assertEquals(0, run("--replay", tmp.toString(), "--akash-table", "none", "-v"));
         assertTrue(out.toString().contains("0000:01:00.0  nvidia  h100"), out.toString());
         assertEquals(1, err.toString().lines().filter(l -> l.contains("no Akash GPU table (--akash-table none): models are "
@@ -61,7 +52,7 @@ class GpuDetectCommandTest {
 
     @Test
     void anAkashTableFileThatCannotBeReadIsOneLine() throws Exception {
-        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(tmp);
         Path missing = tmp.resolve("gpus.json");
         assertEquals(GpuDetectCommand.EXIT_UNUSABLE_INPUT, run("--replay", tmp.toString(), "--akash-table", missing.toString()));
         assertEquals(1, err.toString().lines().count(), err.toString());
@@ -71,7 +62,7 @@ class GpuDetectCommandTest {
 
     @Test
     void jsonHasATopLevelGpusArray() throws Exception {
-        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(tmp);
         assertEquals(0, run("--replay", tmp.toString(), "--output", "JSON"));
         var doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
         assertEquals("h100", doc.path("gpus").path(0).path("model").asText());
@@ -92,7 +83,7 @@ class GpuDetectCommandTest {
     void aFolderWithoutBundleFilesIsExitOneWithOneLine() throws Exception {
         Path empty = Files.createDirectories(tmp.resolve("empty"));
         Path parent = Files.createDirectories(tmp.resolve("bundles"));
-        Files.writeString(Files.createDirectories(parent.resolve("h100-host")).resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(parent.resolve("h100-host"));
         for (Path dir : List.of(empty, parent)) {
             for (List<String> command : List.of(List.of("--replay"), List.of("--output", "json", "--replay"),
                     List.of("agent", "--node", "n1", "--once", "--dry-run", "--port", "-1", "--replay"))) {
@@ -257,14 +248,14 @@ class GpuDetectCommandTest {
 
     @Test
     void onTheDetectionClassPathPlainDetectionRuns() throws Exception {
-        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(tmp);
         assertEquals(0, runOnDetectionClassPath("--replay", tmp.toString(), "-o", "json"));
         assertTrue(out.toString().contains("\"model\" : \"h100\""), out.toString());
     }
 
     @Test
     void onTheDetectionClassPathArgumentsForPicocliAskForEveryJarAndPrintNothing() throws Exception {
-        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(tmp);
         // An upper-case format and a clustered short option: valid, but only picocli reads them.
         for (List<String> args : List.of(List.of("--help"), List.of("--bogus"), List.of("agent", "--help"),
                 List.of("--replay", tmp.toString(), "--output", "JSON"), List.of("--replay", tmp.toString(), "-ojson"))) {

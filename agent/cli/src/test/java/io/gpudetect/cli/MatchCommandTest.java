@@ -24,6 +24,17 @@ class MatchCommandTest {
         return CommandRun.of(args);
     }
 
+    /** The SDL's profile asks for two RTX 4090s of 24 Gi, in the mapping form (indented as it stands in the SDL). */
+    private static final String GPU_REQUEST = """
+                    gpu:
+                      units: 2
+                      attributes:
+                        vendor:
+                          nvidia:
+                            - model: rtx4090
+                              ram: 24Gi
+            """;
+
     @BeforeEach
     void files() throws IOException {
         records = dir.resolve("records.json");
@@ -41,13 +52,7 @@ class MatchCommandTest {
                   compute:
                     gpu:
                       resources:
-                        gpu:
-                          units: 2
-                          attributes:
-                            vendor:
-                              nvidia:
-                                - model: rtx4090
-                                  ram: 24Gi
+                """ + GPU_REQUEST + """
                 deployment:
                   app:
                     dc:
@@ -75,15 +80,7 @@ class MatchCommandTest {
     /** A warning is printed before the result and listed in JSON; it does not change the exit status. */
     @Test
     void warningsArePrintedAndListed() throws IOException {
-        Files.writeString(sdl, Files.readString(sdl).replace("""
-                        gpu:
-                          units: 2
-                          attributes:
-                            vendor:
-                              nvidia:
-                                - model: rtx4090
-                                  ram: 24Gi
-                """, "            gpu: 2\n"));
+        Files.writeString(sdl, Files.readString(sdl).replace(GPU_REQUEST, "            gpu: 2\n"));
         String warning = sdl + ":6: profiles.compute.gpu.resources.gpu: gpu: '2' asks for no GPU: the network's parser "
                 + "reads units and attributes only from a mapping, so this profile is deployed without a GPU; write "
                 + "units and attributes under gpu";

@@ -39,15 +39,6 @@ class ReplayTellsTheRecordingTest {
         return Fixtures.root().resolve("live-bundles/h100-sxm5-80gb_580.159.04_vm");
     }
 
-    private static final String ONE_GPU = """
-            <?xml version="1.0" ?>
-            <!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v12.dtd">
-            <nvidia_smi_log><driver_version>550.54.15</driver_version><attached_gpus>1</attached_gpus>
-            <gpu id="00000000:01:00.0"><product_name>NVIDIA H100 80GB HBM3</product_name>
-            <pci><pci_device_id>0x233010DE</pci_device_id></pci>
-            <fb_memory_usage><total>81559 MiB</total></fb_memory_usage></gpu></nvidia_smi_log>
-            """;
-
     private int run(String... args) {
         return GpuDetectCommand.run(args, new PrintWriter(out), new PrintWriter(err), Map.of());
     }
@@ -107,7 +98,7 @@ class ReplayTellsTheRecordingTest {
 
     @Test
     void aBundleWithoutSysIsSaidToHaveNoneNotThatThisMachineLacksSysfs() throws IOException {
-        Files.writeString(tmp.resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(tmp);
         assertEquals(0, run("--replay", tmp.toString(), "--akash-table", "none", "-v"));
         assertTrue(err.toString().contains("info sysfs-pci /sys/bus/pci/devices: the bundle has no sys/bus/pci/devices\n"),
                 err.toString());
@@ -137,7 +128,7 @@ class ReplayTellsTheRecordingTest {
 
         // Beside a readable source: the pass stands, incomplete, and says which folder could not be read.
         Path fine = tmp.resolve("fine");
-        write(fine.resolve("nvidia-smi.xml"), ONE_GPU);
+        OneH100.bundle(fine);
         write(fine.resolve("sys"), "not a folder\n");
         out.getBuffer().setLength(0);
         assertEquals(0, run("--replay", fine.toString(), "--akash-table", "none", "-o", "json"));

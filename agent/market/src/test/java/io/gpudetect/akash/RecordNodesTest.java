@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 class RecordNodesTest {
 
+    /** The name {@link #RECORDS} is read under, and the source every forecast and error names. */
+    private static final String SOURCE = "records.yaml";
+
     private static final String TABLE = """
             {"10de": {"name": "nvidia", "devices": {
                "2330": {"name": "h100", "interface": "SXM5", "memory_size": "80Gi"},
@@ -166,18 +169,27 @@ class RecordNodesTest {
 
             @Override
             public String describe() {
-                return "records.yaml";
+                return SOURCE;
             }
         };
     }
 
+    /** {@link #RECORDS} as the lenient reader reads a file named {@link #SOURCE}. */
+    private static RecordSet records() throws InvalidInputException {
+        return RecordSet.read(() -> new StringReader(RECORDS), SOURCE, RecordSet.DEFAULT_YAML_LIMIT);
+    }
+
+    private static AkashGpuTable table() throws InvalidInputException {
+        return AkashGpuTable.parse(TABLE, "gpus.json");
+    }
+
     @Test
     void theForecastIsTheOneMadeFromEveryGpusWholeEntry() throws InvalidInputException {
-        RecordSet set = RecordSet.read(() -> new StringReader(RECORDS), "records.yaml", RecordSet.DEFAULT_YAML_LIMIT);
-        AkashGpuTable table = AkashGpuTable.parse(TABLE, "gpus.json");
+        RecordSet set = records();
+        AkashGpuTable table = table();
         InventoryOperatorConfig config = InventoryOperatorConfig.parse("exclude:\n  nodes: [excluded-.*]\n", "config.yaml");
         for (InventoryOperatorConfig c : java.util.Arrays.asList(config, null)) {
-            AkashForecast expected = AkashForecast.of("records.yaml", table, wholeEntries(set, "records.yaml"), c,
+            AkashForecast expected = AkashForecast.of(SOURCE, table, wholeEntries(set, SOURCE), c,
                     "run it on the node");
             AkashForecast forecast = RecordNodes.forecast(store(set), table, c, "run it on the node");
             assertEquals(expected, forecast);
@@ -198,7 +210,7 @@ class RecordNodesTest {
     /** The whole entry leaves nothing the rules read behind; an entry cut to one field fewer would be seen here. */
     @Test
     void theSlimEntryKeepsEveryFieldTheRulesRead() throws InvalidInputException {
-        RecordSet set = RecordSet.read(() -> new StringReader(RECORDS), "records.yaml", RecordSet.DEFAULT_YAML_LIMIT);
+        RecordSet set = records();
         RecordNodes.Texts texts = new RecordNodes.Texts();
         for (RecordSet.Located located : set.records()) {
             for (GpuCapacitySpec.GpuEntry entry : located.record().getSpec().gpus()) {
@@ -234,10 +246,10 @@ class RecordNodesTest {
                 new RecordSet.Located(first, "[n2]", null), new RecordSet.Located(second, "[n1]", null),
                 new RecordSet.Located(replacement, "[n2]", null)), List.of());
         InvalidInputException e = assertThrows(InvalidInputException.class,
-                () -> RecordNodes.forecast(store(set), AkashGpuTable.parse(TABLE, "gpus.json"), null, null));
+                () -> RecordNodes.forecast(store(set), table(), null, null));
         assertEquals("[n2](n2).gpus[1].pciAddress", e.path(), "the first in the records' order, though replaced later");
         assertEquals("expected a PCI address such as 0000:17:00.0, found 17:00", e.problem());
-        assertEquals("records.yaml", e.file());
+        assertEquals(SOURCE, e.file());
     }
 
     private static GpuCapacity record(String node, String... addresses) throws IOException {
