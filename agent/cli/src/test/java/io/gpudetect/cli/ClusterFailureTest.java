@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeListBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -15,14 +16,20 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.gpudetect.testing.FaultyApiServer;
 import io.gpudetect.testing.MockApiServer;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -160,6 +167,51 @@ class ClusterFailureTest {
                     () -> run(settings, stall, "akash", "--cluster", "--akash-table", table.toString())));
         } finally {
             server.destroy();
+        }
+    }
+
+    /**
+     * The bound is on a list that stands still, not on a page's whole time: a page that keeps coming, a piece a second
+     * for some 4 s, is read to its end under a 2 s bound (a 10 MB page of Nodes over a thin link is not cut off). The
+     * mock server answers a page at once, so this one is the JDK's HTTP server, writing the Nodes page in chunks.
+     */
+    @Test
+    void aSlowPageThatKeepsComingIsReadToItsEnd() throws Exception {
+        HttpServer api = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        ExecutorService answering = Executors.newCachedThreadPool();
+        api.setExecutor(answering);
+        api.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            List<String> pieces = path.startsWith("/apis/gpu-detect.io/")
+                    ? List.of("{\"apiVersion\": \"gpu-detect.io/v1alpha1\", \"kind\": \"GpuCapacityList\", \"metadata\": {}, "
+                            + "\"items\": []}")
+                    : List.of("{\"apiVersion\": \"v1\", ", "\"kind\": \"NodeList\", ", "\"metadata\": {}, ", "\"items\": [", "]}");
+            exchange.sendResponseHeaders(200, 0);
+            try (OutputStream body = exchange.getResponseBody()) {
+                for (int i = 0; i < pieces.size(); i++) {
+                    if (i > 0) {
+                        Thread.sleep(1_000);
+                    }
+                    body.write(pieces.get(i).getBytes(StandardCharsets.UTF_8));
+                    body.flush();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        api.start();
+        try {
+            Run r = assertTimeoutPreemptively(PROMPT, () -> run(kubeconfig("http://127.0.0.1:" + api.getAddress().getPort()),
+                    Duration.ofSeconds(2), "inventory", "--cluster", "-o", "json"));
+            assertEquals("", r.err());
+            assertEquals(0, r.exit(), r.out());
+            assertTrue(r.out().contains("\"nodes\""), r.out());
+            assertTrue(r.took().compareTo(Duration.ofSeconds(3)) > 0, "the Nodes page took " + r.took()
+                    + ": longer than the 2 s bound, or this proves nothing");
+        } finally {
+            api.stop(0);
+            answering.shutdownNow();
         }
     }
 
