@@ -75,6 +75,9 @@ public final class JnaNvmlScope implements NvmlScope {
         }
         if (session == Session.HELD && !held) {
             held = library.init().ok();
+            if (held) {
+                library.callDirectly(); // its pulses' calls, at every pass from now on (NvmlDirect)
+            }
         }
         NvmlSnapshot snapshot = take(library, session != Session.UNTIL_EXIT, links);
         if (held && !answering(NvmlPulse.of(snapshot))) {
