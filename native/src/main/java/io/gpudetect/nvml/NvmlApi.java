@@ -22,10 +22,10 @@ import java.util.Map;
  * <p>Each call goes through the JNA {@link Function} of its symbol, looked up on first use, rather than
  * through an interface that JNA implements: that costs a dynamic proxy class, which JDK 17 cannot keep in
  * the class-data-sharing archive, generated at every start (docs/performance.md, "Start-up and
- * footprint tricks", row "NVML calls without a proxy"). Not JNA's direct mapping either ({@code
- * Native.register}): it binds a class's native methods to one library for the whole JVM, where tests load
- * several copies of a library side by side, and fails on the first symbol a library lacks, where an old
- * driver lacks the {@code _v2} ones. Handles, by-reference values and structs are passed as the pointers
+ * footprint tricks", row "NVML calls without a proxy"). JNA's direct mapping ({@code Native.register}) serves
+ * only the calls of a held session's pulse ({@link #callDirectly}, {@link NvmlDirect}): binding costs reflection
+ * over the class, which a one-shot command would pay for a handful of calls, and each library needs its own copy
+ * of the class. Handles, by-reference values and structs are passed as the pointers
  * they are, so no argument needs JNA's reflective conversion. The output arguments of the calls an agent's steady
  * pulse makes are one-element Java arrays ({@code int[1]}, {@code long[1]}), which JNA passes as a pointer to a copy
  * that it writes back after the call: a primitive array is the first thing JNA's argument conversion lets through,
