@@ -78,6 +78,8 @@ final class NvmlApi {
      * through {@link #call}. Volatile: bound on the thread that holds the session, read by whichever thread calls.
      */
     private volatile NvmlDirect.Pulse direct;
+    /** Whether {@link #callDirectly} was asked. */
+    private boolean boundDirectly;
     /** The clock reasons under their name since R535, bound directly; null where not. */
     private volatile NvmlDirect.Clocks clocksEvent;
     /** The clock reasons under their name before R535, bound directly; null where not. */
@@ -92,7 +94,9 @@ final class NvmlApi {
      * library exports their symbols; once. True where the pulse's calls (but the clock reasons) now go directly.
      */
     synchronized boolean callDirectly() {
-        if (direct == null) {
+        if (!boundDirectly) {
+            // Once: each binding defines classes that JNA keeps for the life of the process.
+            boundDirectly = true;
             direct = NvmlDirect.bind(this, library, NvmlDirect.PulseSymbols.class, NvmlDirect.Pulse.class);
             clocksEvent = NvmlDirect.bind(this, library, NvmlDirect.ClocksEventSymbol.class, NvmlDirect.Clocks.class);
             clocksThrottle = NvmlDirect.bind(this, library, NvmlDirect.ClocksThrottleSymbol.class,
