@@ -34,10 +34,18 @@ final class HeldModes {
     /**
      * One GPU's modes, and the UUID answer it gave when they were read: another GPU at that index reads again.
      * {@code pages} and {@code rows} are the retired-pages and remapped-rows answers where they were Not Supported
-     * ({@link #ifUnsupported}), and null where the GPU answers them: those a pulse asks every time.
+     * ({@link #ifUnsupported}), and null where the GPU answers them: those a pulse asks every time. {@code migAnswer}
+     * and {@code eccAnswer} are the modes' answers as a pulse shows them ({@link NvmlPulse#answer}), written once
+     * here rather than for each GPU at every pulse (docs/performance.md, "The NVML pulse through JNA's direct
+     * mapping").
      */
     record Known(String uuid, NvmlCall<NvmlSnapshot.Modes> mig, NvmlCall<NvmlSnapshot.Modes> ecc, NvmlCall<Long> pages,
-                 NvmlCall<NvmlSnapshot.RemappedRows> rows) {
+                 NvmlCall<NvmlSnapshot.RemappedRows> rows, String migAnswer, String eccAnswer) {
+
+        Known(String uuid, NvmlCall<NvmlSnapshot.Modes> mig, NvmlCall<NvmlSnapshot.Modes> ecc, NvmlCall<Long> pages,
+              NvmlCall<NvmlSnapshot.RemappedRows> rows) {
+            this(uuid, mig, ecc, pages, rows, NvmlPulse.answer(mig), NvmlPulse.answer(ecc));
+        }
     }
 
     /**

@@ -50,6 +50,8 @@ public final class JnaNvmlScope implements NvmlScope {
      * first held, so that a one-shot command never loads the class.
      */
     private HeldModes modes;
+    /** The last pulse found {@link #answering}; null before the first and after the session is given up. */
+    private NvmlPulse answered;
 
     public JnaNvmlScope(Optional<Path> driverRoot, Session session) {
         this.driverRoot = driverRoot;
@@ -75,6 +77,9 @@ public final class JnaNvmlScope implements NvmlScope {
         }
         if (session == Session.HELD && !held) {
             held = library.init().ok();
+            if (held) {
+                library.callDirectly(); // its pulses' calls, at every pass from now on (NvmlDirect)
+            }
         }
         NvmlSnapshot snapshot = take(library, session != Session.UNTIL_EXIT, links);
         if (held && !answering(NvmlPulse.of(snapshot))) {
@@ -99,14 +104,21 @@ public final class JnaNvmlScope implements NvmlScope {
             return NvmlPulse.of(read(false));
         }
         NvmlPulse pulse = NvmlPulse.read(library, maxMigDevices, heldModes());
-        if (!answering(pulse)) {
-            giveUpSession();
+        // An unchanged pulse is the last one itself (HeldModes.sameAsLast), already found answering: its devices are
+        // not walked again (docs/performance.md, "The NVML pulse through JNA's direct mapping").
+        if (pulse != answered) {
+            if (!answering(pulse)) {
+                giveUpSession();
+            } else {
+                answered = pulse;
+            }
         }
         return pulse;
     }
 
     /** NVML stopped answering: the next snapshot starts a session on the driver that is there then. */
     private void giveUpSession() {
+        answered = null;
         if (modes != null) {
             modes.clear(library); // frees the session's event set, before its shutdown
         }

@@ -7,6 +7,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,10 +22,10 @@ import java.util.Map;
  * <p>Each call goes through the JNA {@link Function} of its symbol, looked up on first use, rather than
  * through an interface that JNA implements: that costs a dynamic proxy class, which JDK 17 cannot keep in
  * the class-data-sharing archive, generated at every start (docs/performance.md, "Start-up and
- * footprint tricks", row "NVML calls without a proxy"). Not JNA's direct mapping either ({@code
- * Native.register}): it binds a class's native methods to one library for the whole JVM, where tests load
- * several copies of a library side by side, and fails on the first symbol a library lacks, where an old
- * driver lacks the {@code _v2} ones. Handles, by-reference values and structs are passed as the pointers
+ * footprint tricks", row "NVML calls without a proxy"). JNA's direct mapping ({@code Native.register}) serves
+ * only the calls of a held session's pulse ({@link #callDirectly}, {@link NvmlDirect}): binding costs reflection
+ * over the class, which a one-shot command would pay for a handful of calls, and each library needs its own copy
+ * of the class. Handles, by-reference values and structs are passed as the pointers
  * they are, so no argument needs JNA's reflective conversion. The output arguments of the calls an agent's steady
  * pulse makes are one-element Java arrays ({@code int[1]}, {@code long[1]}), which JNA passes as a pointer to a copy
  * that it writes back after the call: a primitive array is the first thing JNA's argument conversion lets through,
@@ -72,8 +73,41 @@ final class NvmlApi {
     /** Each symbol's function, or null where the library does not export it. */
     private final Map<String, Function> functions = new HashMap<>();
 
+    /**
+     * The pulse's calls bound to this library through JNA's direct mapping ({@link #callDirectly}); null where they go
+     * through {@link #call}. Volatile: bound on the thread that holds the session, read by whichever thread calls.
+     */
+    private volatile NvmlDirect.Pulse direct;
+    /** Whether {@link #callDirectly} was asked. */
+    private boolean boundDirectly;
+    /** The clock reasons under their name since R535, bound directly; null where not. */
+    private volatile NvmlDirect.Clocks clocksEvent;
+    /** The clock reasons under their name before R535, bound directly; null where not. */
+    private volatile NvmlDirect.Clocks clocksThrottle;
+
     NvmlApi(NativeLibrary library) {
         this.library = library;
+    }
+
+    /**
+     * Binds the calls of an agent's pulse to this library through JNA's direct mapping ({@link NvmlDirect}), where the
+     * library exports their symbols; once. True where the pulse's calls (but the clock reasons) now go directly.
+     */
+    synchronized boolean callDirectly() {
+        if (!boundDirectly) {
+            // Once: each binding defines classes that JNA keeps for the life of the process.
+            boundDirectly = true;
+            direct = NvmlDirect.bind(this, library, NvmlDirect.PulseSymbols.class, NvmlDirect.Pulse.class);
+            clocksEvent = NvmlDirect.bind(this, library, NvmlDirect.ClocksEventSymbol.class, NvmlDirect.Clocks.class);
+            clocksThrottle = NvmlDirect.bind(this, library, NvmlDirect.ClocksThrottleSymbol.class,
+                    NvmlDirect.Clocks.class);
+        }
+        return direct != null;
+    }
+
+    /** A handle's address, as a directly mapped call takes it. */
+    private static long address(NvmlDevice device) {
+        return Pointer.nativeValue(device.getPointer());
     }
 
     /** True when the library exports {@code symbol}; looked up once. */
@@ -173,7 +207,8 @@ final class NvmlApi {
     }
 
     int nvmlDeviceGetCount_v2(int[] deviceCount) {
-        return call("nvmlDeviceGetCount_v2", (Object) deviceCount);
+        NvmlDirect.Pulse d = direct;
+        return d != null ? d.deviceCount(deviceCount) : call("nvmlDeviceGetCount_v2", (Object) deviceCount);
     }
 
     int nvmlDeviceGetCount(int[] deviceCount) {
@@ -182,7 +217,8 @@ final class NvmlApi {
 
     /** {@code device}: see {@link #handle}. */
     int nvmlDeviceGetHandleByIndex_v2(int index, long[] device) {
-        return call("nvmlDeviceGetHandleByIndex_v2", index, device);
+        NvmlDirect.Pulse d = direct;
+        return d != null ? d.deviceHandle(index, device) : call("nvmlDeviceGetHandleByIndex_v2", index, device);
     }
 
     int nvmlDeviceGetHandleByIndex(int index, long[] device) {
@@ -194,7 +230,9 @@ final class NvmlApi {
     }
 
     int nvmlDeviceGetUUID(NvmlDevice device, byte[] uuid, int length) {
-        return call("nvmlDeviceGetUUID", device.getPointer(), uuid, length);
+        NvmlDirect.Pulse d = direct;
+        return d != null ? d.uuid(address(device), uuid, length)
+                : call("nvmlDeviceGetUUID", device.getPointer(), uuid, length);
     }
 
     int nvmlDeviceGetSerial(NvmlDevice device, byte[] serial, int length) {
@@ -263,15 +301,21 @@ final class NvmlApi {
     }
 
     int nvmlDeviceGetEccMode(NvmlDevice device, int[] current, int[] pending) {
-        return call("nvmlDeviceGetEccMode", device.getPointer(), current, pending);
+        NvmlDirect.Pulse d = direct;
+        return d != null ? d.eccMode(address(device), current, pending)
+                : call("nvmlDeviceGetEccMode", device.getPointer(), current, pending);
     }
 
     int nvmlDeviceGetTotalEccErrors(NvmlDevice device, int errorType, int counterType, long[] eccCounts) {
-        return call("nvmlDeviceGetTotalEccErrors", device.getPointer(), errorType, counterType, eccCounts);
+        NvmlDirect.Pulse d = direct;
+        return d != null ? d.totalEccErrors(address(device), errorType, counterType, eccCounts)
+                : call("nvmlDeviceGetTotalEccErrors", device.getPointer(), errorType, counterType, eccCounts);
     }
 
     int nvmlDeviceGetMigMode(NvmlDevice device, int[] currentMode, int[] pendingMode) {
-        return call("nvmlDeviceGetMigMode", device.getPointer(), currentMode, pendingMode);
+        NvmlDirect.Pulse d = direct;
+        return d != null ? d.migMode(address(device), currentMode, pendingMode)
+                : call("nvmlDeviceGetMigMode", device.getPointer(), currentMode, pendingMode);
     }
 
     int nvmlDeviceGetMaxMigDeviceCount(NvmlDevice device, IntByReference count) {
@@ -279,7 +323,9 @@ final class NvmlApi {
     }
 
     int nvmlDeviceGetMigDeviceHandleByIndex(NvmlDevice device, int index, long[] migDevice) {
-        return call("nvmlDeviceGetMigDeviceHandleByIndex", device.getPointer(), index, migDevice);
+        NvmlDirect.Pulse d = direct;
+        return d != null ? d.migDeviceHandle(address(device), index, migDevice)
+                : call("nvmlDeviceGetMigDeviceHandleByIndex", device.getPointer(), index, migDevice);
     }
 
     int nvmlDeviceGetGpuInstanceId(NvmlDevice device, IntByReference id) {
@@ -321,17 +367,23 @@ final class NvmlApi {
     }
 
     int nvmlDeviceGetRetiredPagesPendingStatus(NvmlDevice device, int[] isPending) {
-        return call("nvmlDeviceGetRetiredPagesPendingStatus", device.getPointer(), isPending);
+        NvmlDirect.Pulse d = direct;
+        return d != null ? d.retiredPagesPending(address(device), isPending)
+                : call("nvmlDeviceGetRetiredPagesPendingStatus", device.getPointer(), isPending);
     }
 
     int nvmlDeviceGetRemappedRows(NvmlDevice device, int[] corrRows, int[] uncRows, int[] isPending,
                                   int[] failureOccurred) {
-        return call("nvmlDeviceGetRemappedRows", device.getPointer(), corrRows, uncRows, isPending, failureOccurred);
+        NvmlDirect.Pulse d = direct;
+        return d != null ? d.remappedRows(address(device), corrRows, uncRows, isPending, failureOccurred)
+                : call("nvmlDeviceGetRemappedRows", device.getPointer(), corrRows, uncRows, isPending, failureOccurred);
     }
 
     /** {@code nvmlDeviceGetCurrentClocksEventReasons}, or its older name {@code ...ThrottleReasons}: same signature. */
     int clocksEventReasons(String function, NvmlDevice device, long[] reasons) {
-        return call(function, device.getPointer(), reasons);
+        NvmlDirect.Clocks d = function.equals("nvmlDeviceGetCurrentClocksEventReasons") ? clocksEvent
+                : function.equals("nvmlDeviceGetCurrentClocksThrottleReasons") ? clocksThrottle : null;
+        return d != null ? d.reasons(address(device), reasons) : call(function, device.getPointer(), reasons);
     }
 
     // --- events (nvml.h "Event Handling Methods") ---
@@ -350,7 +402,15 @@ final class NvmlApi {
 
     /** {@code _v2} fills {@code nvmlEventData_t} with the GPU and compute instance ids; the unversioned one without. */
     int eventSetWait(String function, com.sun.jna.Pointer set, com.sun.jna.Memory data, int timeoutMs) {
-        return call(function, set, data, timeoutMs);
+        NvmlDirect.Pulse d = function.equals("nvmlEventSetWait_v2") ? direct : null;
+        if (d == null) {
+            return call(function, set, data, timeoutMs);
+        }
+        try {
+            return d.eventSetWait(Pointer.nativeValue(set), Pointer.nativeValue(data), timeoutMs);
+        } finally {
+            Reference.reachabilityFence(data); // its cleaner frees the memory once nothing refers to it
+        }
     }
 
     int nvmlEventSetFree(com.sun.jna.Pointer set) {

@@ -107,6 +107,16 @@ public final class NvmlLibrary {
         return path;
     }
 
+    /**
+     * Binds the calls of an agent's steady pulse to this library through JNA's direct mapping ({@link NvmlDirect}),
+     * for a session that this process holds and calls at every pass; true where they now go directly, false where the
+     * library lacks one of their symbols (an old driver) and they stay as they were. Not for a one-shot command:
+     * binding costs reflection once, for a handful of calls.
+     */
+    boolean callDirectly() {
+        return api.callDirectly();
+    }
+
     /** True when the library exports {@code symbol}; looked up once. */
     public boolean exports(String symbol) {
         return api.exports(symbol);

@@ -201,7 +201,7 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
         modes.eccErrors(i, count, eccErrors);
         String health = modes.health(i, eccOn ? lib.eccUncorrectedVolatile(d) : null, pages, rows,
                 lib.clocksEventReasons(d));
-        return new Device(i, "ok", uuid, answer(mig), answer(ecc), eccErrors, migDevices, health);
+        return new Device(i, "ok", uuid, known.migAnswer(), known.eccAnswer(), eccErrors, migDevices, health);
     }
 
     /**
@@ -250,7 +250,7 @@ public record NvmlPulse(String problem, String driverVersion, List<Device> devic
             return null;
         }
         String health = modes.health(i, volatileCount, pages, rows, clocks);
-        return new Device(i, "ok", known.uuid(), answer(mig), answer(ecc), eccErrors, migDevices, health);
+        return new Device(i, "ok", known.uuid(), known.migAnswer(), known.eccAnswer(), eccErrors, migDevices, health);
     }
 
     /** A call made that answered neither success nor Not Supported. */
