@@ -199,7 +199,8 @@ public final class RecordSet {
     /**
      * The records in the JSON or YAML text of a file named {@code source}, read leniently (see the class comment), one
      * object at a time: JSON through Jackson's streaming parser, YAML through SnakeYAML's events, and the parts of an
-     * object never used (a Node's images, conditions' neighbours, managed fields) skipped unread.
+     * object never used (a Node's images, conditions' neighbours, managed fields) skipped unread (a file's JSON bytes
+     * skimmed: {@link SkimmingJson}).
      *
      * @param yamlLimit the most characters a YAML text may have; a larger one is refused with one line that says how
      *                  to raise the limit or give JSON
