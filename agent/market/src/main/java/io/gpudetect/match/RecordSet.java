@@ -199,7 +199,8 @@ public final class RecordSet {
     /**
      * The records in the JSON or YAML text of a file named {@code source}, read leniently (see the class comment), one
      * object at a time: JSON through Jackson's streaming parser, YAML through SnakeYAML's events, and the parts of an
-     * object never used (a Node's images, conditions' neighbours, managed fields) skipped unread.
+     * object never used (a Node's images, conditions' neighbours, managed fields) skipped unread (a file's JSON bytes
+     * skimmed: {@link SkimmingJson}).
      *
      * @param yamlLimit the most characters a YAML text may have; a larger one is refused with one line that says how
      *                  to raise the limit or give JSON
@@ -216,8 +217,13 @@ public final class RecordSet {
      */
     public static <T> Kept<T> read(Text text, String source, long yamlLimit, Keep<T> keep) throws InvalidInputException {
         if (startsLikeJson(text, source)) {
-            try (InputStream bytes = text.bytes(); JsonParser p = bytes != null ? JSON.createParser(bytes) : JSON.createParser(text.open())) {
-                return new LenientReader<>(source, keep).stream(p);
+            try {
+                try {
+                    return readJson(text, source, keep, SKIMMING);
+                } catch (SkimmingJson.Refused e) {
+                    // Not JSON the skim vouches for: Jackson's own parser reads it all again, and says what is wrong.
+                    return readJson(text, source, keep, JSON);
+                }
             } catch (JsonProcessingException e) {
                 // Not JSON after all ({a: 1} and [b] are YAML's flow style too): YAML reads it, and says what is wrong.
             } catch (IOException e) {
@@ -242,7 +248,17 @@ public final class RecordSet {
         }
     }
 
+    private static <T> Kept<T> readJson(Text text, String source, Keep<T> keep, JsonFactory factory)
+            throws IOException, InvalidInputException {
+        try (InputStream bytes = text.bytes();
+             JsonParser p = bytes != null ? factory.createParser(bytes) : factory.createParser(text.open())) {
+            return new LenientReader<>(source, keep).stream(p);
+        }
+    }
+
     private static final JsonFactory JSON = new JsonFactory();
+    /** JSON whose skipped parts are skimmed (a Node's images, managed fields): {@link SkimmingJson}. */
+    private static final JsonFactory SKIMMING = new SkimmingJson.Factory();
 
     private static InvalidInputException tooLarge(String source, long limit) {
         return new InvalidInputException(source, null, null, "YAML larger than the limit of " + (limit >> 20)
