@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +47,12 @@ public final class LiveSource implements Source {
      * device that no longer responds (a GPU fallen off the bus can hang reads of its config space).
      */
     public static final Duration DEFAULT_FILE_READ_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * How many host paths keep their {@code Path} ({@link #resolve}): more than a steady pass reads on an 8-GPU server
+     * (its DRM cards' links, each non-NVIDIA GPU's config and RAS counts, the modules' versions: a few dozen, ~100 for
+     * eight AMD GPUs), few enough that the paths a full detection reads once (thousands) cost ~60 KiB at most.
+     */
+    static final int RESOLVED_KEPT = 256;
     /** The loaded kernel modules' folders: read on the caller's thread ({@link #read}). */
     private static final String MODULES = "/sys/module/";
     /** How long a tool gets to exit after SIGTERM before it is killed outright. */
@@ -66,6 +73,16 @@ public final class LiveSource implements Source {
     private final ExecutorService fileReader;
     /** Each folder's last listing ({@link #list}): the folders the probes list, a few dozen on a GPU server. */
     private final Map<String, Listing> listings = new ConcurrentHashMap<>();
+    /**
+     * The {@code Path} of each host path last asked for, the most recently used {@link #RESOLVED_KEPT} of them
+     * ({@link #resolve}); guarded by itself.
+     */
+    private final LinkedHashMap<String, Path> resolved = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Path> eldest) {
+            return size() > RESOLVED_KEPT;
+        }
+    };
 
     public LiveSource(Path root, Duration timeout, int maxOutputBytes) {
         this(root, ToolSearch.systemPath(), timeout, maxOutputBytes, DEFAULT_FILE_READ_TIMEOUT);
@@ -155,8 +172,22 @@ public final class LiveSource implements Source {
         children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
+    /**
+     * The {@code Path} of a host path under the root. A steady pass of the agent asks for the same few dozen paths
+     * every time, in the interpreter, where making a {@code Path} from text (the text checked and encoded, then joined
+     * to the root's) was most of a link read: ~10-20 us against ~7 for the {@code readlink} itself
+     * (docs/performance.md, "The steady pass on a real server's sysfs, again"). So the most recently used paths keep
+     * theirs; a path names the same file under the same root for as long as the source lives.
+     */
     Path resolve(String hostPath) {
-        return root.resolve(hostPath.startsWith("/") ? hostPath.substring(1) : hostPath);
+        synchronized (resolved) {
+            Path p = resolved.get(hostPath);
+            if (p == null) {
+                p = root.resolve(hostPath.startsWith("/") ? hostPath.substring(1) : hostPath);
+                resolved.put(hostPath, p);
+            }
+            return p;
+        }
     }
 
     /**
@@ -256,9 +287,9 @@ public final class LiveSource implements Source {
         String[] listed = folder.list();
         if (listed == null) {
             listings.remove(directory);
-            return listSayingWhy(folder.toPath());
+            return listSayingWhy(resolve(directory));
         }
-        if (last != null && Arrays.equals(listed, last.asListed())) {
+        if (last != null && sameNames(listed, last.asListed())) {
             return last.sorted();
         }
         String[] sorted = listed.clone();
@@ -266,6 +297,19 @@ public final class LiveSource implements Source {
         List<String> names = Collections.unmodifiableList(Arrays.asList(sorted));
         listings.put(directory, new Listing(folder, listed, names));
         return names;
+    }
+
+    /** The same names in the same order: {@code Arrays.equals} without its {@code Objects.equals} call a name. */
+    private static boolean sameNames(String[] listed, String[] last) {
+        if (listed.length != last.length) {
+            return false;
+        }
+        for (int i = 0; i < listed.length; i++) {
+            if (!listed[i].equals(last[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** What a folder held when it was last listed, in the kernel's order and sorted. */

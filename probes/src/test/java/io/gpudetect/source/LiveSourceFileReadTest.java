@@ -1,6 +1,7 @@
 package io.gpudetect.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -138,5 +139,38 @@ class LiveSourceFileReadTest {
         assertEquals("550", new String(live.readBytes("/sys/module/nvidia/version", 3).orElseThrow()), "at most what was asked");
         assertEquals(Optional.empty(), live.readFile("/sys/module/amdgpu/version"), "a module not loaded");
         assertEquals(Optional.empty(), live.readFile("/sys/module/nvidia"), "a folder");
+    }
+
+    @Test
+    void aPathAskedForAgainIsReadAgainWhetherItsPathIsKeptOrNot() throws Exception {
+        // LiveSource keeps the Path of the host paths last asked for (LiveSource.resolve): the Path, never what was read
+        // through it. A link re-pointed, a file rewritten, a file gone: each is read as it is now, for a path whose Path
+        // is kept and for one pushed out by more paths than are kept.
+        Path drm = Files.createDirectories(root.resolve("sys/class/drm"));
+        Files.createSymbolicLink(drm.resolve("card1"), Path.of("../../devices/pci0000:00/0000:07:00.0/drm/card1"));
+        Path module = Files.createDirectories(root.resolve("sys/module/nvidia"));
+        Files.writeString(module.resolve("version"), "550.54.15\n");
+        LiveSource live = source();
+        assertEquals(Optional.of("../../devices/pci0000:00/0000:07:00.0/drm/card1"), live.readLink("/sys/class/drm/card1"));
+        assertEquals(Optional.of("550.54.15\n"), live.readFile("/sys/module/nvidia/version"));
+
+        Files.delete(drm.resolve("card1"));
+        Files.createSymbolicLink(drm.resolve("card1"), Path.of("../../devices/pci0000:00/0000:0f:00.0/drm/card1"));
+        Files.writeString(module.resolve("version"), "560.35.03\n");
+        assertEquals(Optional.of("../../devices/pci0000:00/0000:0f:00.0/drm/card1"), live.readLink("/sys/class/drm/card1"));
+        assertEquals(Optional.of("560.35.03\n"), live.readFile("/sys/module/nvidia/version"));
+
+        for (int i = 0; i <= LiveSource.RESOLVED_KEPT; i++) {
+            assertEquals(Optional.empty(), live.readLink("/sys/class/drm/card" + (100 + i)));
+        }
+        Files.delete(drm.resolve("card1"));
+        Files.createSymbolicLink(drm.resolve("card1"), Path.of("../../devices/pci0000:00/0000:47:00.0/drm/card1"));
+        assertEquals(Optional.of("../../devices/pci0000:00/0000:47:00.0/drm/card1"), live.readLink("/sys/class/drm/card1"));
+        Files.delete(module.resolve("version"));
+        assertEquals(Optional.empty(), live.readFile("/sys/module/nvidia/version"));
+        assertTrue(live.exists("/sys/class/drm/card1"));
+        Files.delete(drm.resolve("card1"));
+        assertEquals(Optional.empty(), live.readLink("/sys/class/drm/card1"));
+        assertFalse(live.exists("/sys/class/drm/card1"));
     }
 }
