@@ -24,11 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -70,16 +65,16 @@ public final class LiveSource implements Source {
      * Reads files on its own threads so that a read that never returns cannot hold up the pass. Idle
      * threads end after a few seconds, and are daemons, so a source needs no closing.
      */
-    private final ExecutorService fileReader;
+    private final FileReaders fileReaders = new FileReaders();
     /** Each folder's last listing ({@link #list}): the folders the probes list, a few dozen on a GPU server. */
     private final Map<String, Listing> listings = new ConcurrentHashMap<>();
     /**
      * The {@code Path} of each host path last asked for, the most recently used {@link #RESOLVED_KEPT} of them
      * ({@link #resolve}); guarded by itself.
      */
-    private final LinkedHashMap<String, Path> resolved = new LinkedHashMap<>(64, 0.75f, true) {
+    private final LinkedHashMap<String, Resolved> resolved = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Path> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Resolved> eldest) {
             return size() > RESOLVED_KEPT;
         }
     };
@@ -103,13 +98,6 @@ public final class LiveSource implements Source {
         this.timeout = timeout;
         this.maxOutputBytes = maxOutputBytes;
         this.fileReadTimeout = fileReadTimeout;
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), r -> {
-                    Thread t = new Thread(r, "file-read");
-                    t.setDaemon(true);
-                    return t;
-                });
-        this.fileReader = pool;
     }
 
     public static LiveSource of(Duration timeout) {
@@ -180,13 +168,37 @@ public final class LiveSource implements Source {
      * theirs; a path names the same file under the same root for as long as the source lives.
      */
     Path resolve(String hostPath) {
+        return resolved(hostPath).path;
+    }
+
+    private Resolved resolved(String hostPath) {
         synchronized (resolved) {
-            Path p = resolved.get(hostPath);
-            if (p == null) {
-                p = root.resolve(hostPath.startsWith("/") ? hostPath.substring(1) : hostPath);
-                resolved.put(hostPath, p);
+            Resolved r = resolved.get(hostPath);
+            if (r == null) {
+                r = new Resolved(root.resolve(hostPath.startsWith("/") ? hostPath.substring(1) : hostPath));
+                resolved.put(hostPath, r);
             }
-            return p;
+            return r;
+        }
+    }
+
+    /** A host path's {@code Path} under the root, and its {@code File} once asked for (as {@code java.io} reads it). */
+    private static final class Resolved {
+        final Path path;
+        /** Made on first use; two threads making it at once make equal ones. */
+        private File file;
+
+        Resolved(Path path) {
+            this.path = path;
+        }
+
+        File file() {
+            File f = file;
+            if (f == null) {
+                f = path.toFile();
+                file = f;
+            }
+            return f;
         }
     }
 
@@ -207,8 +219,11 @@ public final class LiveSource implements Source {
     }
 
     private Optional<byte[]> read(String path, int maxBytes) throws IOException {
-        Path p = resolve(path);
-        if (!Files.exists(p) || Files.isDirectory(p)) {
+        Resolved r = resolved(path);
+        File f = r.file();
+        // java.io's checks: each one stat, as Files.exists and Files.isDirectory make, for half their cost in the
+        // interpreter.
+        if (!f.exists() || f.isDirectory()) {
             return Optional.empty();
         }
         if (path.startsWith(MODULES)) {
@@ -217,37 +232,22 @@ public final class LiveSource implements Source {
             // handing the read to the file-read thread and waiting for it was ~0.1 ms of the interpreted pass
             // thread, six times the read (docs/performance.md, "The steady pass on a real server's sysfs").
             // FileInputStream: a fifth of Files.newInputStream's cost for a few bytes, in the interpreter.
-            try (InputStream in = new FileInputStream(p.toFile())) {
-                return Optional.of(in.readNBytes(maxBytes));
+            try (InputStream in = new FileInputStream(f)) {
+                return Optional.of(FileReaders.readAtMost(in, maxBytes));
             } catch (FileNotFoundException e) {
-                if (!Files.exists(p)) {
+                if (!f.exists()) {
                     return Optional.empty();   // unloaded since
                 }
                 throw e;
             }
         }
-        Future<byte[]> read = fileReader.submit(() -> {
-            try (InputStream in = Files.newInputStream(p)) {
-                return in.readNBytes(maxBytes);
-            }
-        });
         try {
-            return Optional.of(read.get(fileReadTimeout.toMillis(), TimeUnit.MILLISECONDS));
+            return fileReaders.read(f, maxBytes, fileReadTimeout.toNanos());
         } catch (TimeoutException e) {
-            read.cancel(true);
-            releaseBlockedPipe(p);
+            releaseBlockedPipe(r.path);
             throw new IOException(path + ": no answer within " + fileReadTimeout.toMillis()
                     + " ms; the read was abandoned (a device that hangs on read, or a named pipe)");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof NoSuchFileException) {
-                return Optional.empty();
-            }
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw new IOException(path + ": " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
-            read.cancel(true);
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while reading " + path);
         }
