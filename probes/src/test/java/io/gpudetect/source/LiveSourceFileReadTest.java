@@ -172,6 +172,13 @@ class LiveSourceFileReadTest {
         Files.delete(drm.resolve("card1"));
         assertEquals(Optional.empty(), live.readLink("/sys/class/drm/card1"));
         assertFalse(live.exists("/sys/class/drm/card1"));
+        // exists: a file, a folder and a link are there, a link to nothing too (it is not followed).
+        Files.createSymbolicLink(drm.resolve("card1"), Path.of("../../devices/pci0000:00/0000:47:00.0/drm/card1"));
+        assertTrue(live.exists("/sys/class/drm/card1"), "a link to nothing");
+        assertTrue(live.exists("/sys/class/drm"), "a folder");
+        assertTrue(live.exists("/sys/module/nvidia"));
+        Files.writeString(module.resolve("version"), "560.35.03\n");
+        assertTrue(live.exists("/sys/module/nvidia/version"), "a file");
     }
 
     @Test
