@@ -87,7 +87,14 @@ final class FileReaders {
     }
 
     private void start() {
-        Thread t = new Thread(this::work, "file-read");
+        // A class, not a method reference: every command reads files, and a reference's invokedynamic is
+        // bootstrapped at its first use on each start (docs/performance.md, "Start-up and footprint tricks").
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                work();
+            }
+        }, "file-read");
         t.setDaemon(true);
         t.start();
     }
