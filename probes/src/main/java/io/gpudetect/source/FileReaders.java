@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
  * {@code SynchronousQueue} did the same through a {@code FutureTask}, whose compare-and-sets are {@code VarHandle}s
  * that the agent's interpreter runs through method handles: the agent reads a non-NVIDIA GPU's {@code config} at every
  * steady pass (a server's BMC VGA is one), and that hand-over, with {@code Files.newInputStream}'s channel, was ~0.2 ms
- * of the file-read thread and ~0.05 ms of the pass thread a read (docs/performance.md, "The steady pass on a real
+ * of the file-read thread and ~0.07 ms of the pass thread a read (docs/performance.md, "The steady pass on a real
  * server's sysfs, again"). The read itself is a {@code FileInputStream}'s: a blocked open of a named pipe is let go by
  * {@link LiveSource} opening the pipe for writing; a thread stuck in a device's read cannot be freed by any means.
  */

@@ -45,7 +45,8 @@ public final class LiveSource implements Source {
     /**
      * How many host paths keep their {@code Path} ({@link #resolve}): more than a steady pass reads on an 8-GPU server
      * (its DRM cards' links, each non-NVIDIA GPU's config and RAS counts, the modules' versions: a few dozen, ~100 for
-     * eight AMD GPUs), few enough that the paths a full detection reads once (thousands) cost ~60 KiB at most.
+     * eight AMD GPUs), few enough that the paths a full detection reads once (thousands) keep ~100 KiB at most (an
+     * estimate: ~400 bytes a path, its text, its {@code Path} and {@code File}).
      */
     static final int RESOLVED_KEPT = 256;
     /** The loaded kernel modules' folders: read on the caller's thread ({@link #read}). */
