@@ -19,15 +19,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -46,6 +42,13 @@ public final class LiveSource implements Source {
      * device that no longer responds (a GPU fallen off the bus can hang reads of its config space).
      */
     public static final Duration DEFAULT_FILE_READ_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * How many host paths keep their {@code Path} ({@link #resolve}): more than a steady pass reads on an 8-GPU server
+     * (its DRM cards' links, each non-NVIDIA GPU's config and RAS counts, the modules' versions: a few dozen, ~100 for
+     * eight AMD GPUs), few enough that the paths a full detection reads once (thousands) keep ~100 KiB at most (an
+     * estimate: ~400 bytes a path, its text, its {@code Path} and {@code File}).
+     */
+    static final int RESOLVED_KEPT = 256;
     /** The loaded kernel modules' folders: read on the caller's thread ({@link #read}). */
     private static final String MODULES = "/sys/module/";
     /** How long a tool gets to exit after SIGTERM before it is killed outright. */
@@ -63,9 +66,19 @@ public final class LiveSource implements Source {
      * Reads files on its own threads so that a read that never returns cannot hold up the pass. Idle
      * threads end after a few seconds, and are daemons, so a source needs no closing.
      */
-    private final ExecutorService fileReader;
+    private final FileReaders fileReaders = new FileReaders();
     /** Each folder's last listing ({@link #list}): the folders the probes list, a few dozen on a GPU server. */
     private final Map<String, Listing> listings = new ConcurrentHashMap<>();
+    /**
+     * The {@code Path} of each host path last asked for, the most recently used {@link #RESOLVED_KEPT} of them
+     * ({@link #resolve}); guarded by itself.
+     */
+    private final LinkedHashMap<String, Resolved> resolved = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Resolved> eldest) {
+            return size() > RESOLVED_KEPT;
+        }
+    };
 
     public LiveSource(Path root, Duration timeout, int maxOutputBytes) {
         this(root, ToolSearch.systemPath(), timeout, maxOutputBytes, DEFAULT_FILE_READ_TIMEOUT);
@@ -86,13 +99,6 @@ public final class LiveSource implements Source {
         this.timeout = timeout;
         this.maxOutputBytes = maxOutputBytes;
         this.fileReadTimeout = fileReadTimeout;
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), r -> {
-                    Thread t = new Thread(r, "file-read");
-                    t.setDaemon(true);
-                    return t;
-                });
-        this.fileReader = pool;
     }
 
     public static LiveSource of(Duration timeout) {
@@ -155,8 +161,46 @@ public final class LiveSource implements Source {
         children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
+    /**
+     * The {@code Path} of a host path under the root. A steady pass of the agent asks for the same few dozen paths
+     * every time, in the interpreter, where making a {@code Path} from text (the text checked and encoded, then joined
+     * to the root's) was most of a link read: ~10-20 us against ~7 for the {@code readlink} itself
+     * (docs/performance.md, "The steady pass on a real server's sysfs, again"). So the most recently used paths keep
+     * theirs; a path names the same file under the same root for as long as the source lives.
+     */
     Path resolve(String hostPath) {
-        return root.resolve(hostPath.startsWith("/") ? hostPath.substring(1) : hostPath);
+        return resolved(hostPath).path;
+    }
+
+    private Resolved resolved(String hostPath) {
+        synchronized (resolved) {
+            Resolved r = resolved.get(hostPath);
+            if (r == null) {
+                r = new Resolved(root.resolve(hostPath.startsWith("/") ? hostPath.substring(1) : hostPath));
+                resolved.put(hostPath, r);
+            }
+            return r;
+        }
+    }
+
+    /** A host path's {@code Path} under the root, and its {@code File} once asked for (as {@code java.io} reads it). */
+    private static final class Resolved {
+        final Path path;
+        /** Made on first use; two threads making it at once make equal ones. */
+        private File file;
+
+        Resolved(Path path) {
+            this.path = path;
+        }
+
+        File file() {
+            File f = file;
+            if (f == null) {
+                f = path.toFile();
+                file = f;
+            }
+            return f;
+        }
     }
 
     /**
@@ -176,8 +220,11 @@ public final class LiveSource implements Source {
     }
 
     private Optional<byte[]> read(String path, int maxBytes) throws IOException {
-        Path p = resolve(path);
-        if (!Files.exists(p) || Files.isDirectory(p)) {
+        Resolved r = resolved(path);
+        File f = r.file();
+        // java.io's checks: each one stat, as Files.exists and Files.isDirectory make, for half their cost in the
+        // interpreter.
+        if (!f.exists() || f.isDirectory()) {
             return Optional.empty();
         }
         if (path.startsWith(MODULES)) {
@@ -186,37 +233,22 @@ public final class LiveSource implements Source {
             // handing the read to the file-read thread and waiting for it was ~0.1 ms of the interpreted pass
             // thread, six times the read (docs/performance.md, "The steady pass on a real server's sysfs").
             // FileInputStream: a fifth of Files.newInputStream's cost for a few bytes, in the interpreter.
-            try (InputStream in = new FileInputStream(p.toFile())) {
-                return Optional.of(in.readNBytes(maxBytes));
+            try (InputStream in = new FileInputStream(f)) {
+                return Optional.of(FileReaders.readAtMost(in, maxBytes));
             } catch (FileNotFoundException e) {
-                if (!Files.exists(p)) {
+                if (!f.exists()) {
                     return Optional.empty();   // unloaded since
                 }
                 throw e;
             }
         }
-        Future<byte[]> read = fileReader.submit(() -> {
-            try (InputStream in = Files.newInputStream(p)) {
-                return in.readNBytes(maxBytes);
-            }
-        });
         try {
-            return Optional.of(read.get(fileReadTimeout.toMillis(), TimeUnit.MILLISECONDS));
+            return fileReaders.read(f, maxBytes, fileReadTimeout.toNanos());
         } catch (TimeoutException e) {
-            read.cancel(true);
-            releaseBlockedPipe(p);
+            releaseBlockedPipe(r.path);
             throw new IOException(path + ": no answer within " + fileReadTimeout.toMillis()
                     + " ms; the read was abandoned (a device that hangs on read, or a named pipe)");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof NoSuchFileException) {
-                return Optional.empty();
-            }
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw new IOException(path + ": " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
-            read.cancel(true);
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while reading " + path);
         }
@@ -256,9 +288,9 @@ public final class LiveSource implements Source {
         String[] listed = folder.list();
         if (listed == null) {
             listings.remove(directory);
-            return listSayingWhy(folder.toPath());
+            return listSayingWhy(resolve(directory));
         }
-        if (last != null && Arrays.equals(listed, last.asListed())) {
+        if (last != null && sameNames(listed, last.asListed())) {
             return last.sorted();
         }
         String[] sorted = listed.clone();
@@ -266,6 +298,19 @@ public final class LiveSource implements Source {
         List<String> names = Collections.unmodifiableList(Arrays.asList(sorted));
         listings.put(directory, new Listing(folder, listed, names));
         return names;
+    }
+
+    /** The same names in the same order: {@code Arrays.equals} without its {@code Objects.equals} call a name. */
+    private static boolean sameNames(String[] listed, String[] last) {
+        if (listed.length != last.length) {
+            return false;
+        }
+        for (int i = 0; i < listed.length; i++) {
+            if (!listed[i].equals(last[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** What a folder held when it was last listed, in the kernel's order and sorted. */
@@ -306,7 +351,11 @@ public final class LiveSource implements Source {
 
     @Override
     public boolean exists(String path) {
-        return Files.exists(resolve(path), LinkOption.NOFOLLOW_LINKS);
+        // java.io's stat follows links: what it finds is there. What it does not find may still be a link to nothing,
+        // which only NIO's lstat tells; that lstat answers a path that is there with a set of attributes (~10 us in
+        // the interpreter: the agent asks for /sys/class/drm at every pass) and one that is not with an exception.
+        Resolved r = resolved(path);
+        return r.file().exists() || Files.exists(r.path, LinkOption.NOFOLLOW_LINKS);
     }
 
     @Override

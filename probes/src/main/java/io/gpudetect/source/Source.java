@@ -26,7 +26,11 @@ public interface Source {
      */
     Optional<byte[]> readBytes(String path, int maxBytes) throws IOException;
 
-    /** The names in a directory, sorted; empty when it does not exist. */
+    /**
+     * The names in a directory, sorted, in a list that does not change; empty when it does not exist. A source may
+     * answer the very list of an earlier call while the directory holds the same names ({@link LiveSource} does), so
+     * a caller may take that list for the same names.
+     */
     List<String> list(String directory) throws IOException;
 
     /** Where a symbolic link points, as the link says it; empty when the path is not a link. */

@@ -1,6 +1,7 @@
 package io.gpudetect.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -138,5 +139,109 @@ class LiveSourceFileReadTest {
         assertEquals("550", new String(live.readBytes("/sys/module/nvidia/version", 3).orElseThrow()), "at most what was asked");
         assertEquals(Optional.empty(), live.readFile("/sys/module/amdgpu/version"), "a module not loaded");
         assertEquals(Optional.empty(), live.readFile("/sys/module/nvidia"), "a folder");
+    }
+
+    @Test
+    void aPathAskedForAgainIsReadAgainWhetherItsPathIsKeptOrNot() throws Exception {
+        // LiveSource keeps the Path of the host paths last asked for (LiveSource.resolve): the Path, never what was read
+        // through it. A link re-pointed, a file rewritten, a file gone: each is read as it is now, for a path whose Path
+        // is kept and for one pushed out by more paths than are kept.
+        Path drm = Files.createDirectories(root.resolve("sys/class/drm"));
+        Files.createSymbolicLink(drm.resolve("card1"), Path.of("../../devices/pci0000:00/0000:07:00.0/drm/card1"));
+        Path module = Files.createDirectories(root.resolve("sys/module/nvidia"));
+        Files.writeString(module.resolve("version"), "550.54.15\n");
+        LiveSource live = source();
+        assertEquals(Optional.of("../../devices/pci0000:00/0000:07:00.0/drm/card1"), live.readLink("/sys/class/drm/card1"));
+        assertEquals(Optional.of("550.54.15\n"), live.readFile("/sys/module/nvidia/version"));
+
+        Files.delete(drm.resolve("card1"));
+        Files.createSymbolicLink(drm.resolve("card1"), Path.of("../../devices/pci0000:00/0000:0f:00.0/drm/card1"));
+        Files.writeString(module.resolve("version"), "560.35.03\n");
+        assertEquals(Optional.of("../../devices/pci0000:00/0000:0f:00.0/drm/card1"), live.readLink("/sys/class/drm/card1"));
+        assertEquals(Optional.of("560.35.03\n"), live.readFile("/sys/module/nvidia/version"));
+
+        for (int i = 0; i <= LiveSource.RESOLVED_KEPT; i++) {
+            assertEquals(Optional.empty(), live.readLink("/sys/class/drm/card" + (100 + i)));
+        }
+        Files.delete(drm.resolve("card1"));
+        Files.createSymbolicLink(drm.resolve("card1"), Path.of("../../devices/pci0000:00/0000:47:00.0/drm/card1"));
+        assertEquals(Optional.of("../../devices/pci0000:00/0000:47:00.0/drm/card1"), live.readLink("/sys/class/drm/card1"));
+        Files.delete(module.resolve("version"));
+        assertEquals(Optional.empty(), live.readFile("/sys/module/nvidia/version"));
+        assertTrue(live.exists("/sys/class/drm/card1"));
+        Files.delete(drm.resolve("card1"));
+        assertEquals(Optional.empty(), live.readLink("/sys/class/drm/card1"));
+        assertFalse(live.exists("/sys/class/drm/card1"));
+        // exists: a file, a folder and a link are there, a link to nothing too (it is not followed).
+        Files.createSymbolicLink(drm.resolve("card1"), Path.of("../../devices/pci0000:00/0000:47:00.0/drm/card1"));
+        assertTrue(live.exists("/sys/class/drm/card1"), "a link to nothing");
+        assertTrue(live.exists("/sys/class/drm"), "a folder");
+        assertTrue(live.exists("/sys/module/nvidia"));
+        Files.writeString(module.resolve("version"), "560.35.03\n");
+        assertTrue(live.exists("/sys/module/nvidia/version"), "a file");
+    }
+
+    @Test
+    void readsFromManyThreadsAtOnceEachGetTheirOwnFile() throws Exception {
+        // The file-read threads take reads handed over by any caller (FileReaders): each caller gets its own file's
+        // bytes, the missing ones nothing, however the reads and threads meet.
+        Path dir = Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:01:00.0"));
+        for (int i = 0; i < 40; i++) {
+            Files.writeString(dir.resolve("attr" + i), "value " + i + "\n");
+        }
+        LiveSource live = source();
+        List<java.util.concurrent.Callable<List<String>>> callers = new java.util.ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            int first = t;
+            callers.add(() -> {
+                List<String> wrong = new java.util.ArrayList<>();
+                for (int k = 0; k < 200; k++) {
+                    int i = (first * 7 + k) % 50;
+                    Optional<String> read = live.readFile("/sys/bus/pci/devices/0000:01:00.0/attr" + i);
+                    Optional<String> expected = i < 40 ? Optional.of("value " + i + "\n") : Optional.empty();
+                    if (!read.equals(expected)) {
+                        wrong.add("attr" + i + ": " + read);
+                    }
+                }
+                return wrong;
+            });
+        }
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            for (var result : assertTimeoutPreemptively(Duration.ofSeconds(30), () -> pool.invokeAll(callers))) {
+                assertEquals(List.of(), result.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aReadLeftToAThreadStuckInItDoesNotHoldUpTheNextRead() throws Exception {
+        // A named pipe whose writer holds it open and writes nothing: the read waits for ever, and opening the pipe for
+        // writing again (LiveSource.releaseBlockedPipe) does not end it. The next read, of another file, gets a thread
+        // of its own and answers at once; the stuck one finishes when the writer goes.
+        Path dir = Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:01:00.0"));
+        Path fifo = dir.resolve("config");
+        Assumptions.assumeTrue(BundleSourceTest.mkfifo(fifo), "mkfifo is not available");
+        Files.writeString(dir.resolve("vendor"), "0x1002\n");
+        LiveSource live = source();
+        var writer = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return Files.newOutputStream(fifo);   // opens when the reader does
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        try {
+            IOException e = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                    () -> assertThrows(IOException.class, () -> live.readBytes("/sys/bus/pci/devices/0000:01:00.0/config", 4)));
+            assertTrue(e.getMessage().contains("no answer within 300 ms"), e.getMessage());
+            assertEquals(Optional.of("0x1002\n"), assertTimeoutPreemptively(Duration.ofSeconds(1),
+                    () -> live.readFile("/sys/bus/pci/devices/0000:01:00.0/vendor")));
+        } finally {
+            writer.get(5, java.util.concurrent.TimeUnit.SECONDS).close();
+        }
+        assertEquals(Optional.of("0x1002\n"), live.readFile("/sys/bus/pci/devices/0000:01:00.0/vendor"));
     }
 }

@@ -81,4 +81,37 @@ class SteadyHealthWatchTest {
         assertEquals(List.of(HealthReason.RAS_UNCORRECTABLE), after.gpus().get(0).health().reasons());
         assertEquals(2, detector.fullDetections());
     }
+
+    @Test
+    void aRasFolderThatAppearsAndAConfigSpaceReadingAllOnesAreSeenAtTheNextSteadyPass() throws Exception {
+        // Neither card has a ras/ folder at first (the fingerprint lists it without asking whether it is there, and an
+        // absent folder lists as nothing); one appears with an uncorrectable count (amdgpu reloaded with RAS on), then
+        // the other card's config space reads all ones while its folder stays (fallen off the bus, not yet removed).
+        FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()
+                .toolPrinting("rocm-smi", io.gpudetect.testing.Fixtures.sharedOrSkip(
+                        "hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
+                .function("0000:03:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
+                .function("0000:06:00.0", "1002", "66af", "0x030000", "c1", "amdgpu");
+        Files.delete(host.bin.resolve("amd-smi"));
+        Path second = host.root.resolve("sys/devices/pci0000:00/0000:06:00.0");
+        Files.write(second.resolve("config"), new byte[] {0x02, 0x10, (byte) 0xaf, 0x66});
+        SteadyStateDetector detector = detector(host);
+        Inventory first = detector.detect();
+        assertTrue(first.complete(), first.gaps().toString());
+        assertSame(first, detector.detect(), "steady");
+
+        Path ras = Files.createDirectories(host.root.resolve("sys/devices/pci0000:00/0000:03:00.0/ras"));
+        Files.writeString(ras.resolve("umc_err_count"), "ue: 1\nce: 0\n");
+        Inventory withRas = detector.detect();
+        assertNotSame(first, withRas);
+        assertEquals(2, detector.fullDetections());
+        assertEquals(List.of(HealthReason.RAS_UNCORRECTABLE), withRas.gpus().get(0).health().reasons());
+        assertSame(withRas, detector.detect(), "and steady again");
+
+        Files.write(second.resolve("config"), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+        Inventory lost = detector.detect();
+        assertNotSame(withRas, lost);
+        assertEquals(3, detector.fullDetections());
+        assertEquals(List.of(HealthReason.GPU_LOST), lost.gpus().get(1).health().reasons());
+    }
 }

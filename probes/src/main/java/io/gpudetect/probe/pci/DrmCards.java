@@ -5,6 +5,7 @@ import io.gpudetect.source.Source;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -56,7 +57,10 @@ public sealed interface DrmCards {
      * of the last read. Working each target's PCI address out again (ghw's regular expression tried on the target's
      * parts, then the address parsed) was ~1.4 ms of the pass thread on an 8-GPU server in the agent's interpreter,
      * three quarters of the read (docs/performance.md, "The steady pass on a real server's sysfs"); and the same value
-     * passes the agent's unchanged-inputs check by identity.
+     * passes the agent's unchanged-inputs check by identity. While the source answers the folder's very listing of
+     * last time (a {@link io.gpudetect.source.LiveSource} does while its names are the same), the cards among its
+     * names and their links' paths are those of last time too: only the links are read again, each compared with its
+     * target of last time as it is read (docs/performance.md, "The steady pass on a real server's sysfs, again").
      */
     final class Reader {
 
@@ -64,8 +68,13 @@ public sealed interface DrmCards {
         private static final Listed ABSENT = new Listed(false, List.of());
 
         private final Source source;
-        private List<String> lastNames;
-        private List<String> lastTargets;
+        /** The listing the candidates below were taken from. */
+        private List<String> lastListing;
+        /** The names ghw would take for cards ({@code cardN}, no {@code -}), and their links' paths. */
+        private String[] candidates;
+        private String[] linkPaths;
+        /** Each candidate's link target at the last read; null where it was no link (ghw skips it). */
+        private String[] lastTargets;
         private Listed last;
 
         public Reader(Source source) {
@@ -75,41 +84,61 @@ public sealed interface DrmCards {
         public synchronized DrmCards read() {
             try {
                 if (!source.exists(CLASS_DRM)) {
-                    last = null;
+                    forget();
                     if (source.isRecorded()) {
                         return new NotKnown(source.describe() + " holds no /sys/class/drm (recorded without it), "
                                 + "so which cards have a DRM node cannot be told");
                     }
                     return ABSENT;
                 }
-                List<String> names = new ArrayList<>();
-                List<String> targets = new ArrayList<>();
-                for (String name : source.list(CLASS_DRM)) {
-                    if (!name.startsWith("card") || name.indexOf('-') >= 0) {
-                        continue;
-                    }
-                    Optional<String> target = source.readLink(CLASS_DRM + "/" + name);
-                    if (target.isEmpty()) {
-                        continue;   // ghw skips what is not a link
-                    }
-                    names.add(name);
-                    targets.add(target.get());
+                List<String> listing = source.list(CLASS_DRM);
+                if (listing != lastListing) {
+                    takeCandidates(listing);
                 }
-                if (last != null && names.equals(lastNames) && targets.equals(lastTargets)) {
+                String[] targets = new String[candidates.length];
+                boolean same = last != null;
+                for (int i = 0; i < candidates.length; i++) {
+                    targets[i] = source.readLink(linkPaths[i]).orElse(null);
+                    same = same && Objects.equals(targets[i], lastTargets[i]);
+                }
+                if (same) {
                     return last;
                 }
-                List<Card> cards = new ArrayList<>(names.size());
-                for (int i = 0; i < names.size(); i++) {
-                    cards.add(new Card(names.get(i), addressIn(targets.get(i))));
+                List<Card> cards = new ArrayList<>(candidates.length);
+                for (int i = 0; i < candidates.length; i++) {
+                    if (targets[i] != null) {
+                        cards.add(new Card(candidates[i], addressIn(targets[i])));
+                    }
                 }
                 last = new Listed(true, cards);
-                lastNames = names;
                 lastTargets = targets;
                 return last;
             } catch (IOException e) {
-                last = null;
+                forget();
                 return new NotKnown(CLASS_DRM + " could not be read: " + e.getMessage());
             }
+        }
+
+        /** The names of {@code listing} ghw would take for cards; the last value no longer answers for them. */
+        private void takeCandidates(List<String> listing) {
+            List<String> names = new ArrayList<>();
+            for (String name : listing) {
+                if (name.startsWith("card") && name.indexOf('-') < 0) {
+                    names.add(name);
+                }
+            }
+            candidates = names.toArray(new String[0]);
+            linkPaths = new String[candidates.length];
+            for (int i = 0; i < candidates.length; i++) {
+                linkPaths[i] = CLASS_DRM + "/" + candidates[i];
+            }
+            lastListing = listing;
+            last = null;
+        }
+
+        private void forget() {
+            lastListing = null;
+            last = null;
         }
     }
 
