@@ -309,7 +309,7 @@ public final class AgentCommand implements Callable<Integer> {
         AgentLoop loop = new AgentLoop(agent, settings.interval(), settings.jitter(),
                 () -> ThreadLocalRandom.current().nextDouble(), new PassTriggers(triggerInterval, Clock.systemUTC()),
                 startupDelay);
-        AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop);
+        AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop, AgentHttpServer.IDLE);
         Signals.onHangup(() -> loop.trigger("SIGHUP"));
         Thread worker = new Thread(loop, "gpu-detect-agent");
         // Whatever escapes the loop (a pass catches what a broken API server or host can cause; an Error such as

@@ -54,7 +54,7 @@ class PassTriggerTest {
             Signals.onHangup(() -> loop.trigger("SIGHUP"));
             Thread worker = new Thread(loop);
             worker.start();
-            try (AgentHttpServer http = new AgentHttpServer(0, agent, loop)) {
+            try (AgentHttpServer http = new AgentHttpServer(0, agent, loop, AgentHttpServer.IDLE)) {
                 waitForPasses(agent, 1);
 
                 long t0 = System.nanoTime();

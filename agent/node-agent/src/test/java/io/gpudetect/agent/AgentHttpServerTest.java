@@ -13,12 +13,18 @@ import io.gpudetect.testing.Loops;
 import io.gpudetect.testing.Observations;
 import io.gpudetect.testing.Profiles;
 import io.gpudetect.testing.Settings;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +45,7 @@ class AgentHttpServerTest {
                      Observations.of(() -> inventory), client, new RetryAfterHint(), new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
                      new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC())) {
             AgentLoop loop = Loops.immediate(agent, Duration.ofHours(1), 0, () -> 0);
-            try (AgentHttpServer http = new AgentHttpServer(0, agent, loop)) {
+            try (AgentHttpServer http = new AgentHttpServer(0, agent, loop, AgentHttpServer.IDLE)) {
                 HttpClient web = HttpClient.newHttpClient();
                 String base = "http://localhost:" + http.port();
                 assertEquals(200, get(web, base + "/healthz").statusCode());
@@ -75,7 +81,7 @@ class AgentHttpServerTest {
             PassTriggers triggers = new PassTriggers(Duration.ofMinutes(1), Clock.systemUTC());
             AgentLoop loop = new AgentLoop(agent, Duration.ofHours(1), 0, () -> 0, triggers, Duration.ZERO);
             Thread worker = new Thread(loop);
-            try (AgentHttpServer http = new AgentHttpServer(0, agent, loop)) {
+            try (AgentHttpServer http = new AgentHttpServer(0, agent, loop, AgentHttpServer.IDLE)) {
                 worker.start();
                 waitForPasses(agent, 1);
                 HttpClient web = HttpClient.newHttpClient();
@@ -112,6 +118,155 @@ class AgentHttpServerTest {
                 worker.join(5_000);
             }
         }
+    }
+
+    @Test
+    void aConnectionThatSendsNoRequestIsClosedAfterTheIdleTimeAndOneThatDidAfterItsAnswer() throws Exception {
+        try (KubernetesClient client = unreachableClient();
+             NodeAgent agent = dryRunAgent(client);
+             AgentHttpServer http = new AgentHttpServer(0, agent, Loops.immediate(agent, Duration.ofHours(1), 0, () -> 0),
+                     Duration.ofMillis(600))) {
+            try (Socket never = new Socket("127.0.0.1", http.port())) {
+                long t0 = System.nanoTime();
+                assertEquals(-1, readWithin(never, Duration.ofSeconds(10)), "a connection that never sent a byte is closed");
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                assertTrue(ms >= 400, "closed after " + ms + " ms, before the idle time");
+            }
+            try (Socket once = new Socket("127.0.0.1", http.port())) {
+                Thread.sleep(300);
+                send(once, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+                String answer = response(once.getInputStream());
+                assertTrue(answer.startsWith("HTTP/1.1 200 OK\r\n") && answer.contains("\r\nConnection: close\r\n"), answer);
+                assertEquals(-1, readWithin(once, Duration.ofMillis(300)), "closed at once after its answer");
+            }
+        }
+    }
+
+    @Test
+    void connectionsThatSendNothingOrHalfARequestDoNotHoldUpTheProbes() throws Exception {
+        try (KubernetesClient client = unreachableClient();
+             NodeAgent agent = dryRunAgent(client);
+             AgentHttpServer http = new AgentHttpServer(0, agent, Loops.immediate(agent, Duration.ofHours(1), 0, () -> 0),
+                     AgentHttpServer.IDLE);
+             Socket silent = new Socket("127.0.0.1", http.port());
+             Socket halfARequest = new Socket("127.0.0.1", http.port())) {
+            send(halfARequest, "GET /metr");
+            HttpClient web = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> health = web.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
+                        + "/healthz")).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, health.statusCode());
+                assertEquals("ok\n", health.body());
+            }
+        }
+    }
+
+    @Test
+    void bodiesBadRequestsUnknownPathsHeadAndQueries() throws Exception {
+        try (KubernetesClient client = unreachableClient();
+             NodeAgent agent = dryRunAgent(client);
+             AgentHttpServer http = new AgentHttpServer(0, agent, Loops.immediate(agent, Duration.ofHours(1), 0, () -> 0),
+                     AgentHttpServer.IDLE)) {
+            int port = http.port();
+            // A body, by its length or in chunks, is read to its end: the answer comes whole, then the connection ends.
+            String sized = exchange(port, "POST /detect HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+            assertTrue(sized.startsWith("HTTP/1.1 202 Accepted\r\n") && sized.endsWith("\r\n\r\npass requested\n"), sized);
+            String chunked = exchange(port, "POST /detect HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "3;x=y\r\nabc\r\n0\r\nT: 1\r\n\r\n");
+            assertTrue(chunked.startsWith("HTTP/1.1 202 Accepted\r\n") && chunked.endsWith("\r\n\r\npass requested\n"), chunked);
+            String get = exchange(port, "GET /detect HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertTrue(get.startsWith("HTTP/1.1 405 Method Not Allowed\r\n") && get.contains("\r\nAllow: POST\r\n"), get);
+            String head = exchange(port, "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertTrue(head.startsWith("HTTP/1.1 200 OK\r\n") && head.contains("\r\nContent-Length: 3\r\n")
+                    && head.endsWith("\r\n\r\n"), "no body after the headers: " + head);
+            String metrics = exchange(port, "GET /metrics?x=1 HTTP/1.0\r\n\r\n");
+            assertTrue(metrics.startsWith("HTTP/1.1 200 OK\r\n") && metrics.contains("\r\nContent-Type: text/plain; version=0.0.4\r\n")
+                    && metrics.contains("\r\nDate: ") && metrics.contains("gpu_detect_passes_total"), metrics);
+            assertTrue(exchange(port, "GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n").startsWith("HTTP/1.1 404 Not Found\r\n"));
+            long passesAsked = agent.metrics().passCount();
+            for (String bad : List.of("GET\r\n\r\n", "GET /healthz\r\n\r\n", "GET /healthz HTTP/1.1\r\nNo colon\r\n\r\n",
+                    "GET /healthz HTTP/2.0\r\n\r\n", "POST /detect HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx",
+                    "POST /detect HTTP/1.1\r\nContent-Length: -1\r\n\r\n")) {
+                String answer = exchange(port, bad);
+                assertTrue(answer.startsWith("HTTP/1.1 400 Bad Request\r\n"), bad + " -> " + answer);
+            }
+            assertTrue(exchange(port, "POST /detect HTTP/1.1\r\nContent-Length: 100000\r\n\r\n")
+                    .startsWith("HTTP/1.1 413 Content Too Large\r\n"));
+            assertEquals(passesAsked, agent.metrics().passCount(), "no bad request asked for a pass");
+        }
+    }
+
+    @Test
+    void closeEndsAConnectionWaitingForItsRequest() throws Exception {
+        try (KubernetesClient client = unreachableClient();
+             NodeAgent agent = dryRunAgent(client)) {
+            AgentHttpServer http = new AgentHttpServer(0, agent, Loops.immediate(agent, Duration.ofHours(1), 0, () -> 0),
+                    AgentHttpServer.IDLE);
+            try (Socket s = new Socket("127.0.0.1", http.port())) {
+                send(s, "GET /heal");
+                Thread.sleep(200);
+                http.close();
+                assertEquals(-1, readWithin(s, Duration.ofSeconds(5)), "the open connection is closed with the server");
+            }
+        }
+    }
+
+    /** One request on a connection of its own: the whole answer, and the connection closed after it. */
+    private static String exchange(int port, String request) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            send(s, request);
+            String answer = request.startsWith("HEAD ") ? headers(s.getInputStream()) : response(s.getInputStream());
+            assertEquals(-1, readWithin(s, Duration.ofSeconds(5)), "closed after the answer to " + request);
+            return answer;
+        }
+    }
+
+    private static KubernetesClient unreachableClient() {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://localhost:1").withRequestRetryBackoffLimit(0).build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    private static NodeAgent dryRunAgent(KubernetesClient client) throws Exception {
+        var inventory = Fixtures.detect(Fixtures.host("tesla-t4_515.105.01_v11"));
+        return new NodeAgent(Settings.dryRun(AgentSettings.defaults("n1", Profiles.of("akash"), "test")),
+                Observations.of(() -> inventory), client, new RetryAfterHint(), new AgentLog(new PrintWriter(new StringWriter()), Clock.systemUTC()),
+                new AgentMetrics(), new PrintWriter(new StringWriter()), Clock.systemUTC());
+    }
+
+    private static void send(Socket s, String text) throws IOException {
+        s.getOutputStream().write(text.getBytes(StandardCharsets.ISO_8859_1));
+        s.getOutputStream().flush();
+    }
+
+    /** The next byte, or -1 when the server closed the connection; fails when neither comes within {@code limit}. */
+    private static int readWithin(Socket s, Duration limit) throws IOException {
+        s.setSoTimeout((int) limit.toMillis());
+        try {
+            return s.getInputStream().read();
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the connection was still open after " + limit);
+        }
+    }
+
+    /** A response's status line and headers, through the blank line. */
+    private static String headers(InputStream in) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        while (!b.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                throw new AssertionError("closed within the headers: " + b.toString(StandardCharsets.ISO_8859_1));
+            }
+            b.write(c);
+        }
+        return b.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A whole response: headers, then as many bytes as its Content-Length says. */
+    private static String response(InputStream in) throws IOException {
+        String head = headers(in);
+        int at = head.indexOf("Content-Length: ");
+        int length = Integer.parseInt(head.substring(at + 16, head.indexOf("\r\n", at)));
+        return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
     }
 
     private static void waitForPasses(NodeAgent agent, long n) throws InterruptedException {

@@ -466,7 +466,8 @@ class NodeAgentTest {
         assertEquals(List.of(), writes(), "a pass that could not see the host writes nothing");
         assertEquals(before, labels());
         assertEquals("1", labels().get("gpu-detect.io/gpu.count"));
-        try (AgentHttpServer http = new AgentHttpServer(0, agent, Loops.immediate(agent, Duration.ofMinutes(1), 0, () -> 0))) {
+        try (AgentHttpServer http = new AgentHttpServer(0, agent, Loops.immediate(agent, Duration.ofMinutes(1), 0, () -> 0),
+                AgentHttpServer.IDLE)) {
             var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                     java.net.URI.create("http://127.0.0.1:" + http.port() + "/readyz")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
