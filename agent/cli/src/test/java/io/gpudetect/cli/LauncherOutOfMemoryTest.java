@@ -26,6 +26,7 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -117,6 +118,36 @@ class LauncherOutOfMemoryTest {
         assertFalse(stderr.contains("\tat "), stderr);
         assertEquals("", Files.readString(out), "the JVM's line belongs on stderr, not in the document a script reads"
                 + " (-XX:+DisplayVMOutputToStderr)");
+    }
+
+    /**
+     * The agent's flags end it the same way: {@code agent --once --dry-run} prints on stdout the changes it would make,
+     * so the JVM's line goes to stderr there too ({@code -XX:+DisplayVMOutputToStderr} in {@code agent-jvm.flags};
+     * without it the line was the whole of stdout). A replayed host and no API server: the dry run only prints.
+     */
+    @Test
+    void theAgentOutOfHeapEndsWithStatusThreeAndItsLineOnStderr() throws Exception {
+        Path out = tmp.resolve("agent-out.txt");
+        Path err = tmp.resolve("agent-err.txt");
+        Path bundle = Path.of("../../test-fixtures/live-bundles/h100-sxm5-80gb_580.159.04_vm").toAbsolutePath()
+                .normalize();
+        ProcessBuilder pb = new ProcessBuilder(LAUNCHER.toString(), "agent", "--node", "n1", "--once", "--dry-run",
+                "--replay", bundle.toString(), "--port", "-1").redirectOutput(out.toFile()).redirectError(err.toFile());
+        // 6 MiB: the agent's detection does not fit (its own flags give it 20).
+        pb.environment().put("GPU_DETECT_JAVA_OPTS", "-Xms6m -Xmx6m");
+        Process p = pb.start();
+        boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+        }
+        String stderr = Files.readString(err);
+        assertTrue(ended, "no exit in 60 s with -Xmx6m; stderr: " + stderr);
+        assertEquals(3, p.exitValue(), stderr);
+        List<String> lines = stderr.strip().lines().toList();
+        assertFalse(lines.isEmpty(), "status 3 without a line on stderr");
+        assertEquals("Terminating due to java.lang.OutOfMemoryError: Java heap space", lines.get(lines.size() - 1),
+                stderr);
+        assertEquals("", Files.readString(out), "the JVM's line belongs on stderr, not among the dry run's changes");
     }
 
     /**
