@@ -18,9 +18,9 @@ import java.util.regex.Pattern;
  * A JSON syntax error as one line in plain words: the file, line and column where Jackson's parser stopped, and what it
  * found wrong, without its internal wording (token class names, "(for Object starting at [Source: REDACTED ...])",
  * character codes). Jackson's messages are matched by their fixed parts (jackson-core 2.18); one not matched here is
- * given with those internals cut off.
+ * given with those internals cut off. Used for records files ({@link RecordSet}) and Akash's GPU table.
  */
-final class JsonSyntax {
+public final class JsonSyntax {
 
     private static final Pattern UNEXPECTED = Pattern.compile("Unexpected character \\('(.+?)' \\(code \\d+\\)\\):? ?(.*)",
             Pattern.DOTALL);
@@ -41,7 +41,7 @@ final class JsonSyntax {
      * The error {@code e}, which the parser of {@code text} (a file named {@code source}) threw, as one line. Jackson
      * counts a byte source's columns in bytes; the column given is in characters, counted again from the line's bytes.
      */
-    static InvalidInputException error(JsonProcessingException e, String source, RecordSet.Text text) {
+    public static InvalidInputException error(JsonProcessingException e, String source, RecordSet.Text text) {
         JsonLocation at = e.getLocation();
         Integer line = at == null || at.getLineNr() < 1 ? null : at.getLineNr();
         Integer column = null;
