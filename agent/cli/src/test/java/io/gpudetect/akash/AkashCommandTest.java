@@ -340,7 +340,8 @@ class AkashCommandTest {
         Files.writeString(file, "{\n  \"10de\": {\n    \"name\": \"nvidia\",,\n");
         CommandRun syntax = run("akash", "--replay", Fixtures.host("tesla-t4_515.105.01_v11").toString(), "--akash-table", file.toString());
         assertEquals(2, syntax.exit());
-        assertTrue(syntax.err().startsWith("gpu-detect akash: " + file + ":3: not valid JSON ("), syntax.err());
+        assertEquals("gpu-detect akash: " + file + ":3:22: not valid JSON: expected a key in double quotes, found ','; "
+                + "the operator reads no GPU at all from such a table\n", syntax.err());
         assertEquals(2, run("akash", "--records", file.toString(), "--replay", dir.toString()).exit());
     }
 

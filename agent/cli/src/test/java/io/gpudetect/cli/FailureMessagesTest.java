@@ -149,6 +149,45 @@ class FailureMessagesTest {
                 run("agent", "--node", "n1", "--once", "--dry-run", "--config", folder));
     }
 
+    @Test
+    void aDamagedJsonDumpSaysWhereAndWhatInJsonsTerms() throws IOException {
+        String dump = """
+                {
+                    "apiVersion": "v1",
+                    "items": [
+                        {
+                            "apiVersion": "v1",
+                            "kind": "Node",
+                            "metadata": {
+                                "name": "n1"
+                            },
+                            "status": {
+                                "images": [{"names": ["registry.k8s.io/pause:3.9"], "sizeBytes": 321520}]
+                            }
+                        }
+                    ],
+                    "kind": "List"
+                }
+                """;
+        Path file = dir.resolve("dump.json");
+        Files.writeString(file, dump.replace("\"kind\": \"Node\",", "\"kind\": \"Node\""));
+        for (String command : List.of("inventory", "match", "akash")) {
+            List<String> args = command.equals("match") ? List.of("match", "--records", file.toString(), "--gpu",
+                    "vendor=nvidia") : List.of(command, "--records", file.toString());
+            assertFails(2, "gpu-detect " + command + ": " + file + ":7:13: not valid JSON: expected ',' or '}' after a "
+                    + "value in an object, found '\"'", run(args.toArray(String[]::new)));
+        }
+        // Cut short inside an image's name, as a truncated dump is.
+        Files.writeString(file, dump.substring(0, dump.indexOf("pause:3.9")));
+        assertFails(2, "gpu-detect inventory: " + file + ":11:56: not valid JSON: the file ends early, inside a "
+                + "string, before the list opened on line 11 is closed (cut short? a truncated copy or dump ends so)",
+                run("inventory", "--records", file.toString()));
+        // A line break inside an image's name.
+        Files.writeString(file, dump.replace("pause:3.9", "pause:\n3.9"));
+        assertFails(2, "gpu-detect inventory: " + file + ":11:62: not valid JSON: a line break (write it as \\n) "
+                + "inside a string; JSON allows it only escaped", run("inventory", "--records", file.toString()));
+    }
+
     /** Root reads a file of mode 000: as root this says nothing (HostArchiveTest runs commands as nobody). */
     @Test
     void anUnreadableFileSaysPermissionDenied() throws IOException {

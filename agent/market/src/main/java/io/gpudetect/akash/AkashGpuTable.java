@@ -1,10 +1,11 @@
 package io.gpudetect.akash;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpudetect.match.InvalidInputException;
+import io.gpudetect.match.JsonSyntax;
+import java.io.StringReader;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -67,9 +68,9 @@ public final class AkashGpuTable {
         try {
             root = new ObjectMapper().readTree(json);
         } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            throw new InvalidInputException(origin, null, at == null || at.getLineNr() < 1 ? null : at.getLineNr(),
-                    "not valid JSON (" + e.getOriginalMessage() + "); the operator reads no GPU at all from such a table");
+            InvalidInputException syntax = JsonSyntax.error(e, origin, () -> new StringReader(json));
+            throw new InvalidInputException(origin, null, syntax.line(), syntax.column(),
+                    syntax.problem() + "; the operator reads no GPU at all from such a table");
         }
         if (root == null || !root.isObject()) {
             throw new InvalidInputException(origin, null, null,

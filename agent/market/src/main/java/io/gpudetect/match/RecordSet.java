@@ -200,7 +200,8 @@ public final class RecordSet {
      * The records in the JSON or YAML text of a file named {@code source}, read leniently (see the class comment), one
      * object at a time: JSON through Jackson's streaming parser, YAML through SnakeYAML's events, and the parts of an
      * object never used (a Node's images, conditions' neighbours, managed fields) skipped unread (a file's JSON bytes
-     * skimmed: {@link SkimmingJson}).
+     * skimmed: {@link SkimmingJson}). A text that starts as JSON does ({@link #startsLikeJson}) is JSON only: its
+     * syntax error is reported with line and column ({@link JsonSyntax}), never handed to the YAML reader.
      *
      * @param yamlLimit the most characters a YAML text may have; a larger one is refused with one line that says how
      *                  to raise the limit or give JSON
@@ -225,7 +226,9 @@ public final class RecordSet {
                     return readJson(text, source, keep, JSON);
                 }
             } catch (JsonProcessingException e) {
-                // Not JSON after all ({a: 1} and [b] are YAML's flow style too): YAML reads it, and says what is wrong.
+                // JSON only: YAML would report a JSON error in its own terms and lines, or take a broken dump without
+                // complaint (a lost quote, a comma too many). YAML in flow style never gets here (startsLikeJson).
+                throw JsonSyntax.error(e, source, text);
             } catch (IOException e) {
                 throw new InvalidInputException(source, null, null, IoFailure.fileReason(e));
             }
@@ -251,7 +254,7 @@ public final class RecordSet {
     private static <T> Kept<T> readJson(Text text, String source, Keep<T> keep, JsonFactory factory)
             throws IOException, InvalidInputException {
         try (InputStream bytes = text.bytes();
-             JsonParser p = bytes != null ? factory.createParser(bytes) : factory.createParser(text.open())) {
+             JsonParser p = bytes != null ? factory.createParser(bytes) : factory.createParser(JsonSyntax.afterMark(text.open()))) {
             return new LenientReader<>(source, keep).stream(p);
         }
     }
@@ -266,14 +269,26 @@ public final class RecordSet {
                 + "raise the limit with GPU_DETECT_YAML_LIMIT_MIB=<MiB>");
     }
 
-    /** True when the first character that is not white space opens a JSON object or array. */
+    /**
+     * True when the text is JSON, and read as JSON only: its first character that is not white space (after a
+     * byte-order mark) opens an object or a list, and the first after those openings is a double quote, a closing one
+     * or the end of the text. kubectl's JSON always starts so ({@code {\n    "apiVersion"}), however damaged later; its
+     * YAML never opens with '{' or '[', and YAML written by hand in flow style names its first key unquoted
+     * ({@code [{metadata: {name: b}, ...}]}, {@code {kind: List, items: [...]}}) and still goes to the YAML reader.
+     */
     private static boolean startsLikeJson(Text text, String source) throws InvalidInputException {
         try (Reader in = text.open()) {
             int c;
             do {
                 c = in.read();
             } while (c == '\uFEFF' || (c >= 0 && Character.isWhitespace(c)));
-            return c == '{' || c == '[';
+            if (c != '{' && c != '[') {
+                return false;
+            }
+            do {
+                c = in.read();
+            } while (c == '{' || c == '[' || (c >= 0 && Character.isWhitespace(c)));
+            return c == '"' || c == '}' || c == ']' || c < 0;
         } catch (IOException e) {
             throw new InvalidInputException(source, null, null, IoFailure.fileReason(e));
         }
