@@ -310,7 +310,10 @@ public final class AgentCommand implements Callable<Integer> {
                 () -> ThreadLocalRandom.current().nextDouble(), new PassTriggers(triggerInterval, Clock.systemUTC()),
                 startupDelay);
         AgentHttpServer http = port < 0 ? null : new AgentHttpServer(port, agent, loop, AgentHttpServer.IDLE);
-        Signals.onHangup(() -> loop.trigger("SIGHUP"));
+        if (!Signals.onHangup(() -> loop.trigger("SIGHUP"))) {
+            log.warn("SIGHUP cannot bring a pass: the agent was started with SIGHUP ignored (nohup?)",
+                    "instead", port < 0 ? "restart it without nohup" : "POST /detect on port " + http.port());
+        }
         Thread worker = new Thread(loop, "gpu-detect-agent");
         // Whatever escapes the loop (a pass catches what a broken API server or host can cause; an Error such as
         // a NoClassDefFoundError of a jar missing from an installation is not): the process must then end with

@@ -1,5 +1,9 @@
 package io.gpudetect.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
  * SIGHUP as "detect now", the way daemons reload; SIGTERM as "stop". Both use {@code sun.misc.Signal} (module jdk.unsupported,
  * present in every JDK); where SIGHUP cannot be handled the agent simply keeps its interval.
@@ -9,13 +13,34 @@ final class Signals {
     private Signals() {
     }
 
+    /**
+     * Runs {@code action} on each SIGHUP. False where it cannot: no SIGHUP on the platform, or the process was started
+     * with SIGHUP ignored ({@code nohup}, or a parent that ignores it). In that case the JVM accepts the handler without
+     * a word and leaves the signal ignored (HotSpot installs no handler for a shutdown signal ignored at start), so
+     * the kernel's own record of ignored signals is read after. POST /detect still works.
+     */
     @SuppressWarnings("removal")
-    static void onHangup(Runnable action) {
+    static boolean onHangup(Runnable action) {
         try {
             sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> action.run());
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            // No SIGHUP on this platform: POST /detect still works.
+            return false;
         }
+        return !hangupIgnored(Path.of("/proc/self/status"));
+    }
+
+    /** Bit 0 of {@code SigIgn} in a {@code /proc/PID/status} is SIGHUP (signal 1); false where the file is unreadable. */
+    static boolean hangupIgnored(Path status) {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("SigIgn:")) {
+                    return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16) & 1L) != 0;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // Not Linux, or a status file of another shape: take the handler as working, as before.
+        }
+        return false;
     }
 
     /** Undoes {@link #onTerminate}. */
