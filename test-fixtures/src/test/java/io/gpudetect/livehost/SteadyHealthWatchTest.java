@@ -30,6 +30,17 @@ class SteadyHealthWatchTest {
     @TempDir
     Path dir;
 
+    /** 2 Radeon VII whose rocm-smi prints a real recording (no amd-smi), so that a pass is complete and kept. */
+    private FakeHost twoRadeonVii() throws Exception {
+        FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()
+                .toolPrinting("rocm-smi", io.gpudetect.testing.Fixtures.sharedOrSkip(
+                        "hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
+                .function("0000:03:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
+                .function("0000:06:00.0", "1002", "66af", "0x030000", "c1", "amdgpu");
+        Files.delete(host.bin.resolve("amd-smi"));
+        return host;
+    }
+
     private SteadyStateDetector detector(FakeHost host) {
         ProbeSettings settings = ProbeSettings.defaults().withDriverRoot(host.driverRoot())
                 .withNvmlSession(JnaNvmlScope.Session.HELD);
@@ -59,13 +70,7 @@ class SteadyHealthWatchTest {
 
     @Test
     void aRasCountThatMovedIsSeenAtTheNextSteadyPass() throws Exception {
-        // 2 Radeon VII whose rocm-smi prints a real recording, so that the pass is complete and kept.
-        FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()
-                .toolPrinting("rocm-smi", io.gpudetect.testing.Fixtures.sharedOrSkip(
-                        "hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
-                .function("0000:03:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
-                .function("0000:06:00.0", "1002", "66af", "0x030000", "c1", "amdgpu");
-        Files.delete(host.bin.resolve("amd-smi"));
+        FakeHost host = twoRadeonVii();
         Path ras = Files.createDirectories(host.root.resolve("sys/devices/pci0000:00/0000:03:00.0/ras"));
         Files.writeString(ras.resolve("umc_err_count"), "ue: 0\nce: 0\n");
         SteadyStateDetector detector = detector(host);
@@ -87,12 +92,7 @@ class SteadyHealthWatchTest {
         // Neither card has a ras/ folder at first (the fingerprint lists it without asking whether it is there, and an
         // absent folder lists as nothing); one appears with an uncorrectable count (amdgpu reloaded with RAS on), then
         // the other card's config space reads all ones while its folder stays (fallen off the bus, not yet removed).
-        FakeHost host = new FakeHost(dir).everyToolFailingWithoutItsGpu()
-                .toolPrinting("rocm-smi", io.gpudetect.testing.Fixtures.sharedOrSkip(
-                        "hosts/rocm-smi_2x-vega20_radeon-vii_showallinfo/rocm-smi.json"))
-                .function("0000:03:00.0", "1002", "66af", "0x030000", "c1", "amdgpu")
-                .function("0000:06:00.0", "1002", "66af", "0x030000", "c1", "amdgpu");
-        Files.delete(host.bin.resolve("amd-smi"));
+        FakeHost host = twoRadeonVii();
         Path second = host.root.resolve("sys/devices/pci0000:00/0000:06:00.0");
         Files.write(second.resolve("config"), new byte[] {0x02, 0x10, (byte) 0xaf, 0x66});
         SteadyStateDetector detector = detector(host);

@@ -42,7 +42,7 @@ public final class AgentHttpServer implements AutoCloseable {
     public static final Duration IDLE = Duration.ofSeconds(30);
     /** Connections served at once; more wait in the kernel's backlog (probes, a scraper and a few {@code curl}s fit). */
     static final int MAX_CONNECTIONS = 16;
-    /** The request line or a header line, the header lines together, and a request body (nothing reads it). */
+    /** The longest request line or header line, the most header lines, the largest request body (nothing reads it). */
     private static final int MAX_LINE = 8192;
     private static final int MAX_HEADERS = 100;
     private static final long MAX_BODY = 64 * 1024;
